@@ -33,13 +33,14 @@ def two_workers(ray_session):
     strategy.shutdown()
 
 
-def custom_loop(strategy, steps=STEPS, start=0, model=None, opt=None):
+def custom_loop(strategy, steps=STEPS, start=0, model=None, opt=None, build_on_driver=True):
     x, y = data()
     if model is None:
         with strategy.scope():
             model = make_model()
             opt = tf.keras.optimizers.Adam()
-            opt.build(model.trainable_variables)  # slots on the driver too: they are synced back and saved
+            if build_on_driver:
+                opt.build(model.trainable_variables)
 
     @tf.function
     def step(bx, by):
@@ -97,8 +98,66 @@ def test_fit_under_scope_matches_one_process(two_workers):
     assert_weights(model, [w.numpy() for w in alone.weights])
     for key in ("loss", "accuracy"):
         np.testing.assert_allclose(history.history[key], expected.history[key], rtol=1e-5)
-    with pytest.raises(NotImplementedError, match="validation_split"):
-        model.fit(x, y, validation_split=0.5, verbose=0)
+
+
+class BatchLogs(tf.keras.callbacks.Callback):
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def on_train_batch_end(self, batch, logs=None):
+        self.seen.append(dict(logs))
+
+
+def test_fit_with_validation_and_batch_logs_matches_one_process(two_workers):
+    x, y = data()
+
+    def compiled():
+        model = make_model()
+        model.compile(optimizer="adam", loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                      metrics=["accuracy"])
+        return model
+
+    with two_workers.scope():
+        model = compiled()
+    spread, alone_logs = BatchLogs(), BatchLogs()
+    history = model.fit(x, y, batch_size=5, epochs=2, shuffle=False, verbose=0, validation_split=0.25,
+                        callbacks=[spread])
+    alone = compiled()
+    expected = alone.fit(x, y, batch_size=5, epochs=2, shuffle=False, verbose=0, validation_split=0.25,
+                         callbacks=[alone_logs])
+    assert_weights(model, [w.numpy() for w in alone.weights])
+    assert sorted(history.history) == sorted(expected.history) == ["accuracy", "loss", "val_accuracy", "val_loss"]
+    for key in expected.history:
+        np.testing.assert_allclose(history.history[key], expected.history[key], rtol=1e-5)
+    assert len(spread.seen) == len(alone_logs.seen) == 2 * 5  # 24 training examples in batches of 5
+    for got, want in zip(spread.seen, alone_logs.seen):
+        assert sorted(got) == sorted(want)
+        for key in want:
+            np.testing.assert_allclose(got[key], want[key], rtol=1e-5)
+
+
+def test_slots_made_on_the_workers_reach_the_driver(two_workers, tmp_path):
+    model, opt, _ = custom_loop(two_workers, build_on_driver=False)  # Adam makes its slots on the workers
+    assert_weights(model, reference_weights())
+    x, y = data()
+    alone, alone_opt = make_model(), tf.keras.optimizers.Adam()
+    for i in range(STEPS):
+        bx, by = x[i * GLOBAL_BATCH:(i + 1) * GLOBAL_BATCH], y[i * GLOBAL_BATCH:(i + 1) * GLOBAL_BATCH]
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(per_example_loss(by, alone(bx, training=True)))
+        alone_opt.apply_gradients(zip(tape.gradient(loss, alone.trainable_variables), alone.trainable_variables))
+    assert int(opt.iterations.numpy()) == STEPS
+    for variable, twin in zip(model.trainable_variables, alone.trainable_variables):
+        for name in ("momentum", "velocity"):
+            np.testing.assert_allclose(opt.get_slot(variable, name).numpy(), alone_opt.get_slot(twin, name).numpy(),
+                                       rtol=1e-5, atol=1e-7)
+    path = tf.train.Checkpoint(optimizer=opt).write(str(tmp_path / "opt"))  # the moments are saved too
+    reader = tf.train.load_checkpoint(path)
+    assert len(opt.variables) == 2 + 2 * 4  # iterations, learning rate, two moments of each of 4 variables
+    for index, slot in enumerate(opt.variables[2:], start=2):  # 0 and 1 are saved under their own names
+        np.testing.assert_array_equal(reader.get_tensor(f"optimizer/_variables/{index}/.ATTRIBUTES/VARIABLE_VALUE"),
+                                      slot.numpy())
 
 
 def test_killed_worker_is_replaced_and_training_resumes_from_checkpoint(two_workers, tmp_path):

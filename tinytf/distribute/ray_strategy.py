@@ -58,7 +58,7 @@ class RayStrategy(Strategy):
         self._rendezvous = rendezvous_class.options(num_cpus=0).remote(n)
         self._workers = [worker_class.options(num_cpus=self._cpus_per_worker).remote(i, n, self._rendezvous)
                          for i in range(n)]
-        self._shipped: dict = {}  # id(driver object) -> (token, driver object, its variables)
+        self._shipped: dict = {}  # id(driver object) -> (token, driver object, its ShippedObject)
         _ray().get([w.pid.remote() for w in self._workers])  # fail here, not at the first step
 
     def restart_workers(self) -> None:
@@ -78,13 +78,14 @@ class RayStrategy(Strategy):
         if shipped is not None and shipped[1] is obj:
             return shipped[0]
         from .ray_worker import pack_with_variables
+        from .shipped_state import ShippedObject
 
         payload, variables = pack_with_variables(obj)
         token = f"obj{next(_tokens)}"
         ray = _ray()
         payload_ref = ray.put(payload)
         ray.get([w.load.remote(token, payload_ref) for w in self._workers])
-        self._shipped[key] = (token, obj, variables)
+        self._shipped[key] = (token, obj, ShippedObject(obj, variables))
         return token
 
     def _gather(self, calls: list) -> list:
@@ -101,9 +102,12 @@ class RayStrategy(Strategy):
                 raise
         return ray.get(calls)
 
-    def _pull_variables(self, token: str, values=None) -> None:
-        """Refresh the driver's variables from worker 0 (all workers hold the same values)."""
-        variables = next(entry[2] for entry in self._shipped.values() if entry[0] == token)
+    def _pull_variables(self, token: str, values=None, new_slots=()) -> None:
+        """Refresh the driver's variables from worker 0 (all workers hold the same values), after making the
+        optimizer slots the workers created in this run (`new_slots`, worker 0's descriptors)."""
+        shipped = next(entry[2] for entry in self._shipped.values() if entry[0] == token)
+        shipped.adopt_slots(new_slots)
+        variables = shipped.variables
         if values is None:
             values = _ray().get(self._workers[0].variable_values.remote(token))
         for variable, value in zip(variables, values):
@@ -120,26 +124,31 @@ class RayStrategy(Strategy):
         per_args, per_kwargs = shard_args(args, self._num_replicas), shard_args(kwargs, self._num_replicas)
         calls = [w.run.remote(token, per_args[i], per_kwargs[i], i == 0) for i, w in enumerate(self._workers)]
         outcomes = self._gather(calls)
-        self._pull_variables(token, outcomes[0][1])
+        _, new_slots, values = outcomes[0]
+        self._pull_variables(token, values, new_slots)
         self._collect_timings()
         results = [nest.map_structure(lambda a: _tf.convert_to_tensor(a) if isinstance(a, np.ndarray) else a, r)
-                   for r, _ in outcomes]
+                   for r, _, _ in outcomes]
         return regroup(results)
 
     # --- Keras fit -----------------------------------------------------------------------------------------------
     def _fit(self, model, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
-             shuffle=True, sample_weight=None, class_weight=None, initial_epoch=0, steps_per_epoch=None, **unsupported):
+             shuffle=True, sample_weight=None, class_weight=None, initial_epoch=0, steps_per_epoch=None,
+             validation_split=0.0, validation_data=None, validation_steps=None, validation_batch_size=None,
+             validation_freq=1):
         """model.fit under this strategy's scope: each global batch split over the workers, one all-reduced
-        step per batch; logs combine the workers' metrics exactly (sum of totals over sum of counts)."""
+        step per batch; logs combine the workers' metrics exactly (sum of totals over sum of counts), after
+        every batch as Keras reports them. Validation runs on the driver once its weights are refreshed: the
+        same model, so the same numbers as validating on the workers, without shipping the validation data."""
         from tinytf.keras.callbacks import History
         from tinytf.keras.models import data_adapter
+        from tinytf.keras.models.trainer import _validates_at
 
-        given = {k: v for k, v in unsupported.items() if v not in (None, 0.0, 1, False)}
-        if given:
-            raise NotImplementedError(f"RayStrategy fit does not support {sorted(given)} yet; evaluate on the driver "
-                                      "after fit")
         ray = _ray()
         verbose = model._verbose(verbose)
+        if validation_split and validation_data is None:
+            (x, y, sample_weight), validation_data = data_adapter.split_validation(x, y, sample_weight,
+                                                                                   validation_split)
         model.optimizer.build(model.trainable_variables)  # slots exist before shipping: driver and workers agree
         if not model.metrics or any(m.metric is None for m in model._compiled_metrics):
             first = next(iter(data_adapter.make_batches(x, y, sample_weight, batch_size, False, class_weight,
@@ -155,18 +164,21 @@ class RayStrategy(Strategy):
         for epoch in range(initial_epoch, epochs):
             ray.get([w.fit_begin_epoch.remote(token) for w in self._workers])
             callback_list.on_epoch_begin(epoch)
-            step = -1
+            step, logs = -1, {}
             for step, batch in enumerate(train.batches()):
                 callback_list.on_train_batch_begin(step)
-                self._fit_step(token, batch)
-                callback_list.on_train_batch_end(step, {})
+                logs = self._fit_step(token, batch)
+                callback_list.on_train_batch_end(step, logs)
                 if model.stop_training:
                     break
             if step < 0:
                 raise ValueError("The training data produced no batches")
-            epoch_logs = self._combined_logs(token)
+            epoch_logs = dict(logs)
             self._pull_variables(token)
             self._collect_timings()
+            if validation_data is not None and _validates_at(epoch, validation_freq):
+                epoch_logs.update(_validation_logs(model, validation_data, validation_batch_size or batch_size,
+                                                   validation_steps))
             callback_list.on_epoch_end(epoch, epoch_logs)
             if model.stop_training:
                 break
@@ -175,7 +187,8 @@ class RayStrategy(Strategy):
         history.params = {"verbose": verbose, "epochs": epochs, "steps": train.steps}
         return history
 
-    def _fit_step(self, token, batch) -> None:
+    def _fit_step(self, token, batch) -> dict:
+        """One all-reduced train step on a global batch; the logs of the epoch so far, over all workers."""
         leaves = [leaf for leaf in nest.flatten(batch) if leaf is not None]
         global_count = int(np.shape(leaves[0])[0])
         bounds = np.cumsum([0] + split_sizes(global_count, self._num_replicas))
@@ -186,19 +199,7 @@ class RayStrategy(Strategy):
             shard = tuple(None if part is None else nest.map_structure(lambda t, lo=lo, hi=hi: to_numpy(t)[lo:hi], part)
                           for part in batch)
             calls.append(worker.fit_step.remote(token, shard, hi - lo, global_count))
-        self._gather(calls)
-
-    def _combined_logs(self, token) -> dict:
-        per_worker = _ray().get([w.fit_logs.remote(token) for w in self._workers])
-        logs = {}
-        for name in per_worker[0]:
-            parts = [logs_i[name] for logs_i in per_worker]
-            if all(p[1] is not None for p in parts):
-                count = sum(p[2] for p in parts)
-                logs[name] = sum(p[1] for p in parts) / count if count else 0.0
-            else:  # not a mean metric: the workers' average
-                logs[name] = float(np.mean([p[0] for p in parts]))
-        return dict(sorted(logs.items()))
+        return _combined_logs(self._gather(calls))
 
     def allreduce_stats(self) -> dict:
         """Per-step all-reduce time measured on worker 0 (seconds): count, mean, median."""
@@ -220,6 +221,31 @@ class RayStrategy(Strategy):
         # A model compiled under the scope refers to its strategy; on a worker that reference becomes None
         # (the worker is one replica; its merges go through the worker's own replica context).
         return (_no_strategy, ())
+
+
+def _combined_logs(per_worker: list) -> dict:
+    """The workers' metric parts as one set of logs: a mean metric exactly (sum of totals over sum of
+    counts), any other metric as the workers' average."""
+    logs = {}
+    for name in per_worker[0]:
+        parts = [logs_i[name] for logs_i in per_worker]
+        if all(p[1] is not None for p in parts):
+            count = sum(p[2] for p in parts)
+            logs[name] = sum(p[1] for p in parts) / count if count else 0.0
+        else:
+            logs[name] = float(np.mean([p[0] for p in parts]))
+    return dict(sorted(logs.items()))
+
+
+def _validation_logs(model, validation_data, batch_size, steps) -> dict:
+    """Keras' `val_` logs: the driver's model evaluated as fit does it (training metrics left untouched)."""
+    from tinytf.keras.models import data_adapter
+
+    vx, vy, vsw = (data_adapter.unpack(validation_data) if isinstance(validation_data, tuple)
+                   else (validation_data, None, None))
+    logs = model.evaluate(vx, vy, sample_weight=vsw, batch_size=batch_size, steps=steps, verbose=0,
+                          return_dict=True, _internal=True)
+    return {f"val_{k}": v for k, v in sorted(logs.items())}
 
 
 def _no_strategy():

@@ -9,7 +9,6 @@ here, so the object store is the transport that could be measured."""
 from __future__ import annotations
 
 import asyncio
-import io
 import time
 
 import numpy as np
@@ -18,6 +17,7 @@ from ray import cloudpickle
 
 from . import context
 from .reduce_op import ReduceOp, as_reduce_op
+from .shipped_state import ShippedObject, reachable
 from .values import select_replica
 
 
@@ -106,26 +106,11 @@ class _WorkerApply:
         return summed
 
 
-def _variables_reachable(obj) -> list:
-    """The tf.Variables a pickle of `obj` would contain, in pickling order (first occurrence)."""
-    from tinytf.variables import Variable
-
-    found, seen = [], set()
-
-    class Finder(cloudpickle.CloudPickler):
-        def persistent_id(self, value):
-            if isinstance(value, Variable) and id(value) not in seen:
-                seen.add(id(value))
-                found.append(value)
-            return None
-
-    Finder(io.BytesIO()).dump(obj)
-    return found
-
-
 def pack_with_variables(obj):
     """A cloudpickle of (obj, its variables): unpickled together, the copies keep the driver's order."""
-    variables = _variables_reachable(obj)
+    from tinytf.variables import Variable
+
+    variables = reachable(obj, Variable)
     return cloudpickle.dumps((obj, variables)), variables
 
 
@@ -140,7 +125,7 @@ class Worker:
         self.gradient_scale = 1.0
         self.round = 0
         self.allreduce_seconds = []
-        self.objects: dict = {}  # token -> (object, its variables)
+        self.objects: dict = {}  # token -> ShippedObject
         self.side = _WorkerSide(self)
 
     def pid(self) -> int:
@@ -164,10 +149,10 @@ class Worker:
         return summed
 
     def load(self, token: str, payload: bytes) -> None:
-        self.objects[token] = cloudpickle.loads(payload)
+        self.objects[token] = ShippedObject(*cloudpickle.loads(payload))
 
     def variable_values(self, token: str) -> list:
-        return [np.asarray(v.numpy()) for v in self.objects[token][1]]
+        return [np.asarray(v.numpy()) for v in self.objects[token].variables]
 
     def take_allreduce_seconds(self) -> list:
         out, self.allreduce_seconds = self.allreduce_seconds, []
@@ -185,39 +170,42 @@ class Worker:
         import tinytf as tf
         from tinytf.runtime import nest
 
-        fn = self.objects[token][0]
+        fn = self.objects[token].obj
         to_tensor = lambda a: tf.convert_to_tensor(a) if isinstance(a, np.ndarray) else a
         result = self._in_replica(lambda: fn(*nest.map_structure(to_tensor, args),
                                              **nest.map_structure(to_tensor, kwargs)))
         result = nest.map_structure(lambda t: np.asarray(t.numpy()) if hasattr(t, "numpy") else t, result)
-        return result, (self.variable_values(token) if return_variables else None)
+        new_slots = self.objects[token].take_new_slots()  # every worker, so all variable lists grow alike
+        return result, new_slots, (self.variable_values(token) if return_variables else None)
 
     # --- Keras fit ----------------------------------------------------------------------------------------
     def fit_begin_epoch(self, token: str) -> None:
-        model = self.objects[token][0]
+        model = self.objects[token].obj
         model._reset_metrics()
 
-    def fit_step(self, token: str, batch, local_count: int, global_count: int) -> None:
-        """Keras' train step on this worker's shard. Keras' loss is the mean over the local batch, so the
-        gradients are weighted by local/global before the sum: the sum is then the gradient of the mean over
-        the global batch, as one process would compute (an empty shard contributes zeros)."""
+    def fit_step(self, token: str, batch, local_count: int, global_count: int) -> dict:
+        """Keras' train step on this worker's shard; returns this worker's metric parts (fit_logs). Keras'
+        loss is the mean over the local batch, so the gradients are weighted by local/global before the sum:
+        the sum is then the gradient of the mean over the global batch, as one process would compute (an
+        empty shard contributes zeros)."""
         import tinytf as tf
         from tinytf.runtime import nest
 
-        model = self.objects[token][0]
+        model = self.objects[token].obj
         self.gradient_scale = local_count / global_count
         try:
             if local_count == 0:
                 zeros = [np.zeros(v.shape, v.dtype.as_numpy_dtype) for v in model.trainable_variables]
                 self._in_replica(lambda: _WorkerApply(self, model.optimizer, model.trainable_variables)(*zeros))
-                return
-            data = tuple(nest.map_structure(tf.convert_to_tensor, part) for part in batch if part is not None)
-            self._in_replica(lambda: model._step_function("train")(data))
+            else:
+                data = tuple(nest.map_structure(tf.convert_to_tensor, part) for part in batch if part is not None)
+                self._in_replica(lambda: model._step_function("train")(data))
         finally:
             self.gradient_scale = 1.0
+        return self.fit_logs(token)
 
     def fit_logs(self, token: str) -> dict:
-        model = self.objects[token][0]
+        model = self.objects[token].obj
         logs = {}
         for metric in model.metrics:  # mean metrics combine exactly over workers from (total, count)
             has_parts = hasattr(metric, "total") and hasattr(metric, "count")
