@@ -1,7 +1,8 @@
-"""Data-parallel MLP training throughput: one process, MirroredStrategy (replicas as threads) and RayStrategy
-with 1 and 2 workers, on a 784-256-10 MLP with a global batch of 256. Reports examples/s and, for Ray, the
+"""Data-parallel training throughput: one process, MirroredStrategy (replicas as threads) and RayStrategy
+with 1 and 2 workers, on a 784-256-10 MLP (global batch 256) or issue 15's CNN (conv 5x5x32 -> pool ->
+conv 5x5x64 -> pool -> dense 10 on 28x28x1, global batch 64). Reports examples/s and, for Ray, the
 per-step all-reduce time measured on worker 0 (put, reference exchange, read, sum). Run:
-python -m tinytf.bench.distributed [--steps N]   (needs `ray` for the Ray rows)."""
+python -m tinytf.bench.distributed [--model mlp|cnn] [--steps N]   (needs `ray` for the Ray rows)."""
 
 from __future__ import annotations
 
@@ -13,27 +14,36 @@ import numpy as np
 
 import tinytf as tf
 
-GLOBAL_BATCH, FEATURES, HIDDEN, CLASSES = 256, 784, 256, 10
+FEATURES, HIDDEN, CLASSES = 784, 256, 10
+GLOBAL_BATCH = {"mlp": 256, "cnn": 64}
 
 
-def make_model():
-    model = tf.keras.Sequential([tf.keras.Input((FEATURES,)), tf.keras.layers.Dense(HIDDEN, activation="relu"),
-                                 tf.keras.layers.Dense(CLASSES)])
+def make_model(kind: str):
+    layers = tf.keras.layers
+    if kind == "mlp":
+        stack = [tf.keras.Input((FEATURES,)), layers.Dense(HIDDEN, activation="relu"), layers.Dense(CLASSES)]
+    else:
+        stack = [tf.keras.Input((28, 28, 1)), layers.Conv2D(32, 5, activation="relu"), layers.MaxPooling2D(),
+                 layers.Conv2D(64, 5, activation="relu"), layers.MaxPooling2D(), layers.Flatten(),
+                 layers.Dense(CLASSES)]
+    model = tf.keras.Sequential(stack)
     rng = np.random.default_rng(0)
     model.set_weights([rng.normal(scale=0.05, size=w.shape).astype(np.float32) for w in model.get_weights()])
     return model
 
 
-def batches(steps):
+def batches(kind: str, steps: int):
     rng = np.random.default_rng(1)
-    x = rng.normal(size=(GLOBAL_BATCH * steps, FEATURES)).astype(np.float32)
-    y = rng.integers(0, CLASSES, size=GLOBAL_BATCH * steps).astype(np.int32)
-    return tf.data.Dataset.from_tensor_slices((x, y)).batch(GLOBAL_BATCH)
+    batch = GLOBAL_BATCH[kind]
+    shape = (FEATURES,) if kind == "mlp" else (28, 28, 1)
+    x = rng.normal(size=(batch * steps, *shape)).astype(np.float32)
+    y = rng.integers(0, CLASSES, size=batch * steps).astype(np.int32)
+    return tf.data.Dataset.from_tensor_slices((x, y)).batch(batch)
 
 
-def examples_per_second(strategy, steps: int) -> float:
+def examples_per_second(strategy, kind: str, steps: int) -> float:
     with strategy.scope():
-        model = make_model()
+        model = make_model(kind)
         opt = tf.keras.optimizers.SGD(0.01)
         opt.build(model.trainable_variables)
 
@@ -46,7 +56,7 @@ def examples_per_second(strategy, steps: int) -> float:
         opt.apply_gradients(zip(grads, model.trainable_variables))
         return loss
 
-    dist = list(strategy.experimental_distribute_dataset(batches(steps + 2)))
+    dist = list(strategy.experimental_distribute_dataset(batches(kind, steps + 2)))
     for batch in dist[:2]:  # warm up: tracing (on every worker), first all-reduces
         strategy.run(step, args=batch)
     if hasattr(strategy, "allreduce_seconds"):
@@ -54,13 +64,17 @@ def examples_per_second(strategy, steps: int) -> float:
     start = time.perf_counter()
     for batch in dist[2:]:
         strategy.run(step, args=batch)
-    return GLOBAL_BATCH * steps / (time.perf_counter() - start)
+    return GLOBAL_BATCH[kind] * steps / (time.perf_counter() - start)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", choices=("mlp", "cnn"), default="mlp")
     parser.add_argument("--steps", type=int, default=30)
+    parser.add_argument("--transport", choices=("auto", "collective", "object_store"), default="auto",
+                        help="RayStrategy's all-reduce (collective needs torch)")
     args = parser.parse_args(argv)
+    kind = args.model
     try:
         from threadpoolctl import threadpool_info
 
@@ -68,11 +82,13 @@ def main(argv=None):
     except ImportError:
         blas = f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}"
     print(f"load average {os.getloadavg()}, cpus {os.cpu_count()}, BLAS {blas}")
-    print(f"MLP {FEATURES}-{HIDDEN}-{CLASSES}, global batch {GLOBAL_BATCH}, {args.steps} timed steps")
-    print(f"one process (default strategy): {examples_per_second(tf.distribute.get_strategy(), args.steps):9.0f} ex/s")
+    what = f"MLP {FEATURES}-{HIDDEN}-{CLASSES}" if kind == "mlp" else "CNN conv32-pool-conv64-pool-dense10"
+    print(f"{what}, global batch {GLOBAL_BATCH[kind]}, {args.steps} timed steps")
+    one = examples_per_second(tf.distribute.get_strategy(), kind, args.steps)
+    print(f"one process (default strategy): {one:9.0f} ex/s")
     for n in (1, 2):
         strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(n)])
-        print(f"MirroredStrategy, {n} thread replica(s): {examples_per_second(strategy, args.steps):9.0f} ex/s")
+        print(f"MirroredStrategy, {n} thread replica(s): {examples_per_second(strategy, kind, args.steps):9.0f} ex/s")
     try:
         import ray
     except ImportError:
@@ -81,10 +97,10 @@ def main(argv=None):
     ray.init(num_cpus=2, include_dashboard=False, address="local", log_to_driver=False)
     try:
         for n in (1, 2):
-            strategy = tf.distribute.experimental.RayStrategy(num_workers=n)
-            rate = examples_per_second(strategy, args.steps)
+            strategy = tf.distribute.experimental.RayStrategy(num_workers=n, transport=args.transport)
+            rate = examples_per_second(strategy, kind, args.steps)
             stats = strategy.allreduce_stats()
-            print(f"RayStrategy, {n} worker(s): {rate:9.0f} ex/s; all-reduce per step: mean "
+            print(f"RayStrategy, {n} worker(s), {strategy.transport}: {rate:9.0f} ex/s; all-reduce per step: mean "
                   f"{stats['mean'] * 1e3:.2f} ms, median {stats['median'] * 1e3:.2f} ms ({stats['count']} steps)")
             strategy.shutdown()
     finally:

@@ -4,6 +4,7 @@ the all-reduce cost is measured, and a killed worker is replaced and training re
 CheckpointManager checkpoint ends with the same weights as an uninterrupted run. Kept few and quick: Ray
 starts once for the module."""
 
+import importlib.util
 import os
 import signal
 
@@ -73,12 +74,42 @@ def test_custom_loop_matches_one_process(two_workers):
 
 @pytest.mark.parametrize("workers", [1, 4])
 def test_custom_loop_with_one_and_four_workers(ray_session, workers):
-    strategy = tf.distribute.experimental.RayStrategy(num_workers=workers)
+    strategy = tf.distribute.experimental.RayStrategy(num_workers=workers, transport="object_store")
     try:
         model, _, _ = custom_loop(strategy)
         assert_weights(model, reference_weights())
     finally:
         strategy.shutdown()
+
+
+HAS_TORCH = importlib.util.find_spec("torch") is not None
+
+
+@pytest.mark.parametrize("transport", ["object_store", pytest.param("collective", marks=pytest.mark.skipif(
+    not HAS_TORCH, reason="the gloo collective of Ray 2.60 runs on torch.distributed; torch is not installed"))])
+def test_both_transports_give_one_process_weights(ray_session, transport):
+    strategy = tf.distribute.experimental.RayStrategy(num_workers=2, transport=transport)
+    try:
+        assert strategy.transport == transport
+        model, _, _ = custom_loop(strategy)
+        assert_weights(model, reference_weights())
+        replicas = ray.get([w.variable_values.remote(tok) for w in strategy.workers
+                            for tok in [next(iter(strategy._shipped.values()))[0]]])
+        for left, right in zip(*replicas):  # the replicas stay bit-identical whatever the transport
+            np.testing.assert_array_equal(left, right)
+    finally:
+        strategy.shutdown()
+
+
+def test_transport_names_and_requirements(ray_session, monkeypatch):
+    from tinytf.distribute import ray_transports
+
+    with pytest.raises(ValueError, match="transport must be one of"):
+        tf.distribute.experimental.RayStrategy(num_workers=1, transport="nccl")
+    monkeypatch.setattr(ray_transports.importlib.util, "find_spec", lambda name: None)
+    assert ray_transports.resolve("auto") == "object_store"
+    with pytest.raises(ImportError, match="needs torch"):
+        ray_transports.resolve("collective")
 
 
 def test_fit_under_scope_matches_one_process(two_workers):

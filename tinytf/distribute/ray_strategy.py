@@ -9,6 +9,7 @@ evaluation) sees the trained weights."""
 from __future__ import annotations
 
 import itertools
+import os
 
 import numpy as np
 
@@ -31,14 +32,19 @@ def _ray():
 
 
 class RayStrategy(Strategy):
-    """num_workers Ray actors, one replica each (num_replicas_in_sync == num_workers)."""
+    """num_workers Ray actors, one replica each (num_replicas_in_sync == num_workers). `transport` chooses
+    how gradients are summed: "collective" (gloo via ray.util.collective; needs torch), "object_store", or
+    "auto" (the collective when torch is importable): see ray_transports.py for the measurements."""
 
     _merges_updates = False  # on the driver nothing is merged: the workers do it
 
-    def __init__(self, num_workers: int = 1, cpus_per_worker: float | None = None):
+    def __init__(self, num_workers: int = 1, cpus_per_worker: float | None = None, transport: str = "auto"):
         ray = _ray()
         if not isinstance(num_workers, int) or num_workers < 1:
             raise ValueError(f"RayStrategy: num_workers must be a positive int, got {num_workers!r}")
+        from .ray_transports import resolve
+
+        self.transport = resolve(transport)
         if not ray.is_initialized():
             ray.init()
         from .ray_worker import Rendezvous, Worker
@@ -59,7 +65,11 @@ class RayStrategy(Strategy):
         self._workers = [worker_class.options(num_cpus=self._cpus_per_worker).remote(i, n, self._rendezvous)
                          for i in range(n)]
         self._shipped: dict = {}  # id(driver object) -> (token, driver object, its ShippedObject)
-        _ray().get([w.pid.remote() for w in self._workers])  # fail here, not at the first step
+        ray = _ray()
+        ray.get([w.pid.remote() for w in self._workers])  # fail here, not at the first step
+        if self.transport == "collective" and n > 1:  # a fresh group name: a restart must not meet the old one
+            group = f"tinytf-ray-strategy-{os.getpid()}-{id(self)}-{next(_tokens)}"
+            ray.get([w.join_collective_group.remote(group) for w in self._workers])
 
     def restart_workers(self) -> None:
         """Replace every worker (after one died: Ray raises RayActorError from the step). The workers get

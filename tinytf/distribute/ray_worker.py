@@ -1,10 +1,8 @@
-"""The Ray side of RayStrategy: a worker actor (one replica) and the rendezvous actor of the all-reduce.
-
-All-reduce through Ray's object store: each worker puts its gradients in the store and sends only the object
-reference to the rendezvous; when all N references are in, every worker gets the list, reads the others'
-arrays (zero-copy from shared memory on one node) and sums them in worker order, so all workers get
-bit-identical sums and apply identical updates. ray.util.collective's CPU backend (gloo) is not installable
-here, so the object store is the transport that could be measured."""
+"""The Ray side of RayStrategy: a worker actor (one replica) and the rendezvous actor of the object-store
+all-reduce (ray_transports.py describes both transports: gloo through ray.util.collective, and the object
+store: each worker puts its gradients in the store and sends only the object reference to the rendezvous;
+when all N references are in, every worker gets the list, reads the others' arrays and sums them in worker
+order)."""
 
 from __future__ import annotations
 
@@ -16,6 +14,7 @@ import ray
 from ray import cloudpickle
 
 from . import context
+from .ray_transports import CollectiveSum, ObjectStoreSum
 from .reduce_op import ReduceOp, as_reduce_op
 from .shipped_state import ShippedObject, reachable
 from .values import select_replica
@@ -123,7 +122,7 @@ class Worker:
 
         self.index, self.num_workers, self.rendezvous = index, num_workers, rendezvous
         self.gradient_scale = 1.0
-        self.round = 0
+        self.summer = ObjectStoreSum(index, rendezvous)
         self.allreduce_seconds = []
         self.objects: dict = {}  # token -> ShippedObject
         self.side = _WorkerSide(self)
@@ -133,18 +132,15 @@ class Worker:
 
         return os.getpid()
 
+    def join_collective_group(self, group_name: str) -> None:
+        """Sum over gloo from now on (every worker calls this at once: the group forms when all have)."""
+        self.summer = CollectiveSum(self.index, self.num_workers, group_name, self.summer)
+
     def sum_across_workers(self, arrays) -> list:
-        """The all-reduce: put, exchange references, read and sum in worker order."""
+        """The all-reduce (ray_transports.py): every worker gets the same sums."""
         start = time.perf_counter()
         arrays = [np.asarray(a) for a in arrays]
-        if self.num_workers == 1:
-            self.allreduce_seconds.append(time.perf_counter() - start)
-            return arrays
-        self.round += 1
-        ref = ray.put(arrays)
-        refs = ray.get(self.rendezvous.exchange.remote(self.round, self.index, [ref]))
-        parts = ray.get(refs)
-        summed = [np.sum(np.stack([p[k] for p in parts]), axis=0, dtype=arrays[k].dtype) for k in range(len(arrays))]
+        summed = arrays if self.num_workers == 1 else self.summer(arrays)
         self.allreduce_seconds.append(time.perf_counter() - start)
         return summed
 
