@@ -205,3 +205,27 @@ def test_killed_worker_is_replaced_and_training_resumes_from_checkpoint(two_work
     checkpoint.restore(manager.latest_checkpoint)
     custom_loop(strategy, steps=STEPS - 2, start=2, model=model, opt=opt)
     assert_weights(model, reference_weights())
+
+
+def test_file_sharded_input_reaches_each_worker(two_workers, tmp_path):
+    files = []
+    for i in range(4):
+        path = tmp_path / f"f{i}.txt"
+        path.write_text("\n".join(str(10 * i + j) for j in range(i + 2)) + "\n")
+        files.append(str(path))
+    options = tf.data.Options()
+    options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.FILE
+    dataset = tf.data.TextLineDataset(files).map(lambda s: tf.strings.to_number(s)).batch(4).with_options(options)
+
+    @tf.function
+    def total(x):
+        return tf.reduce_sum(x), tf.shape(x)[0]
+
+    seen = []
+    for batch in two_workers.experimental_distribute_dataset(dataset):
+        sums, sizes = two_workers.run(total, args=(batch,))
+        seen.append((two_workers.experimental_local_results(sums), two_workers.experimental_local_results(sizes)))
+    worker0 = [0, 1, 20, 21, 22, 23]  # files 0 and 2, in batches of 2 (the worker's half of 4)
+    worker1 = [10, 11, 12, 30, 31, 32, 33, 34]  # files 1 and 3
+    assert [int(s[1][0]) for s in seen] == [2, 2, 2, 0] and [int(s[1][1]) for s in seen] == [2, 2, 2, 2]
+    assert sum(float(s[0][0]) for s in seen) == sum(worker0) and sum(float(s[0][1]) for s in seen) == sum(worker1)

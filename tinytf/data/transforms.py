@@ -11,9 +11,10 @@ import pickle
 import numpy as np
 
 from tinytf.runtime import dtypes
-from tinytf.runtime.errors import InvalidArgumentError, OpError
+from tinytf.runtime.errors import FailedPreconditionError, InvalidArgumentError, OpError
 
 from ..tensor_spec import TensorSpec
+from .autoshard import SHARD_HINT
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, DatasetV2
 from .functions import TracedFunction, python_function
 from .sources import RangeDataset, ZipDataset, as_int
@@ -351,6 +352,8 @@ class ShardDataset(UnaryDataset):
         super().__init__(input_dataset)
         self._n = as_int(num_shards, "num_shards")
         self._index = as_int(index, "index")
+        if self._n == SHARD_HINT:  # a placeholder that a distribution strategy's HINT policy fills in
+            return
         if self._n <= 0:
             raise InvalidArgumentError(
                 f"Number of shards must be greater than zero (currently num_shards = {self._n}).")
@@ -359,11 +362,17 @@ class ShardDataset(UnaryDataset):
 
     def _cardinality(self):
         n = self._input._cardinality()
-        if n < 0:
-            return n
+        if n < 0 or self._n == SHARD_HINT:
+            return n if n < 0 else UNKNOWN
         return n // self._n + (1 if n % self._n > self._index else 0)
 
     def _flat_iter(self):
+        if self._n == SHARD_HINT:
+            raise FailedPreconditionError(
+                "`tf.data.Dataset.shard(SHARD_HINT, ...)` can only be used in "
+                "`tf.distribute.Strategy.experimental_distribute_dataset()` with "
+                "`tf.data.experimental.AutoShardPolicy.HINT` policy, or tf.data service with "
+                "`tf.data.experimental.service.ShardingPolicy.HINT` processing mode.")
         for i, item in enumerate(self._input._flat_iter()):
             if i % self._n == self._index:
                 yield item

@@ -70,19 +70,31 @@ def split_batch(element, num_replicas: int) -> list:
 class DistributedDataset:
     """Iterating yields, per global batch, a structure whose leaves are PerReplica values."""
 
-    def __init__(self, dataset, num_replicas: int, options=None, already_per_replica: bool = False):
+    def __init__(self, dataset, num_replicas: int, options=None, already_per_replica: bool = False,
+                 per_worker=None):
         if not hasattr(dataset, "__iter__"):
             raise TypeError(f"experimental_distribute_dataset expects a tf.data.Dataset, got {type(dataset).__name__}")
         self._dataset = dataset
         self._num_replicas = num_replicas
         self._options = options
         self._per_replica_input = already_per_replica
+        self._per_worker = per_worker  # one pipeline per worker (worker_shards.py), or None: split batches
 
     @property
     def element_spec(self):
         return self._dataset.element_spec
 
     def __iter__(self):
+        if self._per_worker is not None:
+            from tinytf.data.structure import pack
+
+            from .worker_shards import lockstep
+
+            spec = self._dataset.element_spec
+            for items in lockstep(self._per_worker):
+                parts = [pack(spec, item) for item in items]
+                yield nest.map_structure(lambda *p: PerReplica(p), *parts)
+            return
         if self._num_replicas == 1:
             yield from self._dataset
             return

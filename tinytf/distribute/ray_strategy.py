@@ -126,6 +126,15 @@ class RayStrategy(Strategy):
     def _collect_timings(self) -> None:
         self.allreduce_seconds.extend(_ray().get(self._workers[0].take_allreduce_seconds.remote()))
 
+    def experimental_distribute_dataset(self, dataset, options=None):
+        """Each Ray worker is a worker in TF's multi-worker sense: the dataset is auto-sharded over them by
+        its auto_shard_policy (worker_shards.py); DATA (and AUTO without files) splits each global batch."""
+        from .input import DistributedDataset
+        from .worker_shards import per_worker_datasets
+
+        return DistributedDataset(dataset, self._num_replicas, options,
+                                  per_worker=per_worker_datasets(dataset, self._num_replicas))
+
     # --- strategy.run --------------------------------------------------------------------------------------------
     def _run_replicas(self, fn, args, kwargs):
         from .ray_worker import shard_args
