@@ -354,6 +354,13 @@ def _dyn(name, *inputs, **attrs):
     return apply(OPS[name], [c(x) if not isinstance(x, tf.Tensor) else x for x in inputs], attrs)
 
 
+def _advanced(generator):
+    """A generator's state after a draw and a skip (the state's counter carries into its second word)."""
+    generator.normal([2])
+    generator.skip(3)
+    return generator.state.read_value()
+
+
 _I = tf.int32
 def _examples():
     """Two serialized tf.train.Examples with a fixed-length float feature and a variable-length int feature."""
@@ -452,6 +459,17 @@ SAMPLES.update({
     "stateless_random_full_int": [lambda: [tf.random.split(c([1, 2])),
                                            tf.random.stateless_uniform([3], [1, 2], minval=None, maxval=None,
                                                                        dtype=tf.int64)]],
+    # --- tf.random.Generator: pure functions of the generator's state (an int64[3] input) ---
+    "generator_random_float": [lambda: [tf.random.Generator.from_seed(1).uniform([2, 3]),
+                                        tf.random.Generator.from_seed(2).normal([3], dtype=tf.float64),
+                                        tf.random.Generator.from_seed(3).truncated_normal([], dtype=tf.float16)]],
+    "generator_random_int": [lambda: [tf.random.Generator.from_seed(1).uniform([4], minval=0, maxval=10,
+                                                                               dtype=tf.int32),
+                                      tf.random.Generator.from_seed(2).uniform([], minval=-5, maxval=5,
+                                                                               dtype=tf.int64)]],
+    "generator_random_full_int": [lambda: [tf.random.Generator.from_seed(1).uniform_full_int([3], tf.int64),
+                                           tf.random.Generator.from_seed(2).make_seeds(2)]],
+    "generator_advance": [lambda: _advanced(tf.random.Generator.from_state([-1, 0, 5], "philox"))],
     # --- sparse and ragged kernels ---
     "sparse_to_dense": [lambda: tf.sparse.to_dense(tf.sparse.SparseTensor([[0, 1], [1, 0]], [1.5, 2.5], [2, 3]))],
     "sparse_add": [lambda: tf.sparse.add(tf.sparse.SparseTensor([[0, 0], [1, 1]], [1.0, 2.0], [2, 2]),

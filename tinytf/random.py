@@ -1,9 +1,13 @@
 """`tf.random`: seeded random tensors (uniform, normal, truncated_normal, shuffle), tf.random.set_seed, and
-the stateless ops whose numbers depend only on a seed argument (stateless_uniform, split, fold_in, ...)."""
+the stateless ops whose numbers depend only on a seed argument (stateless_uniform, split, fold_in, ...), and
+tf.random.Generator, whose state is a variable."""
 
 from tinytf.runtime.ops import random as _stateful
 from tinytf.runtime.ops import stateless_random as _stateless
 from tinytf.runtime.ops.random import *  # noqa: F401,F403
 from tinytf.runtime.ops.stateless_random import *  # noqa: F401,F403
 
-__all__ = [*_stateful.__all__, *_stateless.__all__]
+from . import random_generator as _generator
+from .random_generator import *  # noqa: F401,F403
+
+__all__ = [*_stateful.__all__, *_stateless.__all__, *_generator.__all__]

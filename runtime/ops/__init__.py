@@ -15,6 +15,7 @@ from . import (  # noqa: F401
     debugging,
     file_io,
     fused,
+    generator_random,
     gradient_helpers,
     gradient_list,
     gradient_stack,

@@ -101,6 +101,14 @@ class PhiloxGenerator:
         self.key = (seed & _MASK32, (seed >> 32) & _MASK32)
         self.counter = (seed2 & _MASK64) << 64
 
+    @classmethod
+    def from_key_counter(cls, key: int, counter: int) -> PhiloxGenerator:
+        """A generator at an explicit 64-bit key and 128-bit counter (tf.random.Generator's state)."""
+        generator = cls.__new__(cls)
+        generator.key = (key & _MASK32, (key >> 32) & _MASK32)
+        generator.counter = counter & _MASK128
+        return generator
+
     def reserve(self, counters: int) -> int:
         """The counter a run starts from; the generator moves past the `counters` it hands out."""
         start = self.counter

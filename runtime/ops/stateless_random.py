@@ -39,9 +39,10 @@ def _check_seed(seed):
         raise ValueError(f"seed must have shape [2], not {list(seed._shape)}")
 
 
-def _sampled(sampler, shape, seed, dtype, *extra):
+def sampled(sampler, shape, generator, dtype, *extra):
+    """`sampler`'s values from `generator`, shaped by the 1-D `shape` (a 0-d array for a scalar)."""
     size = tuple(int(d) for d in np.asarray(shape).reshape(-1))
-    values = sampler(generator_from_seed(seed), int(np.prod(size, dtype=np.int64)), *extra, dtype)
+    values = sampler(generator, int(np.prod(size, dtype=np.int64)), *extra, dtype)
     values = values.reshape(size)
     return values[()] if values.ndim == 0 else values
 
@@ -52,11 +53,11 @@ def _infer_float(shape, seed, *, dtype, kind):
     return dtype, infer_shape_input(shape)
 
 
-_FLOAT_SAMPLERS = {"uniform": philox.uniform, "normal": philox.normal, "truncated_normal": philox.truncated_normal}
+FLOAT_SAMPLERS = {"uniform": philox.uniform, "normal": philox.normal, "truncated_normal": philox.truncated_normal}
 
 
 def _float_kernel(shape, seed, *, dtype, kind):
-    return _sampled(_FLOAT_SAMPLERS[kind], shape, seed, dtype.np)
+    return sampled(FLOAT_SAMPLERS[kind], shape, generator_from_seed(seed), dtype.np)
 
 
 stateless_random_float_op = register(OpDef(
@@ -66,17 +67,26 @@ stateless_random_float_op = register(OpDef(
 
 def _infer_int(shape, seed, minval, maxval):
     _check_seed(seed)
+    return infer_int_bounds(shape, minval, maxval)
+
+
+def infer_int_bounds(shape, minval, maxval):
     if minval.dtype is not maxval.dtype or minval.dtype not in (dtypes.int32, dtypes.int64):
         raise TypeError(f"minval and maxval must both be int32 or int64, got {minval.dtype.name} and "
                         f"{maxval.dtype.name}")
     return minval.dtype, infer_shape_input(shape)
 
 
-def _int_kernel(shape, seed, minval, maxval):
+def int_sampled(shape, generator, minval, maxval):
+    """Integers uniform in [minval, maxval) from `generator` (TF's error for an empty range)."""
     if np.prod(np.asarray(shape), dtype=np.int64) and minval >= maxval:
         raise ValueError(f"Need minval < maxval, got {minval} >= {maxval}")
-    return _sampled(lambda gen, count, dtype: philox.uniform_int(gen, count, int(minval), int(maxval), dtype),
-                    shape, seed, minval.dtype)
+    return sampled(lambda gen, count, dtype: philox.uniform_int(gen, count, int(minval), int(maxval), dtype),
+                   shape, generator, minval.dtype)
+
+
+def _int_kernel(shape, seed, minval, maxval):
+    return int_sampled(shape, generator_from_seed(seed), minval, maxval)
 
 
 stateless_random_int_op = register(OpDef(
@@ -84,7 +94,7 @@ stateless_random_int_op = register(OpDef(
     doc="integers uniform in [minval, maxval) determined by a seed"))
 
 
-def _full_int_words(generator, count, dtype):
+def full_int_words(generator, count, dtype):
     """Every bit pattern equally likely: one 32-bit word per value, or two (low, high) for 64 bits."""
     if np.dtype(dtype).itemsize == 4:
         return philox.blocks(generator.key, generator.reserve_outputs(count), -(-count // 4)).reshape(-1)[
@@ -95,13 +105,17 @@ def _full_int_words(generator, count, dtype):
 
 def _infer_full_int(shape, seed, *, dtype):
     _check_seed(seed)
+    return infer_full_int(shape, dtype)
+
+
+def infer_full_int(shape, dtype):
     if dtype not in (dtypes.int32, dtypes.int64, dtypes.uint32, dtypes.uint64):
         raise TypeError(f"full-range integers need int32, int64, uint32 or uint64, got {dtype.name}")
     return dtype, infer_shape_input(shape)
 
 
 def _full_int_kernel(shape, seed, *, dtype):
-    return _sampled(_full_int_words, shape, seed, dtype.np)
+    return sampled(full_int_words, shape, generator_from_seed(seed), dtype.np)
 
 
 stateless_random_full_int_op = register(OpDef(
