@@ -18,8 +18,8 @@ class:
 
 The module graph has an edge A -> B for every module-level import of B in A. `from package import submodule`
 points at the submodule, not at the package's __init__: a package's __init__ only gathers its modules, and
-Python has run it (runtime/__init__ imports ops/ first) before any module inside it is imported. `--circles` prints its strongly connected
-components (the module circles) inside runtime/.
+Python has run it (runtime/__init__ imports ops/ first) before any module inside it is imported.
+`--circles` prints the graph's strongly connected components (the module circles) inside runtime/.
 """
 from __future__ import annotations
 
