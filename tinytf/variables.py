@@ -7,7 +7,7 @@ import weakref
 
 import numpy as np
 
-from tinytf.runtime import dtypes, shapes
+from tinytf.runtime import dtypes, numpy_errors, shapes
 from tinytf.runtime.context import state
 from tinytf.runtime.dispatch import apply, convert_to_tensor, to_numpy
 from tinytf.runtime.errors import at_user_line
@@ -321,7 +321,7 @@ def _evaluate_constant(tensor):
             "tf.Variable: the initial value depends on a function argument or on state of the function being "
             "traced; create the variable outside tf.function, or pass a callable / constant initial value"))
     values = [_evaluate_constant(t) for t in node.inputs]
-    result = node.op.kernel(*values, **node.attrs)
+    result = numpy_errors.call(node.op.kernel, values, node.attrs)  # kernels run without numpy warnings
     return result[tensor.index] if len(node.outputs) > 1 else result
 
 
