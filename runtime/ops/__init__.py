@@ -35,6 +35,7 @@ from . import (  # noqa: F401
     scatter,
     search,
     segment,
+    select,
     set_ops,
     sorting,
     sparse,
