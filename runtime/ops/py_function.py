@@ -31,6 +31,7 @@ from ..errors import (
 from ..graph import RESOURCE
 from ..registry import OpDef, gradient, register
 from ..tensor import EagerTensor, Tensor
+from .array import zeros_like
 
 
 class PythonFunction:
@@ -143,8 +144,6 @@ py_function_grad_op = register(OpDef(
 
 @gradient(py_function_op)
 def _py_function_grad(record, *out_grads):
-    from .array import zeros_like
-
     n = len(record.attrs["Tout"])
     outputs, handle = record.outputs[:n], record.outputs[n]
     grads = [zeros_like(o) if g is None else g for o, g in zip(outputs, out_grads[:n]) if o.dtype.is_inexact]
