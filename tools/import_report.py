@@ -18,7 +18,8 @@ class:
 
 The module graph has an edge A -> B for every module-level import of B in A. `from package import submodule`
 points at the submodule, not at the package's __init__: a package's __init__ only gathers its modules, and
-Python has run it (runtime/__init__ imports ops/ first) before any module inside it is imported.
+Python has run it (runtime/__init__ imports ops/ first) before any module inside it is imported. An import of an
+enclosing package (`import tinytf as tf` inside tinytf/) has no edge: that package is being imported already.
 `--circles` prints the graph's strongly connected components (the module circles) inside runtime/.
 """
 from __future__ import annotations
@@ -70,6 +71,8 @@ def targets(node, current: str, is_package: bool, modules: dict) -> list:
         names = [base] + [f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in modules]
     out = []
     for name in names:
+        if current.startswith(name + "."):
+            continue  # an enclosing package: Python runs its __init__ before this module, so no circle
         if name in modules:
             out.append(name)
         elif not name.startswith("tinytf."):
@@ -152,9 +155,9 @@ def reaches(graph: dict, start: str, goal: str) -> bool:
 
 def classify(modules, graph, module: str, found: list, where: str) -> str:
     internal = [t for t in found if t in modules]
+    if not found:  # only enclosing packages (`import tinytf as tf` inside tinytf/)
+        return "internal"
     if internal:
-        if where == "late":  # a module-level import placed last: only a circle explains it
-            return "circle"
         return "circle" if any(reaches(graph, t, module) for t in internal) else "internal"
     top = found[0].split(".")[0] if found else ""
     if top in OPTIONAL or found and found[0].startswith("tensorboard"):
