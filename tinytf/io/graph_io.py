@@ -9,7 +9,7 @@ import tempfile
 
 def write_graph(graph_or_graph_def, logdir, name, as_text=True) -> str:
     """`tf.io.write_graph`: write the GraphDef of a graph (or a GraphDef) to logdir/name; returns the path."""
-    from google.protobuf import text_format
+    from google.protobuf import text_format  # protobuf (tensorboard's) loads only when a graph is written
 
     graph_def = graph_or_graph_def
     if hasattr(graph_def, "as_graph_def"):
