@@ -9,8 +9,9 @@ class:
 - circle      the target module, imported at module level, would import the importing module back (through
               the module-level import graph), so moving the import to the top would close an import circle.
               These exist only to dodge a circle; issue 10 wants none.
-- optional    a heavy or optional third-party package (h5py, ray, tensorboard's protos, graphviz, scipy, PIL,
-              ...) deferred so that `import tinytf` does not pay for it or need it. These stay, with a comment.
+- optional    an optional or heavy third-party package (ray, h5py, graphviz, scipy, PIL, ...), or a
+              module of this project that imports one at its top (ray_worker imports ray) which `import tinytf`
+              does not load anyway, deferred so that tinytf does not need it. These stay, with a comment.
 - stdlib      a standard-library module (cheap, but deferring it has no reason either).
 - required    a required third-party package (numpy, gast, ...), also without reason to be deferred.
 - internal    a module of this project whose import at the top would close no circle: deferred for no
@@ -34,8 +35,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 FOLDERS = {"runtime": "tinytf.runtime", "autograph": "tinytf.autograph", "tinytf": "tinytf"}
 # third-party packages tinytf declares as required (pyproject's dependencies) and the ones it only uses when
 # present or when a feature asks (optional extras, or heavy parts of a required package)
-REQUIRED = {"numpy", "gast", "astunparse", "ml_dtypes", "google_crc32c"}
-OPTIONAL = {"h5py", "ray", "tensorboard", "google", "graphviz", "scipy", "PIL", "pydot", "psutil", "IPython",
+REQUIRED = {"numpy", "gast", "astunparse", "ml_dtypes", "google_crc32c", "google"}  # google: tensorboard's protobuf
+OPTIONAL = {"h5py", "ray", "tensorboard", "graphviz", "scipy", "PIL", "pydot", "psutil", "IPython",
             "matplotlib", "tensorflow", "keras", "pandas", "zstandard", "lz4"}
 
 
@@ -130,15 +131,46 @@ class Walker(ast.NodeVisitor):
 def analyse():
     modules = module_files()
     graph: dict = defaultdict(set)
+    foreign.clear()
     deferred = []  # (module, path, node, where, targets)
     for name, (path, is_package) in modules.items():
         walker = Walker()
         walker.visit(ast.parse(path.read_text(), str(path)))
         for node in walker.top:
-            graph[name].update(t for t in targets(node, name, is_package, modules) if t in modules)
+            found = targets(node, name, is_package, modules)
+            graph[name].update(t for t in found if t in modules)
+            foreign[name].update(t.split(".")[0] for t in found if t not in modules)
         for node, where in walker.deferred:
             deferred.append((name, path, node, where, targets(node, name, is_package, modules)))
     return modules, graph, deferred
+
+
+foreign: dict = defaultdict(set)  # module -> the top-level names of the foreign packages it imports at module level
+
+
+def loaded_by_tinytf(graph: dict) -> set:
+    """The foreign packages `import tinytf` loads anyway (deferring those saves nothing)."""
+    seen, stack = set(), ["tinytf"]
+    while stack:
+        m = stack.pop()
+        if m not in seen:
+            seen.add(m)
+            stack.extend(graph.get(m, ()))
+    return set().union(*(foreign.get(m, set()) for m in seen))
+
+
+def needs_optional(graph: dict, start: str) -> bool:
+    """Whether importing `start` imports an optional package (through module-level imports)."""
+    seen, stack = set(), [start]
+    while stack:
+        m = stack.pop()
+        if m in seen:
+            continue
+        seen.add(m)
+        if foreign.get(m, set()) & OPTIONAL - loaded_by_tinytf(graph):
+            return True
+        stack.extend(graph.get(m, ()))
+    return False
 
 
 def reaches(graph: dict, start: str, goal: str) -> bool:
@@ -158,9 +190,12 @@ def classify(modules, graph, module: str, found: list, where: str) -> str:
     if not found:  # only enclosing packages (`import tinytf as tf` inside tinytf/)
         return "internal"
     if internal:
-        return "circle" if any(reaches(graph, t, module) for t in internal) else "internal"
+        if any(reaches(graph, t, module) for t in internal):
+            return "circle"
+        # a module of this project that needs an optional package (ray_worker imports ray) defers it as well
+        return "optional" if any(needs_optional(graph, t) for t in internal) else "internal"
     top = found[0].split(".")[0] if found else ""
-    if top in OPTIONAL or found and found[0].startswith("tensorboard"):
+    if top in OPTIONAL - loaded_by_tinytf(graph):
         return "optional"
     if top in REQUIRED:
         return "required"

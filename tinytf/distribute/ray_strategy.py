@@ -41,7 +41,7 @@ class RayStrategy(Strategy):
             raise ValueError(f"RayStrategy: num_workers must be a positive int, got {num_workers!r}")
         if not ray.is_initialized():
             ray.init()
-        from .ray_worker import Rendezvous, Worker
+        from .ray_worker import Rendezvous, Worker  # ray_worker imports ray: loaded when a strategy starts
 
         if cpus_per_worker is None:  # fit N workers in the CPUs still free (none free: unreserved, num_cpus=0)
             free = ray.available_resources().get("CPU", 0.0)
@@ -77,7 +77,7 @@ class RayStrategy(Strategy):
         shipped = self._shipped.get(key)
         if shipped is not None and shipped[1] is obj:
             return shipped[0]
-        from .ray_worker import pack_with_variables
+        from .ray_worker import pack_with_variables  # (imports ray)
 
         payload, variables = pack_with_variables(obj)
         token = f"obj{next(_tokens)}"
@@ -114,7 +114,7 @@ class RayStrategy(Strategy):
 
     # --- strategy.run --------------------------------------------------------------------------------------------
     def _run_replicas(self, fn, args, kwargs):
-        from .ray_worker import shard_args
+        from .ray_worker import shard_args  # (imports ray)
 
         token = self._ship(fn)
         per_args, per_kwargs = shard_args(args, self._num_replicas), shard_args(kwargs, self._num_replicas)
