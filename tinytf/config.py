@@ -20,6 +20,7 @@ from tinytf.config_devices import (  # noqa: F401
 )
 from tinytf.config_devices import threading_options as threading  # noqa: F401
 from tinytf.runtime import context
+from tinytf.runtime.optimize import PASS_NAMES
 
 run_eagerly = False  # read on every tf.function call: a module global is the cheapest lookup
 # While tf.summary.trace_on is active: called with (ConcreteFunction, leaves) on each tf.function call (calls
@@ -81,8 +82,6 @@ class optimizer:
 
     @staticmethod
     def set_experimental_options(options: dict) -> None:
-        from tinytf.runtime.optimize import PASS_NAMES
-
         for name, enabled in options.items():
             if name not in PASS_NAMES and name != "disable_all":
                 raise ValueError(f"unknown optimizer pass {name!r}; known passes: {', '.join(PASS_NAMES)}")
