@@ -13,17 +13,31 @@ import weakref
 
 import numpy as np
 
+from . import numpy_errors
 from .buffer_plan import emit_planned, plan_graph
 from .dtypes import DType
 from .graph import Graph
 from .ops.core import const_op
 
-_RESERVED = set(keyword.kwlist) | set(dir(builtins)) | {"np", "_buffers"}
+_RESERVED = set(keyword.kwlist) | set(dir(builtins)) | {"np", "_buffers", "_np_state", "_np_enter", "_np_leave",
+                                                      "_np_quiet"}
 _file_counter = itertools.count()
 
 # Each generated module keeps {line number: node} under this global name, so a run-time error raised in
 # generated code can name the node and the user's line (see node_at).
 LINE_MAP_GLOBAL = "__line_nodes__"
+
+# Entry points compute under tinytf's numpy error state, set once per call (numpy_errors.py): the IEEE results TF
+# gives silently (x / 0, log(0), overflow) do not warn, and the caller's state is back on return. The plain
+# function of compile_graph stays as the user reads it; its callers run it through numpy_errors.call.
+_QUIET_NAMES = {"_np_enter": numpy_errors.enter, "_np_leave": numpy_errors.leave, "_np_quiet": numpy_errors.QUIET}
+_QUIET_ENTER = "_np_state = _np_enter(_np_quiet)"
+
+
+def _quietly(lines: list) -> list:
+    """`lines` (at indent 1) run under tinytf's numpy error state: the first line sets it, and a `finally`
+    resets it however they end."""
+    return [_QUIET_ENTER, "try:", *("    " + line for line in lines), "finally:", "    _np_leave(_np_state)"]
 
 
 def _is_literal(value) -> bool:
@@ -258,16 +272,16 @@ def build_entry(compiled: CompiledGraph, name: str, params, prologue, epilogue, 
     lines = [f"def {name}({', '.join(params)}):"]
     lines += ["    " + line for line in prologue]
     handle = "_error" in extra
+    body = [line[4:] for line in compiled.body] or ["pass"]
     if handle:
-        lines.append("    try:")
-    start = len(lines) + 1
-    pad = "    " if handle else ""
-    lines += [pad + line for line in compiled.body] or [pad + "    pass"]
-    if handle:
-        lines += ["    except Exception as _exc:", "        raise _error(_exc) from _exc"]
+        body = ["try:", *("    " + line for line in body), "except Exception as _exc:",
+                "    raise _error(_exc) from _exc"]
+    start = len(lines) + 3 + handle  # the body's first line, after _quietly's two and the `try:` of `handle`
+    lines += ["    " + line for line in _quietly(body)]
     lines += ["    " + line for line in epilogue]
     source = "\n".join(lines) + "\n"
     namespace = dict(compiled.namespace)
+    namespace.update(_QUIET_NAMES)
     namespace.update(extra)
     _exec(source, f"{label} #{next(_file_counter)}", namespace,
           {start + index: node for index, node in compiled.body_nodes.items()}, name)

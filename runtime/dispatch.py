@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dtypes, shapes
+from . import dtypes, numpy_errors, shapes
 from .context import shared, state
 from .errors import InvalidArgumentError, OpError, ResourceExhaustedError, at_user_line, user_location
 from .graph import SymbolicTensor
@@ -14,6 +14,7 @@ from .resource import Resource
 from .tensor import EagerTensor, Tensor
 
 _NO_ATTRS: dict = {}
+_run_quietly = numpy_errors.run
 
 
 # --- conversion of Python values --------------------------------------------------------------------
@@ -234,8 +235,14 @@ def apply(op, inputs, attrs=_NO_ATTRS):
 
 def _run_eager(op, inputs, attrs):
     specs = _infer(op, inputs, attrs)
+    values = [x._value if type(x) is EagerTensor else x for x in inputs]
     try:
-        result = op.kernel(*[x._value if type(x) is EagerTensor else x for x in inputs], **attrs)
+        try:  # under tinytf's numpy error state: TF gives inf and nan without warnings
+            result = op.kernel(*values, **attrs) if op.calls_python else _run_quietly(op.kernel, *values, **attrs)
+        except RuntimeError as e:
+            if not numpy_errors.run_refused(e):
+                raise
+            result = numpy_errors.call(op.kernel, values, attrs)  # a kernel applying ops, or another thread
     except (ValueError, TypeError, IndexError, ArithmeticError, np.linalg.LinAlgError) as e:
         # a kernel's own TF error keeps its class (OutOfRangeError is also an IndexError)
         raise op_error(op, inputs, str(e), type(e) if isinstance(e, OpError) else InvalidArgumentError) from None

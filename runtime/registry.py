@@ -19,18 +19,20 @@ class OpDef:
         gradient module of the op's family. `differentiable=False` declares that no gradient flows.
     typed_attrs: attributes that only repeat the output's dtype/shape, which printed graphs leave out (a cast's
         dtype is its meaning, so cast declares none).
+    calls_python: the kernel calls the user's Python function (py_function): eagerly it runs under the user's
+        numpy error state, not under tinytf's (see numpy_errors.py).
     render: optional Python expression template for the code generator, e.g. "{0} + {1}"; attrs by name.
         It may also be a function of the node returning the template (or None: call the kernel), for ops
         whose best code depends on the node (x[key], integer division by a known non-zero).
     """
 
     __slots__ = ("name", "kernel", "infer", "stateful", "grad", "differentiable", "render",
-                 "elementwise", "emit", "foldable", "doc", "typed_attrs", "__weakref__")
+                 "elementwise", "emit", "foldable", "doc", "typed_attrs", "calls_python", "__weakref__")
 
     def __init__(self, name: str, kernel: Callable, infer: Callable, *, stateful: bool = False,
                  differentiable: bool = True, render: Optional[str | Callable] = None, elementwise: bool = False,
                  emit: Optional[Callable] = None, foldable: bool = True, doc: str = "",
-                 typed_attrs: tuple = ("dtype", "shape")):
+                 typed_attrs: tuple = ("dtype", "shape"), calls_python: bool = False):
         self.name = name
         self.kernel = kernel
         self.infer = infer
@@ -43,6 +45,7 @@ class OpDef:
         self.foldable = foldable and not stateful
         self.doc = doc
         self.typed_attrs = typed_attrs
+        self.calls_python = calls_python
 
     def infer_outputs(self, inputs, attrs) -> list:
         """Run inference and normalize the result to a list of (dtype, shape)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import dtypes
-from .shapes import TensorShape
+from .shapes import TensorShape, as_shape, fmt, merge
 
 
 class Tensor:
@@ -33,8 +33,6 @@ class Tensor:
         """TF's set_shape: refine a graph tensor's static shape with what the caller knows (the usual step after
         tf.py_function, whose outputs have unknown shapes); an eager tensor's shape is only checked. ValueError
         when the shapes conflict."""
-        from .shapes import as_shape, fmt, merge
-
         given = as_shape(shape)
         merged = merge(self._shape, given)
         if merged is False:

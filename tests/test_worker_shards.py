@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import tinytf as tf
-from tinytf.distribute.worker_shards import lockstep, per_worker_datasets, sharded_pipelines
+from tinytf.distribute.input import lockstep
+from tinytf.distribute.worker_shards import per_worker_datasets, sharded_pipelines
 
 REFERENCE = json.load(open(os.path.join(os.path.dirname(__file__), "tf_reference", "autoshard.json")))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 
-from tinytf.runtime import nest, shapes
+from tinytf.runtime import nest, numpy_errors, shapes
 from tinytf.runtime.codegen import compile_graph, node_at
 from tinytf.runtime.context import state
 from tinytf.runtime.dispatch import convert_to_tensor
@@ -138,7 +138,7 @@ class ConcreteFunction:
         values = [x._value if isinstance(x, EagerTensor) else x for x in leaves
                   if isinstance(x, (Tensor, Resource))]
         try:
-            results = self._fn(*values, *self._captured())
+            results = numpy_errors.call(self._fn, (*values, *self._captured()), {})  # no numpy warnings
         except Exception as e:  # noqa: BLE001 - re-raised with the node and the user's line
             raise _runtime_error(e, self.name) from e
         if self._single_output:

@@ -5,7 +5,22 @@ from __future__ import annotations
 import os
 import weakref
 
+# Devices and threads (tinytf/config_devices.py): the CPU, as TF describes a machine without GPUs
+from tinytf.config_devices import (  # noqa: F401
+    LogicalDevice,
+    PhysicalDevice,
+    experimental,
+    get_logical_device_configuration,
+    get_soft_device_placement,
+    get_visible_devices,
+    list_logical_devices,
+    list_physical_devices,
+    set_soft_device_placement,
+    set_visible_devices,
+)
+from tinytf.config_devices import threading_options as threading  # noqa: F401
 from tinytf.runtime import context
+from tinytf.runtime.optimize import PASS_NAMES
 
 run_eagerly = False  # read on every tf.function call: a module global is the cheapest lookup
 # While tf.summary.trace_on is active: called with (ConcreteFunction, leaves) on each tf.function call (calls
@@ -67,8 +82,6 @@ class optimizer:
 
     @staticmethod
     def set_experimental_options(options: dict) -> None:
-        from tinytf.runtime.optimize import PASS_NAMES
-
         for name, enabled in options.items():
             if name not in PASS_NAMES and name != "disable_all":
                 raise ValueError(f"unknown optimizer pass {name!r}; known passes: {', '.join(PASS_NAMES)}")
@@ -77,19 +90,3 @@ class optimizer:
     @staticmethod
     def get_experimental_options() -> dict:
         return dict(_optimizer)
-
-
-# Devices and threads (tinytf/config_devices.py): the CPU, as TF describes a machine without GPUs
-from tinytf.config_devices import (  # noqa: E402,F401
-    LogicalDevice,
-    PhysicalDevice,
-    experimental,
-    get_logical_device_configuration,
-    get_soft_device_placement,
-    get_visible_devices,
-    list_logical_devices,
-    list_physical_devices,
-    set_soft_device_placement,
-    set_visible_devices,
-)
-from tinytf.config_devices import threading_options as threading  # noqa: E402,F401

@@ -6,6 +6,9 @@ import numpy as np
 
 from tinytf.runtime import dtypes
 from tinytf.runtime.dispatch import convert_to_tensor as _convert
+from tinytf.runtime.ops.array import fill, reshape
+from tinytf.runtime.ops.math import cast
+from tinytf.runtime.shapes import as_shape
 from tinytf.runtime.tensor import Tensor
 
 
@@ -16,15 +19,10 @@ def constant(value, dtype=None, shape=None, name=None):
     if isinstance(value, Tensor):
         tensor = value
         if dtype is not None and tensor.dtype is not dtypes.as_dtype(dtype):
-            from tinytf.runtime.ops.math import cast
-
             tensor = cast(tensor, dtype)
     else:
         tensor = _convert(value, dtype)
     if shape is not None:
-        from tinytf.runtime.ops.array import fill, reshape
-        from tinytf.runtime.shapes import as_shape
-
         target = as_shape(shape)
         size, wanted = int(np.prod(tensor._shape)), int(np.prod(target))
         if size == 1 and wanted != 1:

@@ -18,7 +18,8 @@ from tinytf.runtime.autodiff.util import fill_unconnected, seed_for, unconnected
 from tinytf.runtime.context import state
 from tinytf.runtime.dispatch import convert_to_tensor
 from tinytf.runtime.errors import at_user_line
-from tinytf.runtime.ops.gradient_helpers import stop_gradient
+from tinytf.runtime.ops.array import reshape, stack, zeros_like
+from tinytf.runtime.ops.gradient_helpers import broadcast_to_like, stop_gradient
 from tinytf.runtime.resource import Resource
 from tinytf.runtime.tensor import Tensor
 
@@ -152,9 +153,6 @@ class GradientTape:
                        parallel_iterations=None, experimental_use_pfor=True):
         """Per-example jacobians: for target [b, y...] and source [b, x...], a [b, y..., x...] tensor
         (example i of the target depends only on example i of the source)."""
-        from tinytf.runtime.ops.array import reshape, stack, zeros_like
-        from tinytf.runtime.ops.gradient_helpers import broadcast_to_like
-
         mode = unconnected_mode(unconnected_gradients)
         self._begin_backward("batch_jacobian")
         target = self._as_tensor(target)
@@ -207,8 +205,6 @@ def _static_shape(tensor, what, role):
 
 def _stack_rows(row, source, target_shape, mode, size):
     """One source's jacobian from its gradient rows (one per target element)."""
-    from tinytf.runtime.ops.array import reshape, stack, zeros_like
-
     value = source.read_value() if isinstance(source, Resource) else source
     if all(g is None for g in row) and mode == "none":
         return None

@@ -7,6 +7,8 @@ from __future__ import annotations
 from tinytf.runtime import dtypes, shapes
 from tinytf.runtime.dispatch import convert_to_tensor
 from tinytf.runtime.ops.indexed_rows import IndexedRows
+from tinytf.runtime.ops.segment import unsorted_segment_sum
+from tinytf.runtime.ops.shape_args import static_shape_value
 from tinytf.runtime.shapes import TensorShape
 
 from .composite import CompositeTensor, TypeSpec, shape_repr
@@ -33,7 +35,6 @@ class IndexedSlices(CompositeTensor):
         if self.dense_shape is None:
             rows = self.values._shape
             return TensorShape(None if rows is None else (None,) + tuple(rows[1:]))
-        from tinytf.runtime.ops.shape_args import static_shape_value
 
         return TensorShape(static_shape_value(self.dense_shape))
 
@@ -42,8 +43,6 @@ class IndexedSlices(CompositeTensor):
         return self.values.device
 
     def _to_tensor(self):
-        from tinytf.runtime.ops.segment import unsorted_segment_sum
-
         if self.dense_shape is None:
             raise ValueError("an IndexedSlices without dense_shape cannot be converted to a tensor")
         return unsorted_segment_sum(self.values, self.indices, self.dense_shape[0])

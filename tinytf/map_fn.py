@@ -12,8 +12,8 @@ from __future__ import annotations
 from tinytf.runtime import dtypes, nest
 from tinytf.runtime.context import state
 from tinytf.runtime.dispatch import convert_to_tensor
+from tinytf.runtime.ops.array import concat, stack
 from tinytf.runtime.ops.array import shape as _shape
-from tinytf.runtime.ops.array import stack
 from tinytf.runtime.ops.control import while_loop
 from tinytf.runtime.ops.tensor_array import TensorArray
 from tinytf.runtime.tensor import Tensor
@@ -163,8 +163,6 @@ def _map_eagerly(fn, elems, flat, n, signature):
 
 
 def _ragged_from_rows(rows, spec: RaggedTensorSpec):
-    from tinytf.runtime.ops.array import concat
-
     dtype = spec.dtype  # each row is a tensor (spec ragged_rank 0) or a RaggedTensor: the result has one more
     parts = [r if isinstance(r, RaggedTensor) else convert_to_tensor(r, dtype_hint=dtype) for r in rows]
     if all(isinstance(p, RaggedTensor) for p in parts) and parts:

@@ -1,6 +1,7 @@
 """`tf.math`: the elementwise math functions and the reductions under their TensorFlow names (plus the two
 activations and top_k that TensorFlow also lists here)."""
 
+from tinytf.clip_ops import l2_normalize  # noqa: F401 - also tf.math.l2_normalize
 from tinytf.runtime.ops.complex import angle, complex, conj, imag, real  # noqa: F401
 from tinytf.runtime.ops.counting import bincount, confusion_matrix  # noqa: F401
 from tinytf.runtime.ops.math import *  # noqa: F401,F403
@@ -16,5 +17,3 @@ from tinytf.runtime.ops.sorting import top_k  # noqa: F401
 __all__ = sorted(set(_math_names) | set(_reduce_names) | set(_segment_names)
                  | {"bincount", "confusion_matrix", "in_top_k", "softplus", "softsign", "top_k", "angle", "conj",
                     "imag", "real"})
-
-from tinytf.clip_ops import l2_normalize  # noqa: E402,F401 - also tf.math.l2_normalize

@@ -7,6 +7,7 @@ import tinytf
 from tinytf.runtime import dtypes
 from tinytf.runtime.dispatch import apply, convert_to_tensor
 from tinytf.runtime.ops import strings as _ops
+from tinytf.runtime.ops.common import as_int_tuple
 from tinytf.runtime.tensor import Tensor
 
 
@@ -90,8 +91,6 @@ def reduce_join(inputs, axis=None, keepdims: bool = False, separator: str = "", 
 
 def unsorted_segment_join(inputs, segment_ids, num_segments, separator: str = "", name=None) -> Tensor:
     """Join the strings (rows) of `inputs` that share a segment id, in row-major order; empty segments give ""."""
-    from tinytf.runtime.ops.common import as_int_tuple
-
     x = _ops.string_tensor(inputs, "inputs")
     ids = convert_to_tensor(segment_ids)
     return apply(_ops.unsorted_segment_join_op, (x, ids), {"num_segments": as_int_tuple(num_segments),

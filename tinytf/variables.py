@@ -7,12 +7,15 @@ import weakref
 
 import numpy as np
 
-from tinytf.runtime import dtypes, shapes
+from tinytf.runtime import dtypes, numpy_errors, shapes
 from tinytf.runtime.context import state
 from tinytf.runtime.dispatch import apply, convert_to_tensor, to_numpy
 from tinytf.runtime.errors import at_user_line
 from tinytf.runtime.graph import SymbolicTensor
+from tinytf.runtime.ops.array import expand_dims
 from tinytf.runtime.ops.core import placeholder_op
+from tinytf.runtime.ops.operators import _Ref
+from tinytf.runtime.ops.scatter import slice_assign, tensor_scatter_nd
 from tinytf.runtime.ops.state import assign_variable_op, read_variable_op
 from tinytf.runtime.resource import Resource
 from tinytf.runtime.shapes import TensorShape
@@ -129,8 +132,6 @@ class Variable(Resource):
 
     # --- scatter and sliced assignment (values are swapped in whole, never changed in place) ------------
     def _scatter(self, mode, indices, updates):
-        from tinytf.runtime.ops.scatter import tensor_scatter_nd
-
         return self.assign(tensor_scatter_nd(mode, self.read_value(), indices, _as_operand(updates, self.dtype)))
 
     def scatter_nd_update(self, indices, updates, name=None):
@@ -144,8 +145,6 @@ class Variable(Resource):
         return self._scatter("sub", indices, updates)
 
     def _scatter_rows(self, mode, sparse_delta):
-        from tinytf.runtime.ops.array import expand_dims
-
         if not hasattr(sparse_delta, "indices") or not hasattr(sparse_delta, "values"):
             raise TypeError(at_user_line(f"sparse_delta must be a tf.IndexedSlices, got {type(sparse_delta).__name__}"))
         return self._scatter(mode, expand_dims(convert_to_tensor(sparse_delta.indices), -1), sparse_delta.values)
@@ -167,8 +166,6 @@ class Variable(Resource):
         return self._scatter_rows("min", sparse_delta)
 
     def ref(self):
-        from tinytf.runtime.ops.operators import _Ref
-
         return _Ref(self)
 
     experimental_ref = ref
@@ -279,8 +276,6 @@ def _slice_origin(tensor, method):
 
 
 def _slice_assign(self, value, use_locking=None, name=None, read_value=True):
-    from tinytf.runtime.ops.scatter import slice_assign
-
     variable, key = _slice_origin(self, "assign")
     return variable.assign(slice_assign(variable.read_value(), key, _as_operand(value, variable.dtype)))
 
@@ -321,7 +316,7 @@ def _evaluate_constant(tensor):
             "tf.Variable: the initial value depends on a function argument or on state of the function being "
             "traced; create the variable outside tf.function, or pass a callable / constant initial value"))
     values = [_evaluate_constant(t) for t in node.inputs]
-    result = node.op.kernel(*values, **node.attrs)
+    result = numpy_errors.call(node.op.kernel, values, node.attrs)  # kernels run without numpy warnings
     return result[tensor.index] if len(node.outputs) > 1 else result
 
 

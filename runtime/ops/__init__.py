@@ -36,6 +36,7 @@ from . import (  # noqa: F401
     scatter,
     search,
     segment,
+    select,
     set_ops,
     sorting,
     sparse,

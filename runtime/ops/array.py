@@ -13,9 +13,11 @@ from ..errors import InvalidArgumentError, at_user_line
 from ..graph import SymbolicTensor
 from ..registry import OpDef, register
 from ..tensor import Tensor
-from .common import as_int_tuple, normalize_axis, require, same_dtype
+from . import array_dynamic as _dynamic  # the twins whose shape-like argument is known only at run time
+from .common import as_int_tuple, check_mirror_padding, normalize_axis, require, same_dtype
 from .core import identity_op, stack_op
-from .math import cast
+from .math import cast, equal, logical_and, maximum
+from .select import select_op
 from .shape_args import scalar_arg, shape_arg
 from .static_value import constant_value, shape_op
 
@@ -283,9 +285,25 @@ def linspace(start, stop, num, name=None, axis=0):
         stop = convert_to_tensor(stop, dtype_hint=start.dtype)
     count = scalar_arg(num, "tf.linspace: num")
     if isinstance(count, Tensor):
-        return _dynamic.linspace(start, stop, count, known_ints(axis, "tf.linspace: axis"))
+        return _linspace_of_run_time_num(start, stop, count, known_ints(axis, "tf.linspace: axis"))
     return apply(linspace_op, (start, stop), {"num": count,
                                                "axis": known_ints(axis, "tf.linspace: axis")})
+
+
+def _linspace_of_run_time_num(start, stop, num, axis: int):
+    """`tf.linspace` with `num` a scalar tensor, built from ops as TF's linspace_nd is (so gradients follow):
+    start + i * (stop - start) / (num - 1), the last value exactly stop, num == 1 giving start alone."""
+    rank = None if start._shape is None else len(start._shape)
+    if rank is None:
+        raise ValueError("tf.linspace with a run-time num needs start and stop of known rank")
+    axis = axis % (rank + 1)
+    start, stop = expand_dims(start, axis), expand_dims(stop, axis)
+    steps = cast(maximum(num - 1, 1), start.dtype)
+    index = range(num)
+    along = reshape(cast(index, start.dtype), (-1,) + (1,) * (rank - axis))
+    values = start + along * ((stop - start) / steps)
+    last = reshape(logical_and(equal(index, num - 1), num > 1), (-1,) + (1,) * (rank - axis))
+    return apply(select_op, (last, stop, values))
 
 
 # --- joining and splitting ------------------------------------------------------------------------------
@@ -584,17 +602,6 @@ def tile(input, multiples, name=None):
 _PAD_MODES = ("CONSTANT", "REFLECT", "SYMMETRIC")
 
 
-def check_mirror_padding(shape, paddings, mode):
-    """REFLECT leaves out the edge, so it needs pad < dim; SYMMETRIC repeats it, so pad <= dim."""
-    for d, (size, (before, after)) in enumerate(zip(shape, paddings)):
-        if size is None:
-            continue
-        limit = size - 1 if mode == "REFLECT" else size
-        if before > limit or after > limit:
-            raise InvalidArgumentError(f"{mode} padding of dimension {d} (size {size}) must be at most {limit}, "
-                                       f"got {[before, after]}")
-
-
 def _pad_kernel(x, constant, *, paddings, mode):
     if not paddings:
         return x
@@ -718,8 +725,3 @@ __all__ = ["fill", "zeros", "ones", "zeros_like", "ones_like", "reshape", "ident
            "range", "linspace", "concat", "unstack", "split", "squeeze", "expand_dims", "transpose",
            "reverse", "tile", "pad", "broadcast_to", "size", "rank"]
 
-
-# isort: split
-# The dynamic twins (shape-like arguments known only at run time): their composites and rules use this
-# module's wrappers, so they are imported once the wrappers exist.
-from . import array_dynamic as _dynamic  # noqa: E402

@@ -12,11 +12,8 @@ from .. import dtypes, shapes
 from ..dispatch import apply, convert_to_tensor
 from ..errors import InvalidArgumentError
 from ..registry import OpDef, register
-from .array import check_mirror_padding, expand_dims
-from .array import range as range_
-from .array import reshape as reshape_static
+from .common import check_mirror_padding
 from .core import stack_op
-from .math import cast, equal, logical_and, maximum
 from .shape_args import check_shape_input, static_scalar_value, static_shape_value
 from .static_value import constant_value
 
@@ -303,50 +300,3 @@ def eye(num_rows, num_columns, dtype):
     rows = convert_to_tensor(num_rows)
     cols = rows if num_columns is None else convert_to_tensor(num_columns)
     return apply(eye_dynamic_op, (rows, cols), {"dtype": dtypes.as_dtype(dtype)})
-
-
-# --- composites: linspace and one_hot with a run-time count ---------------------------------------------------
-def linspace(start, stop, num, axis: int):
-    """`tf.linspace` with `num` a scalar tensor, built from ops as TF's linspace_nd is (so gradients follow):
-    start + i * (stop - start) / (num - 1), the last value exactly stop, num == 1 giving start alone."""
-    from .indexing import where  # indexing routes run-time sizes here: imported when first used
-
-    num = convert_to_tensor(num)
-    rank = None if start._shape is None else len(start._shape)
-    if rank is None:
-        raise ValueError("tf.linspace with a run-time num needs start and stop of known rank")
-    axis = axis % (rank + 1)
-    start, stop = expand_dims(start, axis), expand_dims(stop, axis)
-    steps = cast(maximum(num - 1, 1), start.dtype)
-    index = range_(num)
-    along = reshape_static(cast(index, start.dtype), (-1,) + (1,) * (rank - axis))
-    values = start + along * ((stop - start) / steps)
-    last = reshape_static(logical_and(equal(index, num - 1), num > 1), (-1,) + (1,) * (rank - axis))
-    return where(last, stop, values)
-
-
-def _one_hot_kernel(indices, on_value, off_value, depth, *, axis):
-    from .indexing import _one_hot_kernel as static_kernel  # (indexing imports this module)
-
-    return static_kernel(indices, on_value, off_value, depth=int(depth), axis=axis)
-
-
-def _infer_one_hot(indices, on_value, off_value, depth, *, axis):
-    from .indexing import _infer_one_hot as static_infer  # (indexing imports this module)
-
-    if not depth.dtype.is_integer or depth._shape not in ((), None):
-        raise TypeError(f"depth must be an integer scalar, got a {depth.dtype.name} tensor of shape "
-                        f"{shapes.fmt(depth._shape)}")
-    dtype, shape = static_infer(indices, on_value, off_value, depth=0, axis=axis)
-    if shape is None:
-        return dtype, None
-    at = len(shape) - 1 if axis == -1 else axis
-    return dtype, shape[:at] + (static_scalar_value(depth),) + shape[at + 1:]
-
-
-one_hot_dynamic_op = register(OpDef("one_hot_dynamic", _one_hot_kernel, _infer_one_hot, differentiable=False,
-                                    doc="tf.one_hot with a depth known only at run time"))
-
-
-def one_hot(indices, on_value, off_value, depth, axis: int):
-    return apply(one_hot_dynamic_op, (indices, on_value, off_value, depth), {"axis": axis})

@@ -13,8 +13,7 @@ _ALLOWED = ("bfloat16", "float16", "float32", "float64")
 
 
 def _check_numerics_kernel(x, *, message):
-    with np.errstate(invalid="ignore"):
-        nan, inf = bool(np.isnan(x).any()), bool(np.isinf(x).any())
+    nan, inf = bool(np.isnan(x).any()), bool(np.isinf(x).any())
     if nan or inf:
         found = "Inf and NaN" if nan and inf else "NaN" if nan else "Inf"
         raise InvalidArgumentError(f"{message} : Tensor had {found} values")

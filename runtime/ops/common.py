@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import shapes
+from ..errors import InvalidArgumentError
 
 
 def same_dtype(*tensors):
@@ -101,3 +102,14 @@ def unless_bfloat16(template: str):
     when mixed with a Python float literal (`x * 0.5`); bfloat16 nodes call the kernel, which types its
     constants."""
     return lambda node: None if node.inputs[0].dtype.name == "bfloat16" else template
+
+
+def check_mirror_padding(shape, paddings, mode):
+    """REFLECT leaves out the edge, so it needs pad < dim; SYMMETRIC repeats it, so pad <= dim."""
+    for d, (size, (before, after)) in enumerate(zip(shape, paddings)):
+        if size is None:
+            continue
+        limit = size - 1 if mode == "REFLECT" else size
+        if before > limit or after > limit:
+            raise InvalidArgumentError(f"{mode} padding of dimension {d} (size {size}) must be at most {limit}, "
+                                       f"got {[before, after]}")

@@ -14,8 +14,11 @@ from .. import dtypes, shapes
 from ..dispatch import apply, convert_to_tensor
 from ..errors import InvalidArgumentError
 from ..registry import OpDef, gradient, register
-from .array import known_ints
+from .array import known_ints, reshape, shape, stack
 from .common import require
+from .indexing import gather_nd
+from .math import cast, floor, maximum, minimum
+from .reduce import reduce_sum
 from .shape_args import static_scalar_value
 
 _INDEX_TYPES = (dtypes.int32, dtypes.int64)
@@ -100,8 +103,6 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int
     """`tf.math.bincount`: counts of each value of the non-negative int array `arr` (non-integer arrays are cast
     to int32, as TF does); with `weights`, their sums (in the weights' dtype). axis=None or 0 counts over the
     whole array; axis=-1 counts each row of the last dimension separately."""
-    from .math import cast
-
     arr = convert_to_tensor(arr)
     if arr.dtype not in _INDEX_TYPES:
         arr = cast(arr, dtypes.int32)
@@ -171,9 +172,6 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=dtypes.int32, na
 def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=dtypes.int32, name=None):
     """`tf.histogram_fixed_width_bins`: the bin index of each value (shape of values), composed as TF's own:
     floor(nbins * (v - lo) / (hi - lo)) in the values' dtype, clipped to [0, nbins - 1]."""
-    from .array import reshape, shape
-    from .math import cast, floor, maximum, minimum
-
     values = convert_to_tensor(values)
     value_range = convert_to_tensor(value_range, values.dtype)
     nbins_float = cast(convert_to_tensor(nbins, dtypes.int32), values.dtype)
@@ -229,15 +227,9 @@ confusion_op = register(OpDef("confusion_matrix", _confusion_kernel, _infer_conf
 
 @gradient(confusion_op)
 def _confusion_grad(record, g):
-    from .array import stack
-    from .indexing import gather_nd
-    from .math import cast
-
     labels, predictions, weights = record.inputs[:3]
     picked = gather_nd(g, stack([cast(labels, dtypes.int64), cast(predictions, dtypes.int64)], axis=1))
     if weights._shape == ():
-        from .reduce import reduce_sum
-
         picked = reduce_sum(picked)
     return None, None, picked, None
 
@@ -245,8 +237,6 @@ def _confusion_grad(record, g):
 def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=dtypes.int32, name=None):
     """`tf.math.confusion_matrix`: entry [i, j] sums the weights (1 each by default) of the examples with label
     i and prediction j; num_classes defaults to the largest label or prediction + 1."""
-    from .math import cast
-
     out_dtype = dtypes.as_dtype(dtype)
     labels, predictions = convert_to_tensor(labels), convert_to_tensor(predictions)
     weights = convert_to_tensor(1 if weights is None else weights)

@@ -65,21 +65,26 @@ def _has_next(iterator):
     return np.bool_(iterator._peek_flat() is not None)
 
 
+# The iterator ops pull from tf.data's Python pipeline (which may run the user's generator): calls_python, so
+# eagerly that code runs under the user's numpy error state (its own tf.functions set tinytf's).
 iterator_new_op = register(OpDef(
     "iterator_new", _new_iterator, lambda *inputs, source: (VARIANT, ()), stateful=True, differentiable=False,
-    foldable=False, doc="a tf.data iterator over `source` (a fresh one for a dataset, the same for an iterator)"))
+    foldable=False, calls_python=True,
+    doc="a tf.data iterator over `source` (a fresh one for a dataset, the same for an iterator)"))
 iterator_get_next_optional_op = register(OpDef(
     "iterator_get_next_optional", _get_next_optional,
     lambda it, *, specs: [(dtypes.bool_, ())] + list(specs), stateful=True, differentiable=False, foldable=False,
+    calls_python=True,
     doc="(has_value, element...) of the iterator's next element; zeros when there is none"))
 iterator_get_next_op = register(OpDef(
     "iterator_get_next", _get_next, lambda it, *, specs: list(specs), stateful=True, differentiable=False,
-    foldable=False, doc="the iterator's next element; OutOfRangeError at the end"))
+    foldable=False, calls_python=True, doc="the iterator's next element; OutOfRangeError at the end"))
 
 
 iterator_has_next_op = register(OpDef(
     "iterator_has_next", _has_next, lambda it: (dtypes.bool_, ()), stateful=True, differentiable=False,
-    foldable=False, doc="whether the iterator has a next element (looked at, not consumed): a graph loop's test"))
+    foldable=False, calls_python=True,
+    doc="whether the iterator has a next element (looked at, not consumed): a graph loop's test"))
 
 
 def has_next(iterator):

@@ -19,10 +19,10 @@ from ..errors import InvalidArgumentError, at_user_line
 from ..registry import OpDef, register
 from ..tensor import EagerTensor, Tensor
 from .array import known_ints, unstack
-from .array_dynamic import one_hot as dynamic_one_hot
 from .array_dynamic import slice_
 from .common import normalize_axis, require, same_dtype
-from .shape_args import scalar_arg, shape_arg
+from .select import select_op
+from .shape_args import scalar_arg, shape_arg, static_scalar_value
 from .static_value import constant_value
 from .strided_slice import _VALID_INDICES, static_key, strided_slice_op
 
@@ -318,22 +318,6 @@ where_op = register(OpDef("where", _where_kernel, _infer_where, differentiable=F
                           doc="the coordinates of the true (non-zero) elements, one row each"))
 
 
-def _infer_select(condition, x, y):
-    if not condition.dtype.is_bool:
-        raise TypeError(f"the condition must be a bool tensor, got {condition.dtype.name}")
-    dtype = same_dtype(x, y)
-    try:
-        shape = shapes.broadcast(shapes.broadcast(condition._shape, x._shape), y._shape)
-    except ValueError:
-        raise ValueError(f"condition {shapes.fmt(condition._shape)}, x {shapes.fmt(x._shape)} and y "
-                         f"{shapes.fmt(y._shape)} cannot be broadcast together") from None
-    return dtype, shape
-
-
-select_op = register(OpDef("select", np.where, _infer_select, render="np.where({0}, {1}, {2})",
-                           doc="x where condition is true, else y, with broadcasting"))
-
-
 def where(condition, x=None, y=None, name=None):
     """`tf.where(condition)`: int64 coordinates of the true elements; `tf.where(condition, x, y)`: pick
     elementwise from x or y (the three broadcast together)."""
@@ -419,6 +403,26 @@ def _infer_one_hot(indices, on_value, off_value, *, depth, axis):
 one_hot_op = register(OpDef("one_hot", _one_hot_kernel, _infer_one_hot, differentiable=False))
 
 
+def _one_hot_dynamic_kernel(indices, on_value, off_value, depth, *, axis):
+    return _one_hot_kernel(indices, on_value, off_value, depth=int(depth), axis=axis)
+
+
+def _infer_one_hot_dynamic(indices, on_value, off_value, depth, *, axis):
+    if not depth.dtype.is_integer or depth._shape not in ((), None):
+        raise TypeError(f"depth must be an integer scalar, got a {depth.dtype.name} tensor of shape "
+                        f"{shapes.fmt(depth._shape)}")
+    dtype, shape = _infer_one_hot(indices, on_value, off_value, depth=0, axis=axis)
+    if shape is None:
+        return dtype, None
+    at = len(shape) - 1 if axis == -1 else axis
+    return dtype, shape[:at] + (static_scalar_value(depth),) + shape[at + 1:]
+
+
+# the dynamic twin (ops/array_dynamic.py has the others): depth is an int tensor input, known only at run time
+one_hot_dynamic_op = register(OpDef("one_hot_dynamic", _one_hot_dynamic_kernel, _infer_one_hot_dynamic,
+                                    differentiable=False, doc="tf.one_hot with a depth known only at run time"))
+
+
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
     """`tf.one_hot`: a new dimension of size `depth` (last, or at `axis`) holding on_value at each index
     and off_value elsewhere; float32 unless `dtype` or the on/off values say otherwise."""
@@ -437,8 +441,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     axis = -1 if axis is None else known_ints(axis, "tf.one_hot: axis")
     depth = scalar_arg(depth, "tf.one_hot: depth")
     if isinstance(depth, Tensor):  # known only when the graph runs
-
-        return dynamic_one_hot(indices, on, off, depth, axis)
+        return apply(one_hot_dynamic_op, (indices, on, off, depth), {"axis": axis})
     return apply(one_hot_op, (indices, on, off), {"depth": depth, "axis": axis})
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import operator
 
-from .. import dtypes, shapes
+from .. import dtypes, numpy_errors, shapes
 from ..context import shared, state
 from ..dispatch import convert_to_tensor
 from ..errors import OperatorNotAllowedInGraphError, at_user_line
@@ -19,6 +19,7 @@ from .indexing import getitem
 from .linalg import matmul
 
 _new = object.__new__
+_run_quietly = numpy_errors.run
 _BOOL = dtypes.bool_
 
 
@@ -43,10 +44,13 @@ def _fast_binary(python_op, slow, out_bool=False, floats_only=False, divides=Fal
             else:
                 ok = False
             if ok and not dtype.is_bool and (dtype.is_floating or not floats_only):
-                try:
-                    result_value = python_op(self._value, value)
-                except (ValueError, TypeError, ArithmeticError, AttributeError):
-                    pass  # the registered op raises the proper error, or handles a symbolic `self`
+                try:  # under tinytf's numpy error state (comparisons never warn)
+                    result_value = python_op(self._value, value) if out_bool else _run_quietly(
+                        python_op, self._value, value)
+                except (ValueError, TypeError, ArithmeticError, AttributeError, RuntimeError):
+                    # the registered op raises the proper error, handles a symbolic `self`, or (RuntimeError)
+                    # computes quietly where the fast path's context was refused (see numpy_errors.run)
+                    pass
                 else:
                     result = _new(EagerTensor)
                     result._value = result_value

@@ -16,7 +16,7 @@ import traceback
 
 import numpy as np
 
-from .. import dtypes, nest
+from .. import dtypes, nest, numpy_errors
 from ..autodiff.tape import Tape
 from ..context import building, executing_eagerly, no_tapes, state
 from ..dispatch import apply, convert_to_tensor, to_numpy
@@ -31,6 +31,7 @@ from ..errors import (
 from ..graph import RESOURCE
 from ..registry import OpDef, gradient, register
 from ..tensor import EagerTensor, Tensor
+from .array import zeros_like
 
 
 class PythonFunction:
@@ -65,7 +66,8 @@ _ERROR_CLASSES = ((StopIteration, OutOfRangeError), (NotImplementedError, Unimpl
 def _call(holder, args):
     """Run the user's function; its Python exceptions become TF's op errors, with the Python traceback."""
     try:
-        return holder.func(*args)
+        with numpy_errors.user_state():  # the user's numpy code warns as it would outside tinytf
+            return holder.func(*args)
     except OpError:
         raise
     except Exception as e:  # noqa: BLE001 - every Python failure is reported as the op's error, as TF does
@@ -113,6 +115,7 @@ def _infer_py_function(*args, func, Tin, Tout, keep_tape):
 
 
 py_function_op = register(OpDef("py_function", _py_function_kernel, _infer_py_function, stateful=True,
+                                 calls_python=True,
                                  doc="call a Python function on eager tensors when the node runs"))
 
 
@@ -135,13 +138,12 @@ def _infer_py_function_grad(saved, *grads, Tin):
 
 py_function_grad_op = register(OpDef(
     "py_function_grad", _py_function_grad_kernel, _infer_py_function_grad, stateful=True, differentiable=False,
+    calls_python=True,  # the inner tape's backward walk applies ops (and may run custom gradients)
     doc="the gradient of a py_function call, from the tape its forward call kept"))
 
 
 @gradient(py_function_op)
 def _py_function_grad(record, *out_grads):
-    from .array import zeros_like
-
     n = len(record.attrs["Tout"])
     outputs, handle = record.outputs[:n], record.outputs[n]
     grads = [zeros_like(o) if g is None else g for o, g in zip(outputs, out_grads[:n]) if o.dtype.is_inexact]
@@ -227,7 +229,8 @@ def _infer_numpy_function(*args, func, Tout, api_name):
 
 
 numpy_function_op = register(OpDef("numpy_function", _numpy_function_kernel, _infer_numpy_function, stateful=True,
-                                   differentiable=False, doc="call a Python function on numpy arrays"))
+                                   calls_python=True, differentiable=False,
+                                   doc="call a Python function on numpy arrays"))
 
 
 def _numpy_function_eagerly(func, inp, out_dtypes, single):

@@ -63,10 +63,9 @@ def _mean(x, *, axis, keepdims):
         total = np.sum(x, axis=axis, keepdims=keepdims, dtype=np.int64)
         count = np.size(x) // max(np.size(total), 1)
         return (np.trunc(total / count) if count else total).astype(x.dtype)
-    if not np.size(x):  # nan, as TF, without numpy's "Mean of empty slice" warning
+    if not np.size(x):  # nan, as TF; np.mean would warn "Mean of empty slice", which no error state silences
         total = np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
-        with np.errstate(all="ignore"):
-            return (total / x.dtype.type(0)).astype(x.dtype) if np.ndim(total) else x.dtype.type(total / 0)
+        return (total / x.dtype.type(0)).astype(x.dtype) if np.ndim(total) else x.dtype.type(total / 0)
     return np.mean(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 
@@ -136,8 +135,7 @@ def _logsumexp(x, *, axis, keepdims):
     # shift by the maximum so exp never overflows; a non-finite maximum (all -inf, or an inf) shifts by 0
     peak = np.max(x, axis=axis, keepdims=True, initial=-np.inf)
     peak = np.where(np.isfinite(peak), peak, 0)
-    with np.errstate(divide="ignore"):  # log(0) = -inf when every element is -inf
-        total = np.log(np.sum(np.exp(x - peak), axis=axis, keepdims=True)) + peak
+    total = np.log(np.sum(np.exp(x - peak), axis=axis, keepdims=True)) + peak  # log(0) = -inf when all are -inf
     return _squeeze_reduced(total, axis, keepdims)
 
 

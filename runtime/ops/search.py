@@ -68,8 +68,7 @@ def _in_top_k_kernel(predictions, targets, *, k):
     batch, classes = predictions.shape
     valid = (targets >= 0) & (targets < classes)
     own = predictions[np.arange(batch), np.where(valid, targets, 0)]
-    with np.errstate(invalid="ignore"):
-        higher = np.sum(predictions > own[:, None], axis=1)
+    higher = np.sum(predictions > own[:, None], axis=1)
     # TF cannot rank a row holding a non-finite score: such rows (and out-of-range targets) are False
     finite = np.isfinite(predictions).all(axis=1)
     return valid & finite & (higher < k)

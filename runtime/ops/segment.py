@@ -14,7 +14,9 @@ from .. import shapes
 from ..dispatch import apply, convert_to_tensor
 from ..errors import InvalidArgumentError
 from ..registry import OpDef, register
+from .array import expand_dims, ones_like
 from .common import require
+from .math import maximum, sqrt
 from .shape_args import static_scalar_value
 
 _SORTED = ("sum", "mean", "max", "min", "prod")
@@ -211,9 +213,6 @@ def unsorted_segment_prod(data, segment_ids, num_segments, name=None):
 
 def _segment_counts(data, segment_ids, num_segments):
     """How many rows each segment has, at least 1, shaped to broadcast against the segment sums (TF's N)."""
-    from .array import expand_dims, ones_like
-    from .math import maximum
-
     data, ids = convert_to_tensor(data), convert_to_tensor(segment_ids)
     counts = maximum(_unsorted("sum", ones_like(ids, data.dtype), ids, num_segments), 1)
     if data._shape is None or ids._shape is None:
@@ -233,8 +232,6 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
 
 def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
     """`tf.math.unsorted_segment_sqrt_n`: the sum per segment divided by the square root of its row count."""
-    from .math import sqrt
-
     data = convert_to_tensor(data)
     if not data.dtype.is_inexact:
         raise TypeError(f"unsorted_segment_sqrt_n needs a floating-point data tensor, got {data.dtype.name}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import numpy_errors
 from ..graph import Graph, subgraphs
 from ..ops.array import rank_op, size_op
 from ..ops.core import const_op
@@ -44,8 +45,7 @@ def _fold(node, size_cap):
     if any(v is None for v in inputs):
         return None
     try:
-        with np.errstate(all="ignore"):
-            result = op.kernel(*inputs, **node.attrs)
+        result = numpy_errors.call(op.kernel, inputs, node.attrs)  # kernels run without numpy warnings
     except Exception:  # noqa: BLE001 - a kernel that fails now must fail at run time, where it is reported
         return None
     results = [result] if len(node.outputs) == 1 else list(result)

@@ -9,6 +9,7 @@ import enum
 import numpy as np
 
 import tinytf as _tf
+from tinytf.data.structure import ElementError, pack
 from tinytf.runtime import nest
 
 from .values import PerReplica
@@ -86,10 +87,6 @@ class DistributedDataset:
 
     def __iter__(self):
         if self._per_worker is not None:
-            from tinytf.data.structure import pack
-
-            from .worker_shards import lockstep
-
             spec = self._dataset.element_spec
             for items in lockstep(self._per_worker):
                 parts = [pack(spec, item) for item in items]
@@ -114,3 +111,19 @@ class DistributedDataset:
         for element in self._dataset:
             parts = split_batch(element, self._num_replicas)
             yield nest.map_structure(lambda *p: PerReplica(p), *parts)
+
+
+def lockstep(datasets: list):
+    """Per step, one batch from each worker's pipeline (flat numpy leaves per worker), until every pipeline
+    has ended; an ended one (or a worker with no share of the batch) contributes an empty batch."""
+    iterators = [None if ds is None else ds._flat_iter() for ds in datasets]
+    while True:
+        items = [None if it is None else next(it, None) for it in iterators]
+        if all(item is None for item in items):
+            return
+        for item in items:
+            if type(item) is ElementError:
+                raise item.error
+        template = next(item for item in items if item is not None)
+        yield [item if item is not None else tuple(np.zeros((0,) + np.shape(leaf)[1:], np.asarray(leaf).dtype)
+                                                   for leaf in template) for item in items]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 
+from tinytf.runtime import nest
 from tinytf.runtime.ops.collective import merge_call
 
 from . import context
@@ -72,8 +73,6 @@ class MirroredStrategy(Strategy):
 
     # --- the cross-replica merges ------------------------------------------------------------------------
     def _all_reduce(self, replica, reduce_op, value):
-        from tinytf.runtime import nest
-
         reduce_op = as_reduce_op(reduce_op)
         flat = nest.flatten(value)
         if self._num_replicas == 1:

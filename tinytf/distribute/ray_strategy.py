@@ -16,9 +16,10 @@ import numpy as np
 import tinytf as _tf
 from tinytf.runtime import nest
 
-from .input import split_sizes
+from .input import DistributedDataset, split_sizes
 from .strategy import Strategy
 from .values import regroup
+from .worker_shards import per_worker_datasets
 
 _tokens = itertools.count()
 
@@ -42,12 +43,12 @@ class RayStrategy(Strategy):
         ray = _ray()
         if not isinstance(num_workers, int) or num_workers < 1:
             raise ValueError(f"RayStrategy: num_workers must be a positive int, got {num_workers!r}")
-        from .ray_transports import resolve
+        from .ray_transports import resolve  # (imports ray)
 
         self.transport = resolve(transport)
         if not ray.is_initialized():
             ray.init()
-        from .ray_worker import Rendezvous, Worker
+        from .ray_worker import Rendezvous, Worker  # ray_worker imports ray: loaded when a strategy starts
 
         if cpus_per_worker is None:  # fit N workers in the CPUs still free (none free: unreserved, num_cpus=0)
             free = ray.available_resources().get("CPU", 0.0)
@@ -87,8 +88,8 @@ class RayStrategy(Strategy):
         shipped = self._shipped.get(key)
         if shipped is not None and shipped[1] is obj:
             return shipped[0]
-        from .ray_worker import pack_with_variables
-        from .shipped_state import ShippedObject
+        from .ray_worker import pack_with_variables  # (imports ray)
+        from .shipped_state import ShippedObject  # (imports ray)
 
         payload, variables = pack_with_variables(obj)
         token = f"obj{next(_tokens)}"
@@ -129,15 +130,12 @@ class RayStrategy(Strategy):
     def experimental_distribute_dataset(self, dataset, options=None):
         """Each Ray worker is a worker in TF's multi-worker sense: the dataset is auto-sharded over them by
         its auto_shard_policy (worker_shards.py); DATA (and AUTO without files) splits each global batch."""
-        from .input import DistributedDataset
-        from .worker_shards import per_worker_datasets
-
         return DistributedDataset(dataset, self._num_replicas, options,
                                   per_worker=per_worker_datasets(dataset, self._num_replicas))
 
     # --- strategy.run --------------------------------------------------------------------------------------------
     def _run_replicas(self, fn, args, kwargs):
-        from .ray_worker import shard_args
+        from .ray_worker import shard_args  # (imports ray)
 
         token = self._ship(fn)
         per_args, per_kwargs = shard_args(args, self._num_replicas), shard_args(kwargs, self._num_replicas)

@@ -8,7 +8,7 @@ import contextlib
 import tinytf as _tf
 
 from . import context
-from .input import DistributedDataset
+from .input import DistributedDataset, InputContext
 from .reduce_op import ReduceOp, as_reduce_op
 from .values import PerReplica, local_results
 
@@ -88,8 +88,6 @@ class Strategy:
 
     def distribute_datasets_from_function(self, dataset_fn, options=None) -> DistributedDataset:
         """dataset_fn(InputContext) builds the per-replica input; here one pipeline serves all replicas."""
-        from .input import InputContext
-
         dataset = dataset_fn(InputContext(1, 0, self._num_replicas))
         return DistributedDataset(dataset, self._num_replicas, options, already_per_replica=True)
 

@@ -18,12 +18,9 @@ from __future__ import annotations
 
 import copy
 
-import numpy as np
-
 from tinytf.data.autoshard import SHARD_HINT, AutoShardPolicy
 from tinytf.data.batching import BatchDataset
 from tinytf.data.readers import FileReaderDataset
-from tinytf.data.structure import ElementError
 from tinytf.data.transforms import FlatMapDataset, ShardDataset, UnaryDataset
 from tinytf.runtime import dtypes
 from tinytf.runtime.errors import InvalidArgumentError, NotFoundError
@@ -69,22 +66,6 @@ def sharded_pipelines(dataset, num_workers: int):
             sharded = _rewrite(dataset, lambda ds, i=index: _hint_shard(ds, num_workers, i))
         pipelines.append(sharded)
     return pipelines
-
-
-def lockstep(datasets: list):
-    """Per step, one batch from each worker's pipeline (as lists of flat numpy leaves per worker), until
-    every pipeline has ended; an ended one (or a worker with no share) contributes an empty batch."""
-    iterators = [None if ds is None else ds._flat_iter() for ds in datasets]
-    while True:
-        items = [None if it is None else next(it, None) for it in iterators]
-        if all(item is None for item in items):
-            return
-        for item in items:
-            if type(item) is ElementError:
-                raise item.error
-        template = next(item for item in items if item is not None)
-        yield [item if item is not None else tuple(np.zeros((0,) + np.shape(leaf)[1:], np.asarray(leaf).dtype)
-                                                   for leaf in template) for item in items]
 
 
 def _rewrite(dataset, replace):

@@ -6,10 +6,11 @@ from __future__ import annotations
 import os
 import tempfile
 
+from google.protobuf import text_format
+
 
 def write_graph(graph_or_graph_def, logdir, name, as_text=True) -> str:
     """`tf.io.write_graph`: write the GraphDef of a graph (or a GraphDef) to logdir/name; returns the path."""
-    from google.protobuf import text_format
 
     graph_def = graph_or_graph_def
     if hasattr(graph_def, "as_graph_def"):

@@ -1,6 +1,6 @@
 """`tf.ragged`: RaggedTensor construction and the helpers around it."""
 
-from . import dispatch  # noqa: F401  (installs the operators of RaggedTensor)
+from . import dispatch, indexing  # noqa: F401  (install the operators and `rt[key]` of RaggedTensor)
 from .constant import constant, map_flat_values  # noqa: F401
 from .ragged_tensor import RaggedTensor, RaggedTensorSpec  # noqa: F401
 

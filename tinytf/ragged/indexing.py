@@ -63,3 +63,11 @@ def _concat_rows(rows, like):
     from tinytf.runtime.ops.array import concat
 
     return concat(rows, 0) if rows else like[:0]
+
+
+def _install():
+    """`rt[key]` on every RaggedTensor (this module builds on the class, so the class does not import it)."""
+    RaggedTensor.__getitem__ = getitem
+
+
+_install()

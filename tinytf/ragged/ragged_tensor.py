@@ -363,12 +363,7 @@ class RaggedTensor(CompositeTensor):
         positions = _int64_range(n)
         return positions - gather(self._row_splits, self.value_rowids())
 
-    # --- indexing -------------------------------------------------------------------------------------------
-    def __getitem__(self, key):
-        from .indexing import getitem
-
-        return getitem(self, key)
-
+    # --- indexing: `rt[key]` is ragged/indexing.py's getitem, installed there (it builds RaggedTensors) ---------
     def _slice_rows(self, start, stop) -> RaggedTensor:
         """Rows start..stop-1 (scalar int64 tensors or ints), splits rebased to start at 0."""
         splits = self._row_splits[start:stop + 1]

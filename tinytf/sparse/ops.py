@@ -117,3 +117,12 @@ def div_dense(sp: SparseTensor, other) -> SparseTensor:
     if picked is None:
         raise ValueError(f"SparseTensor / dense: the dense operand must be a scalar or of shape {list(sp._shape)}")
     return sp.with_values(truediv(sp.values, picked))
+
+
+def _install():
+    """`sp * dense` and `sp / dense` on every SparseTensor (this module builds on the class)."""
+    SparseTensor.__mul__ = mul_dense
+    SparseTensor.__truediv__ = div_dense
+
+
+_install()

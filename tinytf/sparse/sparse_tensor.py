@@ -104,15 +104,8 @@ class SparseTensor(CompositeTensor):
     def __neg__(self):
         return self.with_values(-self._values)
 
-    def __mul__(self, other):
-        from .ops import mul_dense
-
-        return mul_dense(self, other)
-
-    def __truediv__(self, other):
-        from .ops import div_dense
-
-        return div_dense(self, other)
+    # `sp * dense` and `sp / dense` are sparse/ops.py's mul_dense and div_dense, installed there (they build
+    # SparseTensors, so this class does not import them)
 
 
 class SparseTensorSpec(TypeSpec):

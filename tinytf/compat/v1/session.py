@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tinytf.runtime import nest, shapes
+from tinytf.runtime import nest, numpy_errors, shapes
 from tinytf.runtime.check import check_graph
 from tinytf.runtime.codegen import compile_graph
 from tinytf.runtime.errors import InvalidArgumentError
@@ -201,7 +201,12 @@ class _FastRun:
         args = ", ".join(names) if direct else f"[{', '.join(names)}]"
         kind = type(fetches)
         result = {list: "list(out)", tuple: "tuple(out)"}.get(kind, "out[0]")
-        lines.append(f"    out = run({args})")
+        if direct:  # the compiled code itself, under tinytf's numpy error state (plan.run sets it otherwise)
+            scope.update(np_enter=numpy_errors.enter, np_leave=numpy_errors.leave, np_quiet=numpy_errors.QUIET)
+            lines += ["    state = np_enter(np_quiet)", "    try:", f"        out = run({args})", "    finally:",
+                      "        np_leave(state)"]
+        else:
+            lines.append(f"    out = run({args})")
         lines.append(f"    return {result}")
         exec(compile("\n".join(lines), "<tinytf session fast run>", "exec"), scope)  # noqa: S102 - our own text
         self.call = scope["fast"]
@@ -287,7 +292,7 @@ class _RunPlan:
                 bound.append(outer if item.kind == "resource" else outer._value)
             else:
                 bound.append(item._value)  # a placeholder_with_default's default
-        return self._fn(*values, *bound)
+        return numpy_errors.call(self._fn, (*values, *bound), {})  # no numpy warnings (numpy_errors.py)
 
 
 def _unfed(placeholder):
