@@ -69,9 +69,17 @@ def argument_kinds() -> dict:
         a, b = data
         return {"loss": tf.reduce_mean(a - b), "count": tf.reduce_sum(b)}
 
+    @tf.function
+    def other(a):
+        return a + 1.0
+
+    other(y)
+    other(x)  # the latest trace: calls with `y` fall back from the specialized __call__ to the keyed path
+
     return {
         "tensor (tiny_call)": (one, (x,), {}),
         "two tensors": (two, (x, y), {}),
+        "tensor, not the latest trace": (other, (y,), {}),
         "numpy array": (one, (xn,), {}),
         "tensor + python float": (scaled, (x, 2.0), {}),
         "keyword tensor": (keyword, (x,), {"b": y}),
@@ -120,8 +128,8 @@ def instruction_counts(calls: int = CALLGRIND_CALLS) -> dict:
             with open(path) as f:
                 match = re.search(r"^(?:totals|summary): (\d+)", f.read(), re.M)
             totals.append(int(match.group(1)) if match else 0)
-    # dumps before the first mark are the start-up, the last one is the exit; between them, one per kind
-    per_kind = totals[-len(kinds) - 1:-1]
+    # numbered dumps: the start-up (before the first mark), then one per kind; the exit goes to `out` itself
+    per_kind = totals[-len(kinds):]
     return {kind: count / calls for kind, count in zip(kinds, per_kind)}
 
 

@@ -276,7 +276,12 @@ class CallPattern:
         if n > self._n and not self._var_positional:
             return None
         for value in args:
-            if not _walk(value, key, values):
+            if type(value) is EagerTensor:  # the commonest argument, walked here without a call
+                array = value._value
+                key.append(id(value.dtype))
+                key.append(array.shape)
+                values.append(array)
+            elif not _walk(value, key, values):
                 return None
         if n < self._n or kwargs or self._keyword_only:
             used = 0
