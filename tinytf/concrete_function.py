@@ -1,4 +1,9 @@
-"""ConcreteFunction: one traced graph, optimized and compiled to Python, callable with tensors."""
+"""ConcreteFunction: one traced graph, optimized and compiled to Python, callable with tensors.
+
+It runs three ways (tinytf/function.py's docstring says which call takes which): `_run`, the compiled code,
+one generated frame from the graph's argument values to the packed results; `_call_recorded`, op by op
+through the dispatcher so that a recording tape sees every op; `_call_in_graph`, inlined into the graph
+being built."""
 
 from __future__ import annotations
 
@@ -128,10 +133,6 @@ class ConcreteFunction:
                 values[index] = var
         return values
 
-    def _call_flat_leaves(self, leaves):
-        """Leaves of a call whose key matched: tensors and variables go to the graph, the rest were baked in."""
-        return self._run(*graph_values(leaves))
-
     def _pack(self, results):
         dtypes_ = self._out_dtypes
         if self.structured_outputs is None:
@@ -165,7 +166,7 @@ class ConcreteFunction:
             return self._call_in_graph(leaves)
         if state.tapes:
             return self._call_recorded(leaves)
-        return self._call_flat_leaves(leaves)
+        return self._run(*graph_values(leaves))
 
     def _with_bound_values(self, args, kwargs):
         """Parameters left out of a call take the Python values they were traced with (as TF binds the
