@@ -222,7 +222,14 @@ def _walk(value, key, values) -> bool:
         key.append(kind)
         key.append(len(value))
         for item in value:
-            if not _walk(item, key, values):
+            if type(item) is np.ndarray:  # a batch of Keras' (x, y): walked here without a call
+                token = _ARRAY_DTYPES.get(item.dtype)
+                if token is None:
+                    return False
+                key.append(token)
+                key.append(item.shape)
+                values.append(item if item.ndim else item[()])
+            elif not _walk(item, key, values):
                 return False
         return True
     if kind is dict:
