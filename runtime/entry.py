@@ -11,15 +11,16 @@ body in the same frame, and wraps the results, so a call costs one Python frame.
 from __future__ import annotations
 
 from .codegen import CompiledGraph, build_entry
-from .tensor import EagerTensor
+from .tensor import EagerTensor, Tensor
 
 
 def call_entry(compiled: CompiledGraph, name: str, params, prologue, extra: dict, *, n_args: int, captures,
-               out_dtypes, pack, dead, error, label: str):
+               out_dtypes, pack, dead, error, label: str, structure=None):
     """`name(params)`: `prologue` binds the graph's first `n_args` parameters; `captures` gives, per captured
     input, ("value", v) or ("ref", weakref); `out_dtypes` the output dtypes (one output is returned as an
-    EagerTensor, several through `pack`); `dead(i)` raises for a deleted variable; `error(exc)` re-raises
-    exceptions of the body."""
+    EagerTensor, several as the literal of `structure` (a template: None where an output goes) when it is
+    made of tuples, lists and dicts, else through `pack`); `dead(i)` raises for a deleted variable;
+    `error(exc)` re-raises exceptions of the body."""
     namespace = {"_new": object.__new__, "_ET": EagerTensor, "_pack": pack, "_dead": dead, "_error": error}
     namespace.update(extra)
     lines = list(prologue)
@@ -30,14 +31,59 @@ def call_entry(compiled: CompiledGraph, name: str, params, prologue, extra: dict
             lines += [f"{param} = _ref{i}()", f"if {param} is None:", f"    _dead({i})"]
         else:
             namespace[param] = value  # captured eager tensors are constants of the code
+    literal = None if structure is None else structure_literal(structure, compiled.outputs, namespace)
     if pack is None:
         namespace["_d0"] = out_dtypes[0]
         epilogue = ["_t = _new(_ET)", f"_t._value = {compiled.outputs[0]}", "_t.dtype = _d0", "return _t"]
         if out_dtypes[0].is_string:  # the constructor keeps a string scalar a 0-d array
             epilogue = [f"return _ET({compiled.outputs[0]}, _d0)"]
+    elif literal is not None:
+        namespace.update({f"_od{i}": dtype for i, dtype in enumerate(out_dtypes)})
+        epilogue = [f"return {literal}"]
     else:
         epilogue = [f"return _pack(({''.join(o + ', ' for o in compiled.outputs)}))"]
     return build_entry(compiled, name, params, lines, epilogue, namespace, label)
+
+
+def structure_literal(structure, outputs, namespace):
+    """A Python expression that builds `structure` (a function's structured result) from the graph's output
+    names `outputs`: each tensor of `structure`, in nest.flatten's order, becomes the next output wrapped as
+    an EagerTensor of dtype `_od{i}`. It builds what nest.pack_sequence_as would, without the walk. Other
+    leaves are constants of the code. None for structures it does not write (composites, namedtuples, dict
+    subclasses, unsortable dict keys)."""
+    counter = iter(range(len(outputs)))
+    constants = iter(range(1 << 30))
+
+    def constant(value):
+        name = f"_oc{next(constants)}"
+        namespace[name] = value
+        return name
+
+    def literal(node):
+        kind = type(node)
+        if isinstance(node, Tensor):
+            i = next(counter, None)
+            return None if i is None else f"_ET({outputs[i]}, _od{i})"
+        if kind is tuple or kind is list:
+            items = [literal(child) for child in node]
+            if any(item is None for item in items):
+                return None
+            return f"({''.join(i + ', ' for i in items)})" if kind is tuple else f"[{', '.join(items)}]"
+        if kind is dict:
+            try:
+                order = sorted(node)  # leaves are numbered in sorted-key order; the dict keeps its own order
+            except TypeError:
+                return None
+            items = {key: literal(node[key]) for key in order}
+            if any(item is None for item in items.values()):
+                return None
+            return "{" + ", ".join(f"{constant(key)}: {items[key]}" for key in node) + "}"
+        if isinstance(node, (list, tuple, dict)) or hasattr(kind, "_to_components") or hasattr(kind, "_type_spec"):
+            return None
+        return constant(node)
+
+    text = literal(structure)
+    return text if text is not None and next(counter, None) is None else None
 
 
 def guard_prologue(names, args, params, fallback: str, extra: dict) -> list:

@@ -1,4 +1,9 @@
-"""ConcreteFunction: one traced graph, optimized and compiled to Python, callable with tensors."""
+"""ConcreteFunction: one traced graph, optimized and compiled to Python, callable with tensors.
+
+It runs three ways (tinytf/function.py's docstring says which call takes which): `_run`, the compiled code,
+one generated frame from the graph's argument values to the packed results; `_call_recorded`, op by op
+through the dispatcher so that a recording tape sees every op; `_call_in_graph`, inlined into the graph
+being built."""
 
 from __future__ import annotations
 
@@ -54,11 +59,13 @@ class ConcreteFunction:
         self._leaf_names = leaf_names  # a name per flat argument, for printed signatures
         self._n_args = len(graph.inputs) - len(_captures(graph))
         self._compiled = compile_graph(graph, name, arg_names + [None] * (len(graph.inputs) - len(arg_names)))
-        self._fn, self.code = self._compiled.fn, self._compiled.source
+        self._fn, self.code = self._compiled.fn, self._compiled.source  # the graph's code (its entries inline it)
         self._bind_captures(graph)
         self._out_dtypes = [t.dtype for t in graph.outputs]
         self._set_output_structure(structured_outputs)
-        self._fast_call = self._make_fast_call()
+        # The compiled call: the numpy values of the graph's tensor arguments (variables as themselves) in,
+        # wrapped results out, captures bound inside; one Python frame (runtime/entry.py).
+        self._run = self.build_entry("run", self._compiled.params[:self._n_args], [], {})
 
     # --- construction ---------------------------------------------------------------------------------
     def _bind_captures(self, graph):
@@ -82,13 +89,6 @@ class ConcreteFunction:
         self._single_output = not nest.is_nested(structured_outputs) and isinstance(structured_outputs, Tensor)
         self.structured_outputs = structured_outputs
 
-    def _make_fast_call(self):
-        """The call path used when a call's key matched (so no checks are needed): eager tensors in, the
-        graph's code inlined, wrapped results out. One Python frame."""
-        params = [f"a{i}" for i in range(self._n_args)]
-        prologue = [f"{name} = a{i}._value" for i, name in enumerate(self._compiled.params[:self._n_args])]
-        return self.build_entry("fast_call", params, prologue, {})
-
     def build_entry(self, name, params, prologue, extra):
         """An entry point for this trace (runtime/entry.py): `prologue` binds the graph's argument names."""
         refs = {index: ref for index, ref, _ in self._capture_refs}
@@ -96,7 +96,7 @@ class ConcreteFunction:
         return call_entry(self._compiled, name, params, prologue, extra, n_args=self._n_args, captures=captures,
                           out_dtypes=self._out_dtypes, pack=None if self._single_output else self._pack,
                           dead=self._dead_variable, error=lambda exc: _runtime_error(exc, self.name),
-                          label=f"{self.name} entry")
+                          label=f"{self.name} entry", structure=self.structured_outputs)
 
     def _dead_variable(self, index):
         for i, _, name in self._capture_refs:
@@ -133,18 +133,6 @@ class ConcreteFunction:
                 values[index] = var
         return values
 
-    def _call_flat_leaves(self, leaves):
-        """Leaves of a call whose key matched: tensors and variables go to the graph, the rest were baked in."""
-        values = [x._value if isinstance(x, EagerTensor) else x for x in leaves
-                  if isinstance(x, (Tensor, Resource))]
-        try:
-            results = numpy_errors.call(self._fn, (*values, *self._captured()), {})  # no numpy warnings
-        except Exception as e:  # noqa: BLE001 - re-raised with the node and the user's line
-            raise _runtime_error(e, self.name) from e
-        if self._single_output:
-            return EagerTensor(results[0], self._out_dtypes[0])
-        return self._pack(results)
-
     def _pack(self, results):
         dtypes_ = self._out_dtypes
         if self.structured_outputs is None:
@@ -178,7 +166,7 @@ class ConcreteFunction:
             return self._call_in_graph(leaves)
         if state.tapes:
             return self._call_recorded(leaves)
-        return self._call_flat_leaves(leaves)
+        return self._run(*graph_values(leaves))
 
     def _with_bound_values(self, args, kwargs):
         """Parameters left out of a call take the Python values they were traced with (as TF binds the
@@ -246,6 +234,12 @@ class ConcreteFunction:
 
     def __repr__(self):
         return concrete_repr(self)
+
+
+def graph_values(leaves) -> list:
+    """What the compiled code takes for a call's flat leaves: the numpy value of each eager tensor, each
+    variable itself; Python values were baked into the trace."""
+    return [x._value if isinstance(x, EagerTensor) else x for x in leaves if isinstance(x, (Tensor, Resource))]
 
 
 def _is_python_value(value) -> bool:

@@ -1,26 +1,37 @@
 """tf.function: trace a Python function per abstract input signature, cache the compiled graphs.
 
-Which path a call takes, and why (the call paths of Function and ConcreteFunction, all of them):
+Which path a call takes, and why (every call path of Function and ConcreteFunction):
 
-1. The specialized __call__ (`_specialize`, code from runtime/entry.py): after an eager call of up to four
-   positional tensors, the Function's own __call__ becomes generated code for that trace: each argument's
-   type, dtype and shape checked, the graph's body inlined, results wrapped, in one Python frame. It exists
-   for the cost of a small call (benchmarks: tiny_call); any other call falls back to 2.
-2. Function.__call__'s fast lane: positional eager tensors only, keyed by their dtypes and shapes
-   (`_fast_cache`), run through that trace's generated entry (`ConcreteFunction._fast_call`). It serves the
-   other traces of a specialized function without building the full key.
-3. tf.config.run_functions_eagerly(True): the Python function itself.
-4. Called while another function is traced (`_call_in_outer_trace`): this function's trace (its own cache,
-   as TF) is inlined into the outer graph by runtime/interpret.eval_graph (`ConcreteFunction._call_in_graph`);
-   a body that reads the outer graph's tensors through its closure is traced into the outer graph instead
-   (`_trace_inline`).
-5. The general path (`_call_slow`): the full key (nest structure, Python values, variables), lookup or
-   trace, then: with a tape recording, the graph is replayed op by op by eval_graph so that the tape sees
-   every op (`ConcreteFunction._call_recorded`); else the compiled code with the call's leaves
-   (`_call_flat_leaves`), and the trace is specialized (1) for the next call.
+Function
+1. The specialized __call__ (`_specialize`, guards from runtime/entry.py): after a call of up to four
+   positional eager tensors, the Function's own __call__ becomes code generated for that trace: each
+   argument's type, dtype and shape checked, the graph's body inlined, results wrapped, in one Python frame.
+   It exists for the cost of a small call (tiny_call: 4.5k instructions, against 22k through 2; see
+   benchmarks/call_overhead.py); any other call falls through to 2.
+2. Function.__call__, the keyed path, for every other call:
+   - tf.config.run_functions_eagerly(True): the Python function itself.
+   - called while another function is traced (`_call_in_outer_trace`): this function's trace (its own cache,
+     as TF) is inlined into the outer graph by runtime/interpret.eval_graph (`ConcreteFunction._call_in_graph`);
+     a body that reads the outer graph's tensors through its closure is traced into the outer graph instead
+     (`_trace_inline`).
+   - else the call's pattern (signature.CallPattern: one walk over tensors, numpy arrays and scalars, Python
+     scalars and strings, in tuples, lists and dicts, positionally or by keyword, defaults filled in) finds
+     the trace in `_fast_cache` and runs its compiled code on the values the walk collected
+     (`ConcreteFunction._run`). This is what Keras' train step, nested (x, y) numpy batches, takes.
+   - on a miss, and for every call while tf.summary.trace_on notes graphs (`_call_slow`): the full key
+     (signature.call_key of the bound, converted arguments: composites, variables, objects by identity,
+     TraceTypes, input_signature conversions), lookup or trace; then with a tape recording, the graph is
+     replayed op by op by eval_graph so that the tape sees every op (`ConcreteFunction._call_recorded`); else
+     the compiled code. The pattern is cached for that trace once its values are checked to be the ones the
+     full path passes (signature.same_values), and a call of eager tensors specializes the function (1).
+     Traces and cache entries are made under the trace lock; lookups take no lock (a dict read is atomic),
+     so threads call one function concurrently.
 
-A ConcreteFunction called directly binds and checks its arguments against its trace, then takes 4 (symbolic
-arguments), the replay of 5 (a tape records) or the compiled code.
+ConcreteFunction, called directly, binds and checks its arguments against its trace, then runs one of its
+three executions, which Function's paths use too:
+- `_run`: the compiled code (generated entry: captures bound, outputs wrapped and packed in one frame);
+- `_call_recorded`: op by op through the dispatcher, when a tape records (tapes must see every op);
+- `_call_in_graph`: inlined into the graph being built, when an argument is symbolic.
 """
 
 from __future__ import annotations
@@ -46,9 +57,10 @@ from tinytf.runtime.tensor import EagerTensor, Tensor
 from tinytf.runtime.trace import trace
 
 from . import config
-from .concrete_function import ConcreteFunction, with_tensors
+from .concrete_function import ConcreteFunction, graph_values, with_tensors
 from .signature import (
     TENSOR,
+    CallPattern,
     bind_call,
     call_key,
     composite_spec,
@@ -59,6 +71,7 @@ from .signature import (
     is_tensor_key,
     placeholder_for,
     relax,
+    same_values,
 )
 from .tensor_spec import TensorSpec
 
@@ -117,7 +130,12 @@ class Function:
         simple = all(p.kind is p.POSITIONAL_OR_KEYWORD for p in params)
         self._fast_arity = len(params) if simple else -1  # calls with exactly this many positional args
         self._cache: dict = {}  # full key -> ConcreteFunction
-        self._fast_cache: dict = {}  # tuple of (dtype, shape) of all-eager-tensor calls -> ConcreteFunction
+        # The call's pattern (signature.CallPattern: tensor dtypes and shapes, structure, Python values) ->
+        # ConcreteFunction. A bounded cache keeps none, so that every call goes through _lookup, which tracks
+        # recency.
+        pattern = CallPattern(signature)
+        self._pattern = pattern if pattern.usable and experimental_cache_capacity is None else None
+        self._fast_cache: dict = {}
         self._concrete: list = []  # every ConcreteFunction traced, in order
         self._tracing_count = 0
         self._calls = 0  # calls through the general path
@@ -165,14 +183,16 @@ class Function:
 
     def __call__(self, *args, **kwargs):
         # The latest trace usually answers through the generated __call__ (see _specialize); this is the
-        # general path. Its fast lane: only eager tensors, positionally, keyed by their dtypes and shapes.
+        # keyed path (the module docstring): the call's pattern, then (on a miss) its full key.
         self._calls += 1
-        if (not kwargs and len(args) == self._fast_arity and not config.run_eagerly
-                and config.call_tracer is None and (not shared.busy or not state.tapes)
-                and all(type(a) is EagerTensor for a in args)):
-            concrete = self._fast_cache.get(_fast_key(args))
-            if concrete is not None:
-                return concrete._fast_call(*args)
+        pattern = self._pattern
+        if (pattern is not None and not config.run_eagerly and config.call_tracer is None
+                and (not shared.busy or not state.tapes)):
+            found = pattern(args, kwargs)
+            if found is not None:
+                concrete = self._fast_cache.get(found[0])
+                if concrete is not None:
+                    return concrete._run(*found[1])
         if config.run_eagerly:
             return self._python_function(*args, **kwargs)
         if shared.busy and state.graph is not None:
@@ -248,15 +268,18 @@ class Function:
                 return result
         if state.tapes:  # recording: run the graph op by op so that the tapes see every op
             return concrete._call_recorded(leaves)
-        if (all(type(a) is EagerTensor for a in args) and len(args) == self._fast_arity and not kwargs
-                and self._capacity is None and config.call_tracer is None):
-            with trace_lock:
-                self._fast_cache[_fast_key(args)] = concrete
-                if not shared.live_tapes:  # a tape recording on another thread must see this function's ops
+        values = graph_values(leaves)
+        found = self._pattern(args, kwargs) if self._pattern is not None and config.call_tracer is None else None
+        if found is not None and same_values(found[1], values):
+            with trace_lock:  # later calls with this pattern go straight to this trace
+                self._fast_cache[found[0]] = concrete
+                if (not shared.live_tapes and not kwargs and len(args) == self._fast_arity
+                        and all(type(a) is EagerTensor for a in args)):
+                    # a tape recording on another thread must see this function's ops: no specialized code then
                     self._specialize(concrete, args)
                     if shared.live_tapes:  # a tape started meanwhile (its listeners may have run before)
                         self._unspecialize()
-        return concrete._call_flat_leaves(leaves)
+        return concrete._run(*values)
 
     def _trace_inline(self, args, kwargs):
         """Called while another function is being traced: trace the body into the outer graph (TF traces a
@@ -519,15 +542,6 @@ def _outputs_as_tensors(result, function_name=None):
 def _call_general(function, *args):
     """The general path, for calls the specialized __call__ does not take (parameters left out are _MISSING)."""
     return Function.__call__(function, *[a for a in args if a is not _MISSING])
-
-
-def _fast_key(args):
-    """(dtype, shape) of every argument, flattened into one tuple (the fast-path cache key)."""
-    key = []
-    for a in args:
-        key.append(a.dtype)
-        key.append(a._value.shape)
-    return tuple(key)
 
 
 def _convert_per_spec(value, spec):

@@ -8,14 +8,15 @@ generalize to [None])."""
 
 from __future__ import annotations
 
+import inspect
 import weakref
 
 import numpy as np
 
-from tinytf.runtime import nest, shapes
+from tinytf.runtime import dtypes, nest, shapes
 from tinytf.runtime.errors import at_user_line
 from tinytf.runtime.resource import Resource
-from tinytf.runtime.tensor import Tensor
+from tinytf.runtime.tensor import EagerTensor, Tensor
 
 from .tensor_spec import TensorSpec
 
@@ -185,3 +186,149 @@ def bind_call(signature, args, kwargs, name="function"):
         raise TypeError(at_user_line(f"{name}() {e}")) from None
     bound.apply_defaults()
     return (tuple(bound.args), dict(bound.kwargs))
+
+
+# --- call patterns: the cheap key of a call, in front of the full key ----------------------------------------
+_EMPTY = inspect.Parameter.empty
+_PRIMITIVE_TYPES = frozenset(_PRIMITIVES)
+# Tensor leaves are keyed by id(DType) (DTypes are singletons; their own __hash__ runs in Python) and shape.
+# As dtypes.of_numpy resolves them: numeric numpy dtypes and numpy scalar types -> the token of their DType.
+_ARRAY_DTYPES = {k: id(d) for k, d in dtypes.BY_NP.items() if isinstance(k, np.dtype) and not d.is_string}
+_SCALAR_DTYPES = {k: id(d) for k, d in dtypes.BY_NP.items() if isinstance(k, type) and not d.is_string}
+
+
+def _walk(value, key, values) -> bool:
+    """Append `value`'s tokens to `key` and its tensor values to `values`, in nest.flatten's order. A tensor
+    or numpy array gives (dtype token, shape) and its numpy value (what the graph's code takes); a tuple, list
+    or dict its type, length (and keys) then its children; a Python scalar or string its type and itself
+    (baked into the trace, as the full key keys it by value). False for anything else (variables, composites,
+    namedtuples, objects, string arrays): those calls take the full key."""
+    kind = type(value)
+    if kind is EagerTensor:
+        array = value._value
+        key.append(id(value.dtype))
+        key.append(array.shape)
+        values.append(array)
+        return True
+    if kind is np.ndarray:
+        token = _ARRAY_DTYPES.get(value.dtype)
+        if token is None:
+            return False
+        key.append(token)
+        key.append(value.shape)
+        values.append(value if value.ndim else value[()])  # as convert_to_tensor: rank 0 is a numpy scalar
+        return True
+    if kind is tuple or kind is list:
+        key.append(kind)
+        key.append(len(value))
+        for item in value:
+            if type(item) is np.ndarray:  # a batch of Keras' (x, y): walked here without a call
+                token = _ARRAY_DTYPES.get(item.dtype)
+                if token is None:
+                    return False
+                key.append(token)
+                key.append(item.shape)
+                values.append(item if item.ndim else item[()])
+            elif not _walk(item, key, values):
+                return False
+        return True
+    if kind is dict:
+        try:
+            names = sorted(value)
+        except TypeError:
+            return False
+        key.append(dict)
+        key.append(len(names))
+        for name in names:
+            key.append(name)
+            if not _walk(value[name], key, values):
+                return False
+        return True
+    if kind in _PRIMITIVE_TYPES:
+        key.append(kind)
+        key.append(value)
+        return True
+    token = _SCALAR_DTYPES.get(kind)
+    if token is not None:  # a numpy scalar: a rank-0 tensor
+        key.append(token)
+        key.append(())
+        values.append(value)
+        return True
+    return False
+
+
+class CallPattern:
+    """The cheap key of a call, in front of the full key (call_key of the bound, converted structure).
+
+    `pattern(args, kwargs)` walks the arguments in the order `bind_call` then `nest.flatten` put them (each
+    parameter in turn, defaults filled in, keyword-only parameters sorted by name) and gives (key, values):
+    `key` a flat tuple of tokens that determines the full key (the same structure, the same tensor dtypes and
+    shapes, the same Python values), `values` the numpy values of the tensor leaves, in the order the trace's
+    code takes them. None when the call holds something else, or would not bind (the full path then raises).
+    A function with **kwargs has no pattern."""
+
+    def __init__(self, signature):
+        params = list(signature.parameters.values())
+        self.usable = not any(p.kind is p.VAR_KEYWORD for p in params)
+        self._positional = [(p.name, p.default, p.kind is p.POSITIONAL_OR_KEYWORD) for p in params
+                            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        self._n = len(self._positional)
+        self._var_positional = any(p.kind is p.VAR_POSITIONAL for p in params)
+        self._keyword_only = sorted((p.name, p.default) for p in params if p.kind is p.KEYWORD_ONLY)
+
+    def __call__(self, args, kwargs):
+        n = len(args)
+        key = [n]
+        values = []
+        if n > self._n and not self._var_positional:
+            return None
+        for value in args:
+            if type(value) is EagerTensor:  # the commonest argument, walked here without a call
+                array = value._value
+                key.append(id(value.dtype))
+                key.append(array.shape)
+                values.append(array)
+            elif not _walk(value, key, values):
+                return None
+        if n < self._n or kwargs or self._keyword_only:
+            used = 0
+            for name, default, by_keyword in self._positional[n:]:
+                if by_keyword and name in kwargs:
+                    value = kwargs[name]
+                    used += 1
+                elif default is _EMPTY:
+                    return None
+                else:
+                    value = default
+                if not _walk(value, key, values):
+                    return None
+            for name, default in self._keyword_only:
+                if name in kwargs:
+                    value = kwargs[name]
+                    used += 1
+                elif default is _EMPTY:
+                    return None
+                else:
+                    value = default
+                if not _walk(value, key, values):
+                    return None
+            if used != len(kwargs):
+                return None
+        return tuple(key), values
+
+
+def same_values(pattern_values, graph_values) -> bool:
+    """True when a call's pattern values are the values its full path passes to the graph (checked once per
+    pattern, before it is cached): the same objects, or equal numpy scalars of one type (rank-0 conversions
+    make new ones). Fails where the full path converted differently (an input_signature's dtype, a list
+    where a TensorSpec stands), so such calls keep taking the full path."""
+    if len(pattern_values) != len(graph_values):
+        return False
+    for a, b in zip(pattern_values, graph_values):
+        if a is b:
+            continue
+        if type(a) is not type(b) or isinstance(a, np.ndarray) or not isinstance(a, np.generic):
+            return False
+        if not (a == b or (a != a and b != b)):
+            return False
+    return True
