@@ -50,6 +50,11 @@ SKIPPED = {
     "gradient_stack": "a mutable list made by while_loop's gradient (tests/test_gradients_second_order_loops.py)",
     "gradient_stack_push": "mutates a gradient stack (tests/test_gradients_second_order_loops.py)",
     "gradient_stack_read": "reads a gradient stack (tests/test_gradients_second_order_loops.py)",
+    "loop_accumulator": "made by the loop_accumulation pass only (tests/test_loop_accumulation.py)",
+    "accumulate_matmul": "made by the loop_accumulation pass only (tests/test_loop_accumulation.py)",
+    "accumulate_sum": "made by the loop_accumulation pass only (tests/test_loop_accumulation.py)",
+    "accumulated_matmul": "made by the loop_accumulation pass only (tests/test_loop_accumulation.py)",
+    "accumulated_sum": "made by the loop_accumulation pass only (tests/test_loop_accumulation.py)",
     **{f"gradient_list_{name}": "mutates a list made by TensorArray gradients (tests/test_gradients_control_flow.py)"
        for name in ("add", "read", "set", "clear", "unstack", "stack", "scatter", "gather", "split", "concat")},
     **{f"tensor_array_{name}": "a mutable TensorArray handle, not a value (tests/test_tensor_array.py)"

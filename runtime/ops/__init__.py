@@ -23,6 +23,7 @@ from . import (  # noqa: F401
     indexing_grad_ops,
     io,
     linalg,
+    loop_accumulate,
     math,
     nn,
     operators,
