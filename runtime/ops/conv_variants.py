@@ -108,12 +108,18 @@ def _depthwise_kernel(x, filters, *, strides, padding, dilations):
 def _depthwise_input_kernel(g, filters, *, shape, strides, padding, dilations):
     kh, kw, channels, multiplier = filters.shape
     n, out_h, out_w, _ = g.shape
+    height, width = shape[0], shape[1]
+    top, bottom, left, right = nn_grad._pads(height, width, (kh, kw), strides, dilations, padding)
+    padded = np.zeros((n, height + top + bottom, width + left + right, channels), g.dtype)
     g5 = g.reshape(n, out_h, out_w, channels, multiplier)
-    contributions = np.empty((n, out_h, out_w, kh, kw, channels), g.dtype)
+    block = np.empty((n, out_h, out_w, channels), g.dtype)
     for i in range(kh):
-        for j in range(kw):
-            np.einsum("nhwcm,cm->nhwc", g5, filters[i, j], out=contributions[:, :, :, i, j, :])
-    return nn_grad._add_windows(contributions, (n,) + tuple(shape), (kh, kw), strides, dilations, padding)
+        for j in range(kw):  # each offset's contribution, added at its strided positions while in cache
+            np.einsum("nhwcm,cm->nhwc", g5, filters[i, j], out=block)
+            r, c = i * dilations[0], j * dilations[1]
+            padded[:, r:r + (out_h - 1) * strides[0] + 1:strides[0], c:c + (out_w - 1) * strides[1] + 1:strides[1],
+                   :] += block
+    return padded[:, top:top + height, left:left + width, :]
 
 
 def _depthwise_filter_kernel(x, g, *, filter_shape, strides, padding, dilations):
