@@ -107,15 +107,16 @@ def _writable(node, tensor) -> bool:
 
 
 def _conv_scratch(node):
-    """Elements of the (N * OH * OW, KH * KW * C) window matrix a convolution kernel works in, or None."""
+    """Elements of the (N * OH * OW, KH * KW * C) window matrix a convolution kernel works in (for the input
+    gradient, which works one window offset at a time: N * OH * OW * C), or None."""
     if node.op.name == "conv2d":
         x, filters = node.inputs
         out = node.outputs[0]._shape
         kh, kw, channels = filters._shape[:3] if filters._shape is not None else (None,) * 3
-    elif node.op.name == "conv2d_backprop_input":  # its scratch holds the window contributions
+    elif node.op.name == "conv2d_backprop_input":  # its scratch holds one window offset's products
         x, filters = node.inputs[:2]
         out = x._shape
-        kh, kw, channels = filters._shape[:3] if filters._shape is not None else (None,) * 3
+        kh, kw, channels = (1, 1, filters._shape[2]) if filters._shape is not None else (None,) * 3
     elif node.op.name == "conv2d_backprop_filter":
         x, g = node.inputs
         out = g._shape

@@ -9,6 +9,7 @@ from .passes.constant_fold import constant_fold
 from .passes.cse import cse
 from .passes.fusion import fuse_elementwise
 from .passes.licm import licm
+from .passes.loop_accumulation import accumulate_in_batches
 from .passes.prune import prune
 from .passes.simplify import simplify
 
@@ -17,6 +18,7 @@ PIPELINE = [
     ("simplification", simplify),  # x*1, -(-x), transpose(transpose(x)), cond on a constant, ...
     ("constant_folding", constant_fold),  # run kernels on constant inputs now (size-capped)
     ("common_subexpression", cse),  # one node per distinct (op, inputs, attrs)
+    ("loop_accumulation", accumulate_in_batches),  # acc += a @ b in a loop: a few large GEMMs (before pruning)
     ("pruning", prune),  # drop nodes nothing uses; side effects stay, in program order
     ("loop_invariant_motion", licm),  # compute loop-invariant values once, before the loop
     ("fusion", fuse_elementwise),  # runs of elementwise ops become one block that reuses buffers

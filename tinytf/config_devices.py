@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 from collections import namedtuple
 
+from tinytf.runtime import chunked
 from tinytf.runtime.errors import NotFoundError
 
 PhysicalDevice = namedtuple("PhysicalDevice", ["name", "device_type"])
@@ -103,7 +104,9 @@ def get_intra_op_parallelism_threads() -> int:
 
 
 def set_intra_op_parallelism_threads(num_threads) -> None:
+    """Also the threads of large fused elementwise blocks (runtime/chunked.py); 0 goes back to the default."""
     _threads["intra"] = int(num_threads)
+    chunked.set_num_threads(int(num_threads))
 
 
 def get_soft_device_placement() -> bool:

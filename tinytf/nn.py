@@ -5,9 +5,11 @@ from tinytf.distribute.losses import compute_average_loss, scale_regularization_
 from tinytf.embedding_ops import embedding_lookup  # noqa: F401
 from tinytf.runtime.ops.conv import *  # noqa: F401,F403
 from tinytf.runtime.ops.conv import __all__ as _conv_all
+from tinytf.runtime.ops.conv_variants import conv1d, conv2d_transpose, depthwise_conv2d  # noqa: F401
 from tinytf.runtime.ops.nn import *  # noqa: F401,F403
 from tinytf.runtime.ops.nn import __all__ as _nn_all
 from tinytf.runtime.ops.search import in_top_k  # noqa: F401
 
-__all__ = list(_nn_all) + list(_conv_all) + ["l2_normalize", "in_top_k", "embedding_lookup",
+__all__ = list(_nn_all) + list(_conv_all) + ["conv1d", "conv2d_transpose", "depthwise_conv2d",
+                                               "l2_normalize", "in_top_k", "embedding_lookup",
                                                "compute_average_loss", "scale_regularization_loss"]

@@ -201,14 +201,13 @@ def _input_shape(g, rest, shape):
 
 
 def _conv_backprop_input_kernel(g, filters, *rest, shape, strides, padding, dilations, scratch=None):
-    """`scratch`: an optional planned buffer for the (N * OH * OW, KH * KW * C) window contributions."""
-    kh, kw, in_channels, out_channels = filters.shape
-    n, out_h, out_w, _ = g.shape
-    target = None if scratch is None or scratch.size != n * out_h * out_w * kh * kw * in_channels \
-        else scratch.reshape(n * out_h * out_w, kh * kw * in_channels)
-    columns = conv_kernels.gemm(g.reshape(-1, out_channels), filters.reshape(-1, out_channels).T, target)
-    contributions = columns.reshape(n, out_h, out_w, kh, kw, in_channels)
-    return _add_windows(contributions, _input_shape(g, rest, shape), (kh, kw), strides, dilations, padding)
+    """`scratch`: an optional planned buffer for one window offset's (N * OH * OW, C) products."""
+    kh, kw, in_channels, _ = filters.shape
+    n, height, width, _ = in_shape = _input_shape(g, rest, shape)
+    top, bottom, left, right = _pads(height, width, (kh, kw), strides, dilations, padding)
+    padded = np.zeros((n, height + top + bottom, width + left + right, in_channels), np.result_type(g, filters))
+    conv_kernels.add_window_products(g, filters, padded, g.shape[1:3], strides, dilations, scratch)
+    return padded[:, top:top + in_shape[1], left:left + in_shape[2], :]
 
 
 def _infer_input_shaped(g, *rest, shape, **window):

@@ -7,6 +7,7 @@ import string
 
 import numpy as np
 
+from .. import chunked
 from ..shapes import num_elements
 
 BUFFER_MIN_ELEMENTS = 256  # below this, allocation is cheaper than the keyword call that avoids it
@@ -46,7 +47,9 @@ def _literal(value) -> str:
 
 
 def emit_fused(cg, node, indent):
-    if buffered_block(node):
+    if chunked_block(node):
+        _emit_chunked(cg, node, indent)
+    elif buffered_block(node):
         _emit_buffers(cg, node, indent)
     else:
         _emit_expressions(cg, node, indent)
@@ -93,6 +96,8 @@ def _reusable(node, j, last):
 def allocated_outputs(node) -> list:
     """For each output of a buffer-form block, whether its step allocates (rather than writing into a buffer
     that dies there): only those are worth a planned buffer."""
+    if chunked_block(node):  # chunks write every output into an array of its own
+        return [True] * len(node.attrs["outputs"])
     last = _last_uses(node.attrs["steps"], node.attrs["outputs"])
     return [not _reusable(node, j, last) for j in node.attrs["outputs"]]
 
@@ -130,6 +135,74 @@ def _emit_buffers(cg, node, indent):
         names[j] = target
     if temporaries:
         cg.line(indent, f"del {', '.join(temporaries)}", node)
+
+
+def chunked_block(node) -> bool:
+    """Whether the block runs chunk by chunk (runtime/chunked.py): buffer form, every step of one shape, every
+    input of that shape or a scalar (no broadcasting inside a chunk), and an output too big for L2."""
+    steps = node.attrs["steps"]
+    shape = steps[0].shape
+    size = num_elements(shape)
+    if size is None or not buffered_block(node) or not all(s.shape == shape for s in steps):
+        return False
+    if not all(t._shape == shape or t._shape == () for t in node.inputs):
+        return False
+    if not all(s.dtype.is_number and not s.dtype.is_complex for s in steps):
+        return False
+    return size * max(np.dtype(s.dtype.np).itemsize for s in steps) >= chunked.CHUNK_MIN_BYTES
+
+
+def _emit_chunked(cg, node, indent):
+    """Outputs allocated (or planned) whole, then `run_chunked` calls a function holding the block's ufunc
+    steps over one chunk: compiled once here, bound in the generated module's namespace."""
+    steps, exported = node.attrs["steps"], node.attrs["outputs"]
+    chunk_fn = _compile_chunk_fn(node)
+    fn_name = cg.bind(chunk_fn, f"{node.name}_chunk", share=False)
+    runner = cg.bind(chunked.run_chunked, "run_chunked")
+    inputs = [cg.var(t) for t in node.inputs]
+    outs = []
+    for j, t in zip(exported, node.outputs):
+        name = cg.define(t)
+        planned = cg.planned(t)
+        if planned:
+            cg.line(indent, f"{name} = {planned}", node)
+        else:
+            dtype = cg.bind(np.dtype(steps[j].dtype.np), "dtype_" + np.dtype(steps[j].dtype.np).name)
+            cg.line(indent, f"{name} = np.empty({tuple(steps[j].shape)!r}, {dtype})", node)
+        outs.append(name)
+    in_tuple = "".join(f"{x}, " for x in inputs)
+    out_tuple = "".join(f"{o}, " for o in outs)
+    cg.line(indent, f"{runner}({fn_name}, ({in_tuple}), ({out_tuple}))", node)
+
+
+def _compile_chunk_fn(node):
+    steps, exported = node.attrs["steps"], node.attrs["outputs"]
+    last = _last_uses(steps, exported)
+    ins = [f"x{i}" for i in range(len(node.inputs))]
+    outs = {j: f"o{k}" for k, j in enumerate(exported)}
+    names, lines = {}, []
+    for j, step in enumerate(steps):
+        operands = [ins[i] if kind == "in" else names[i] if kind == "step" else _literal(i) for kind, i in step.args]
+        # a value that dies here lends its chunk buffer (never an output's: outputs live past the block)
+        reusable = [names[i] for kind, i in step.args if kind == "step" and last.get(i) == j and i not in outs
+                    and steps[i].dtype is step.dtype]
+        target = outs.get(j) or (reusable[0] if reusable else f"t{j}")
+        plan = _ufunc_plan(step)
+        first_name, first_args = plan[0]
+        args = _ufunc_args(first_args, operands, target)
+        if j in outs or reusable:
+            lines.append(f"np.{first_name}({args}, out={target})")
+        else:
+            lines.append(f"{target} = np.{first_name}({args})")
+        lines.extend(f"np.{name}({_ufunc_args(sub, operands, target)}, out={target})" for name, sub in plan[1:])
+        names[j] = target
+    params = ", ".join(ins + list(outs.values()))
+    source = f"def chunk({params}):\n" + "".join(f"    {line}\n" for line in lines)
+    namespace = {"np": np}
+    exec(compile(source, f"<tinytf chunk {node.name}>", "exec"), namespace)
+    fn = namespace["chunk"]
+    fn.source = source  # shown by tests and when debugging
+    return fn
 
 
 def _ufunc_args(plan_args, operands, target) -> str:

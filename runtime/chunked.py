@@ -1,0 +1,93 @@
+"""Chunked evaluation of large fused elementwise blocks (passes/fusion_codegen.py emits the calls).
+
+A chain of ufuncs over an array bigger than the L2 cache streams the whole array through memory once per op.
+Run chunk by chunk instead (CHUNK_ELEMENTS at a time), every op of the chain works on data still in L2: on
+this machine a 25-op chain over 1M float32 took 4.8 ms of CPU time in 64k-element chunks against 6.9 ms over
+whole arrays, while arrays that fit in L2 (300k float32) gained nothing, hence CHUNK_MIN_BYTES.
+
+Chunks can also run on several threads, because numpy releases the GIL inside ufuncs on numeric arrays:
+the threads take chunks from one shared counter until none is left. The thread count is `num_threads()`:
+`set_num_threads(n)` (tf.config.threading.set_intra_op_parallelism_threads calls it), else the smallest of
+TINYTF_NUM_THREADS, OMP_NUM_THREADS and OPENBLAS_NUM_THREADS that are set, else 1. One by default, because
+that is what measured faster here: on this project's shared 2-core machine under load 13, a second thread
+made the 1M-element chain 17% slower (the threads wait for the GIL and for the scheduler) and broke even at
+4M elements. Threads start only for blocks of THREAD_MIN_ELEMENTS or more."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+CHUNK_ELEMENTS = 65536  # 256 KiB of float32 per operand: a chain's few live chunks stay in a 2 MiB L2
+CHUNK_MIN_BYTES = 2 << 20  # blocks whose output fits in L2 run whole (chunking them measured no gain)
+THREAD_MIN_ELEMENTS = 1 << 19  # below this the hand-off to a second thread costs more than it saves
+
+_THREAD_VARIABLES = ("TINYTF_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+_setting = {"threads": None}
+_pool_lock = threading.Lock()
+_pool: dict = {}  # worker count -> executor
+
+
+def _from_environment() -> int:
+    counts = []
+    for name in _THREAD_VARIABLES:
+        value = os.environ.get(name, "").strip()
+        if value.isdigit() and int(value) > 0:
+            counts.append(int(value))
+    return min(counts) if counts else 1
+
+
+def num_threads() -> int:
+    """Threads a chunked block may use (the calling thread included)."""
+    if _setting["threads"] is None:
+        _setting["threads"] = _from_environment()
+    return _setting["threads"]
+
+
+def set_num_threads(count) -> None:
+    """Use `count` threads for chunked blocks; 0 or None goes back to the environment's count."""
+    _setting["threads"] = int(count) if count else None
+
+
+def _executor(workers: int) -> ThreadPoolExecutor:
+    with _pool_lock:
+        pool = _pool.get(workers)
+        if pool is None:
+            pool = _pool[workers] = ThreadPoolExecutor(workers, thread_name_prefix="tinytf-chunk")
+        return pool
+
+
+def _run_chunks(chunk_fn, inputs, outputs, size, next_chunk):
+    """Take chunk numbers from the shared counter until none is left. Sharing the chunks rather than fixed
+    halves means a thread the loaded machine does not schedule delays the call by one chunk, not by half."""
+    while True:
+        a = next(next_chunk) * CHUNK_ELEMENTS  # next() on itertools.count is atomic under the GIL
+        if a >= size:
+            return
+        b = min(a + CHUNK_ELEMENTS, size)
+        chunk_fn(*[x if x.ndim == 0 else x[a:b] for x in inputs], *[o[a:b] for o in outputs])
+
+
+def run_chunked(chunk_fn, inputs, outputs) -> None:
+    """Compute `chunk_fn(*input chunks, *output chunks)` over the whole range of `outputs` (C-contiguous
+    arrays of one size); inputs are arrays of that size or scalars."""
+    size = outputs[0].size
+    flat_in = [np.asarray(x) for x in inputs]
+    flat_in = [x if x.ndim == 0 else x.reshape(-1) for x in flat_in]  # a copy only for non-contiguous inputs
+    flat_out = [o.reshape(-1) for o in outputs]
+    next_chunk = itertools.count()
+    threads = min(num_threads(), size // (THREAD_MIN_ELEMENTS // 2)) if size >= THREAD_MIN_ELEMENTS else 1
+    if threads <= 1:
+        _run_chunks(chunk_fn, flat_in, flat_out, size, next_chunk)
+        return
+    pool = _executor(threads - 1)
+    futures = [pool.submit(_run_chunks, chunk_fn, flat_in, flat_out, size, next_chunk) for _ in range(threads - 1)]
+    try:
+        _run_chunks(chunk_fn, flat_in, flat_out, size, next_chunk)
+    finally:
+        for f in futures:
+            f.result()  # waits for every helper (and re-raises its error) before the outputs are used

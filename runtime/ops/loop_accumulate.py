@@ -1,0 +1,139 @@
+"""Sums a while loop accumulates, computed in batches: the ops the `loop_accumulation` pass
+(passes/loop_accumulation.py) puts in place of `acc = acc + matmul(a, b)` and `acc = acc + reduce_sum(x)`.
+
+A loop that adds one small matrix product per iteration (the weight gradient of an RNN's backward loop:
+`h_t^T @ dz_t`, 32 rows each) runs BLAS far below its speed on small operands. The sum of the products is
+one product of the operands concatenated along the contracted axis, so the loop keeps the operands (by
+reference) in an accumulator and the products run as a few large GEMMs: one per FLUSH_ROWS contracted rows,
+which also bounds the memory the kept operands hold. After the loop, the total is added to the initial value.
+
+The accumulator is a loop variable made fresh before each run of the loop (like the gradient stacks), so
+concurrent and re-entrant calls never share one. The ops are optimizer-internal: never traced by users,
+never differentiated (the pass runs on graphs that are only compiled)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from ..registry import OpDef, register
+from .tensor_array import VARIANT
+
+# Contracted rows kept before the pending products run as one GEMM. On this machine (OpenBLAS, one thread)
+# 64x(32k)@(32k)x512 per-row cost flattens out from about 256 rows on; 1024 rows keep the pending operands of
+# an LSTM's weight gradients (H=128, 4H=512) near 2.5 MB.
+FLUSH_ROWS = 1024
+
+_uids = itertools.count()
+
+
+def new_accumulator_uid() -> int:
+    """A fresh uid for a new accumulator node (common-subexpression elimination must not merge two)."""
+    return next(_uids)
+
+
+class Accumulator:
+    """The terms of one loop's sum not yet added (`pending`), and the sum of those that were (`total`)."""
+
+    __slots__ = ("total", "pending", "rows")
+
+    def __init__(self):
+        self.total = None
+        self.pending = []
+        self.rows = 0
+
+    def add(self, partial):
+        if self.total is None:
+            self.total = partial
+        else:
+            np.add(self.total, partial, out=self.total)
+
+
+def _new_kernel(*, uid):
+    return Accumulator()
+
+
+def _operand(x, transposed):
+    return x.T if transposed else x
+
+
+def _flush_matmul(acc, transpose_a, transpose_b):
+    terms = acc.pending
+    if len(terms) == 1:
+        (a, b), = terms
+    else:  # sum_i a_i @ b_i == [a_0 a_1 ...] @ [b_0; b_1; ...]: concatenate along the contracted axis
+        a = np.concatenate([t[0] for t in terms], axis=0 if transpose_a else 1)
+        b = np.concatenate([t[1] for t in terms], axis=1 if transpose_b else 0)
+    # always a fresh array: the first partial becomes the total, which later partials are added into
+    acc.add(np.matmul(_operand(a, transpose_a), _operand(b, transpose_b)))
+    acc.pending, acc.rows = [], 0
+
+
+def _accumulate_matmul_kernel(acc, a, b, *, transpose_a, transpose_b):
+    acc.pending.append((a, b))
+    acc.rows += a.shape[0 if transpose_a else 1]
+    if acc.rows >= FLUSH_ROWS:
+        _flush_matmul(acc, transpose_a, transpose_b)
+    return acc
+
+
+def _flush_sum(acc, axis, keepdims):
+    stacked = np.stack(acc.pending)  # one array: a single reduction instead of one per iteration
+    axes = None if axis is None else (0,) + tuple(a % (stacked.ndim - 1) + 1 for a in axis)
+    partial = np.sum(stacked, axis=axes, keepdims=keepdims, dtype=stacked.dtype)
+    acc.add(np.array(partial[0] if keepdims else partial))  # a fresh array (np.sum may give a numpy scalar)
+    acc.pending, acc.rows = [], 0
+
+
+def _accumulate_sum_kernel(acc, x, *, axis, keepdims):
+    acc.pending.append(x)
+    acc.rows += x.shape[0] if x.ndim else 1
+    if acc.rows >= FLUSH_ROWS:
+        _flush_sum(acc, axis, keepdims)
+    return acc
+
+
+def _total_matmul_kernel(acc, init, *, transpose_a, transpose_b):
+    if acc.pending:
+        _flush_matmul(acc, transpose_a, transpose_b)
+    return _with_init(acc, init)
+
+
+def _total_sum_kernel(acc, init, *, axis, keepdims):
+    if acc.pending:
+        _flush_sum(acc, axis, keepdims)
+    return _with_init(acc, init)
+
+
+def _with_init(acc, init):
+    if acc.total is None:  # the loop ran no iteration: its variable kept its initial value
+        return init
+    total, acc.total = acc.total, None
+    np.add(init, total, out=total)
+    return total
+
+
+def _infer_handle(*args, **attrs):
+    return VARIANT, ()
+
+
+def _infer_total(acc, init, **attrs):
+    return init.dtype, init._shape
+
+
+loop_accumulator_op = register(OpDef(
+    "loop_accumulator", _new_kernel, _infer_handle, differentiable=False, foldable=False,
+    doc="an empty accumulator for the sum a while loop builds (made by the loop_accumulation pass)"))
+accumulate_matmul_op = register(OpDef(
+    "accumulate_matmul", _accumulate_matmul_kernel, _infer_handle, differentiable=False, foldable=False,
+    doc="keep one iteration's matmul operands; run the pending products as one GEMM every FLUSH_ROWS rows"))
+accumulate_sum_op = register(OpDef(
+    "accumulate_sum", _accumulate_sum_kernel, _infer_handle, differentiable=False, foldable=False,
+    doc="keep one iteration's term of a reduce_sum; reduce the pending terms together"))
+accumulated_matmul_op = register(OpDef(
+    "accumulated_matmul", _total_matmul_kernel, _infer_total, differentiable=False, foldable=False,
+    doc="the loop's initial value plus every product the accumulator was given"))
+accumulated_sum_op = register(OpDef(
+    "accumulated_sum", _total_sum_kernel, _infer_total, differentiable=False, foldable=False,
+    doc="the loop's initial value plus every reduce_sum term the accumulator was given"))
