@@ -321,3 +321,28 @@ def test_sparse_rebatch_and_from_tensor_slices(passes):
 def test_sparse_padded_batch_raises_tf_type_error():
     with pytest.raises(TypeError, match="padded_batch.*SparseTensorSpec"):
         _sparse_rows_dataset().padded_batch(2)
+
+
+def test_group_by_window_and_buckets_read_arguments(passes):
+    @tf.function
+    def grouped(k):
+        ds = tf.data.Dataset.range(10).group_by_window(lambda e: e % k, lambda key, w: w.batch(10), window_size=10)
+        return ds.map(tf.reduce_sum).reduce(tf.constant(0, tf.int64), lambda a, b: a * 100 + b)
+
+    @tf.function
+    def bucketed(limit):
+        ds = tf.data.Dataset.range(1, 7).map(lambda n: tf.fill([n], n))
+        ds = ds.bucket_by_sequence_length(lambda v: tf.cast(tf.size(v), tf.int32) + limit, [4], [2, 10])
+        return ds.map(lambda b: tf.shape(b, out_type=tf.int64)[0]).reduce(tf.constant(0, tf.int64),
+                                                                           lambda a, b: a * 10 + b)
+
+    def python_grouped(k):
+        sums = [sum(e for e in range(10) if e % k == key) for key in range(k)]
+        total = 0
+        for s in sums:
+            total = total * 100 + s
+        return total
+    for k in (2, 3):
+        assert int(grouped(tf.constant(k, tf.int64))) == python_grouped(k)
+    assert int(bucketed(tf.constant(0))) == 2 * 100 + 1 * 10 + 3  # lengths 1..3 in bucket 0 (batches 2, 1)
+    assert int(bucketed(tf.constant(2))) == 1 * 10 + 5  # only length 1 below 4
