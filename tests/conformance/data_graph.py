@@ -9,7 +9,12 @@ import os
 import shutil
 import tempfile
 
-from . import outcome, program, val
+from . import KNOWN_DIFFERENCES, outcome, program, val
+
+KNOWN_DIFFERENCES["capture_of_a_finished_function"] = (
+    "a tensor leaked from a tf.function that finished tracing: the engine's Graph.capture raises "
+    "InaccessibleTensorError (a ValueError) for it, in dataset functions as in any tf.function; TF raises "
+    "TypeError '... is out of scope and cannot be used here'")
 
 
 def items(ds):
@@ -324,6 +329,43 @@ def p_reader_of_symbolic_file_dataset(tf):
             return n
         return [val(total(tf.constant(os.path.join(d.path, "r*.tfrecord")))),
                 val(total(tf.constant(os.path.join(d.path, "r2.tfrecord"))))]
+
+
+@program
+def p_bad_graph_tensor_arguments(tf):
+    @tf.function
+    def batch_of(n):
+        return tf.data.Dataset.range(5).batch(n).reduce(tf.constant(0, tf.int64), lambda a, b: a + tf.size(
+            b, out_type=tf.int64))
+
+    @tf.function
+    def range_of(x):
+        return tf.data.Dataset.range(x).reduce(tf.constant(0, tf.int64), lambda a, b: a + b)
+
+    @tf.function
+    def files_of(n):
+        return tf.data.TextLineDataset(n).reduce(tf.constant(0), lambda a, b: a + 1)
+    return [outcome(lambda: batch_of(tf.constant(0, tf.int64)), "batch"),
+            outcome(lambda: batch_of(tf.constant(-2, tf.int64)), "batch"),
+            outcome(lambda: files_of(tf.constant(3)), "string")]
+
+
+@program
+def p_capture_of_a_finished_function(tf):
+    leaked = []
+
+    @tf.function
+    def leak(x):
+        leaked.append(x * 2)
+        return x
+
+    leak(tf.constant(1, tf.int64))
+
+    @tf.function
+    def use():
+        return tf.data.Dataset.range(3).map(lambda e: e + leaked[0]).reduce(tf.constant(0, tf.int64),
+                                                                             lambda a, b: a + b)
+    return outcome(use, "")
 
 
 # --- a dataset built from graph tensors passed on to another tf.function --------------------------------------
