@@ -346,3 +346,21 @@ def test_group_by_window_and_buckets_read_arguments(passes):
         assert int(grouped(tf.constant(k, tf.int64))) == python_grouped(k)
     assert int(bucketed(tf.constant(0))) == 2 * 100 + 1 * 10 + 3  # lengths 1..3 in bucket 0 (batches 2, 1)
     assert int(bucketed(tf.constant(2))) == 1 * 10 + 5  # only length 1 below 4
+
+
+# --- per-element calls of traced functions (the compiled graph called directly) -----------------------------------
+def test_eager_map_reads_variable_per_iteration_and_raises_element_errors():
+    v = tf.Variable(2, dtype=tf.int64)
+    ds = tf.data.Dataset.range(4).map(lambda e: e * v)
+    assert elements(ds) == [0, 2, 4, 6]
+    v.assign(5)
+    assert elements(ds) == [0, 5, 10, 15]  # the variable is read when each element is computed
+    table = tf.constant([10, 20, 30], tf.int64)
+    looked_up = tf.data.Dataset.range(5).map(lambda i: tf.gather(table, i))
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        elements(looked_up)
+    assert elements(looked_up.ignore_errors()) == [10, 20, 30]
+    with tf.GradientTape():  # a recording tape: the ConcreteFunction's own call path, same results
+        assert elements(ds.filter(lambda e: e > 5)) == [10, 15]
+    strings = tf.data.Dataset.from_tensor_slices(["a", "bb"]).map(lambda s: tf.strings.length(s) * 2)
+    assert elements(strings) == [2, 4]

@@ -18,6 +18,7 @@ from tinytf.runtime.interpret import call_inputs, eval_graph
 from tinytf.runtime.tensor import EagerTensor, Tensor
 from tinytf.runtime.trace import trace
 
+from ..concrete_function import _runtime_error as runtime_error
 from ..constant import convert_to_tensor
 from ..function import function
 from ..sparse import SparseTensor
@@ -87,8 +88,21 @@ class TracedFunction:
         self._in_specs = specs
         self._sparse_in = any(is_sparse_spec(s) for s in specs)
         self._in_dtypes = [s.dtype for s in specs]
+        # Plain numeric elements call the compiled graph directly with numpy values, as a matched tf.function
+        # call does (no binding, checks or tensor wrapping per element); sparse and string elements, whose
+        # values change form at the boundary, take the ConcreteFunction's call.
+        plain = [s for s in nest.flatten(self.output_spec)] + list(specs)
+        self._direct = None if any(is_sparse_spec(s) or s.dtype.is_string for s in plain) else self._concrete._fn
+        self._lifted_raw = ()
 
     def __call__(self, values) -> tuple:
+        direct = self._direct
+        if direct is not None and not state.tapes:
+            concrete = self._concrete
+            try:
+                return tuple(direct(*values, *self._lifted_raw, *concrete._captured()))
+            except Exception as e:  # noqa: BLE001 - re-raised naming the node and the user's line, as a call does
+                raise runtime_error(e, concrete.name) from e
         if self._sparse_in:
             tensors = [to_sparse_tensor(s, v) if is_sparse_spec(s) else EagerTensor(v, s.dtype)
                        for v, s in zip(values, self._in_specs)]
@@ -104,6 +118,7 @@ class TracedFunction:
         """This function with its lifted tensors given `values` (numpy values, in `lifted` order)."""
         new = copy.copy(self)
         new._lifted_values = tuple(EagerTensor(v, t.dtype) for v, t in zip(values, self.lifted))
+        new._lifted_raw = tuple(t._value for t in new._lifted_values)
         return new
 
     def call_symbolic(self, *tensors):
