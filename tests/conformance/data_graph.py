@@ -397,6 +397,16 @@ def p_dataset_of_range_to_inner_function(tf):
     return [val(outer(tf.constant(5, tf.int64))), val(outer(tf.constant(3, tf.int64)))]
 
 
+@program
+def p_dataset_of_graph_tensors_returned(tf):
+    @tf.function
+    def make(n, x):
+        return tf.data.Dataset.range(n).map(lambda e: e * x)
+    first = make(tf.constant(4, tf.int64), tf.constant(3, tf.int64))
+    second = make(tf.constant(2, tf.int64), tf.constant(5, tf.int64))
+    return [items(first), items(second), items(first), str(first.element_spec)]
+
+
 # --- sparse elements ---------------------------------------------------------------------------------------------
 def _sparse_rows(tf):
     """Three sparse vectors of dense shapes [3], [2], [4], through a map (as parse_example's VarLenFeature)."""

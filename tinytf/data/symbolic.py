@@ -28,9 +28,16 @@ def as_variant(dataset) -> EagerTensor:
     if inputs:
         if isinstance(dataset, VariantDataset):
             return dataset._handle
+        from tinytf.runtime.context import state
         from tinytf.runtime.ops.data import bind_dataset
 
-        return bind_dataset(dataset, inputs)  # the graph makes the dataset of its tensors' values when it runs
+        # One bind per dataset and graph: a tf.function's result is flattened again after its trace (when no
+        # graph is being built), and must then find the tensor its graph returns.
+        cached = getattr(dataset, "_variant", None)
+        if cached is not None and (state.graph is None or cached.graph is state.graph):
+            return cached
+        dataset._variant = bind_dataset(dataset, inputs)  # the graph makes the dataset of its tensors' values
+        return dataset._variant
     holder = np.empty((), dtype=object)
     holder[()] = dataset
     return EagerTensor(holder, VARIANT)
