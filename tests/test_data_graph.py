@@ -364,3 +364,22 @@ def test_eager_map_reads_variable_per_iteration_and_raises_element_errors():
         assert elements(ds.filter(lambda e: e > 5)) == [10, 15]
     strings = tf.data.Dataset.from_tensor_slices(["a", "bb"]).map(lambda s: tf.strings.length(s) * 2)
     assert elements(strings) == [2, 4]
+
+
+def test_window_prefetch_enumerate_of_tensors_and_captures_with_counts(passes):
+    def windows(size, shift):
+        return tf.data.Dataset.range(7).window(size, shift, drop_remainder=True).flat_map(
+            lambda w: w.batch(size)).map(tf.reduce_sum)
+
+    for size, shift in ((2, 1), (3, 2)):
+        expected = [sum(range(s, s + size)) for s in range(0, 7 - size + 1, shift)]
+        assert in_graph(windows, size, shift) == expected
+        assert elements(windows(tf.constant(size, tf.int64), tf.constant(shift, tf.int64))) == expected
+
+    def pipeline(x, n, start):
+        return tf.data.Dataset.range(10).map(lambda e: e * x).take(n).prefetch(n).enumerate(start).map(
+            lambda i, e: i * 100 + e)
+
+    for x, n, start in ((2, 3, 0), (3, 5, 7)):
+        expected = [(start + i) * 100 + e * x for i, e in enumerate(range(n))]
+        assert in_graph(pipeline, x, n, start) == expected

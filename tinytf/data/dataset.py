@@ -11,6 +11,7 @@ from tinytf.runtime import dtypes
 from tinytf.runtime.errors import user_location
 from tinytf.runtime.tensor import EagerTensor
 
+from ..tensor_spec import TensorSpec
 from .structure import describe
 
 INFINITE = -1
@@ -150,7 +151,6 @@ class DatasetV2:
     @staticmethod
     def range(*args, output_type=dtypes.int64, name=None, **ignored):
         """range(stop), range(start, stop[, step]); TF ignores keywords other than output_type and name."""
-        from ..tensor_spec import TensorSpec
         from .sources import RangeDataset
 
         def build(*bounds):
@@ -175,7 +175,6 @@ class DatasetV2:
     @staticmethod
     def list_files(file_pattern, shuffle=None, seed=None, name=None):
         """The files matching glob pattern(s), shuffled unless shuffle=False (TF's default is to shuffle)."""
-        from ..tensor_spec import TensorSpec
         from .readers import list_files
 
         return (_deferred(lambda pattern: list_files(pattern, shuffle, seed), (file_pattern,),
@@ -252,9 +251,11 @@ class DatasetV2:
         return _deferred(build or cls, (self, *args), lambda: spec, (self,), cls._tf_name)
 
     def enumerate(self, start=0, name=None):
-        from .transforms import enumerate_dataset
+        from .transforms import ZipDataset, enumerate_dataset
 
-        return enumerate_dataset(self, start)
+        spec = (TensorSpec((), dtypes.int64), self.element_spec)
+        return _deferred(enumerate_dataset, (self, start), lambda: spec, (self,), ZipDataset._tf_name) \
+            or enumerate_dataset(self, start)
 
     def take_while(self, predicate, name=None):
         from .transforms import TakeWhileDataset
@@ -332,8 +333,12 @@ class DatasetV2:
         return RebatchDataset(self, batch_size, drop_remainder)
 
     def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        from .symbolic import any_symbolic, concrete_args
         from .windows import WindowDataset
 
+        if any_symbolic(concrete_args([size, shift, stride, drop_remainder])):  # a window's spec has no sizes
+            spec = WindowDataset(self, 1).element_spec
+            return self._unary_deferred(WindowDataset, size, shift, stride, drop_remainder, element_spec=spec)
         return WindowDataset(self, size, shift, stride, drop_remainder)
 
     def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None, name=None):
@@ -361,7 +366,7 @@ class DatasetV2:
     def prefetch(self, buffer_size, name=None):
         from .parallel import PrefetchDataset
 
-        return PrefetchDataset(self, buffer_size)
+        return self._unary_deferred(PrefetchDataset, buffer_size) or PrefetchDataset(self, buffer_size)
 
 
 def _deferred(build, args, element_spec, inputs, tf_name):

@@ -15,6 +15,7 @@ from tinytf.autograph import convert_for_function
 from tinytf.runtime import nest
 from tinytf.runtime.context import state
 from tinytf.runtime.interpret import call_inputs, eval_graph
+from tinytf.runtime.ops.data import VARIANT
 from tinytf.runtime.tensor import EagerTensor, Tensor
 from tinytf.runtime.trace import trace
 
@@ -24,7 +25,7 @@ from ..function import function
 from ..sparse import SparseTensor
 from ..tensor_spec import TensorSpec
 from .sparse_elements import from_sparse_tensor, is_sparse_spec, to_sparse_tensor
-from .structure import describe
+from .structure import DatasetSpec, describe
 
 
 def call_with_element(fn, element, unpack: bool):
@@ -130,7 +131,9 @@ def _placeholders(graph, specs) -> tuple:
     """A placeholder per spec (a sparse spec: one per component, made into a SparseTensor)."""
     leaves = []
     for s in specs:
-        if is_sparse_spec(s):
+        if isinstance(s, DatasetSpec):  # a dataset element (a window): its variant handle
+            leaves.append(s._from_components([graph.placeholder(VARIANT, (), "arg")]))
+        elif is_sparse_spec(s):
             leaves.append(s._from_components([graph.placeholder(c.dtype, c._shape, "arg") for c in s._component_specs]))
         else:
             leaves.append(graph.placeholder(s.dtype, s._shape, "arg"))
@@ -186,7 +189,8 @@ class TracedDatasetFunction:
             return list(dataset._graph_inputs())
 
         flat_fn.__name__ = getattr(fn, "__name__", "fn").replace("<lambda>", "lambda")
-        specs = [s if is_sparse_spec(s) else TensorSpec(s._shape, s.dtype) for s in nest.flatten(structure)]
+        specs = [s if is_sparse_spec(s) or isinstance(s, DatasetSpec) else TensorSpec(s._shape, s.dtype)
+                 for s in nest.flatten(structure)]
         self._concrete, self.lifted = lifted_concrete_function(flat_fn, specs)
         self._lifted_values = ()
         self.recipe = holder[0]
@@ -200,8 +204,8 @@ class TracedDatasetFunction:
 
     def __call__(self, structure, values):
         """The dataset for one element (flat numpy values)."""
-        tensors = [to_sparse_tensor(s, v) if is_sparse_spec(s) else EagerTensor(v, s.dtype)
-                   for v, s in zip(values, self._in_specs)]
+        tensors = [v if isinstance(s, DatasetSpec) else to_sparse_tensor(s, v) if is_sparse_spec(s)
+                   else EagerTensor(v, s.dtype) for v, s in zip(values, self._in_specs)]
         out = self._concrete(*tensors, *self._lifted_values)
         return self.recipe._bind([t._value for t in nest.flatten(out)]) if out else self.recipe
 
