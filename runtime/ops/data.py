@@ -81,10 +81,28 @@ iterator_get_next_op = register(OpDef(
     foldable=False, calls_python=True, doc="the iterator's next element; OutOfRangeError at the end"))
 
 
+def _bind_dataset(*values, source):
+    """The dataset `source` made of the op's input values, held by a variant scalar."""
+    holder = np.empty((), dtype=object)
+    holder[()] = source._bind(values)
+    return holder
+
+
+dataset_bind_op = register(OpDef(
+    "dataset_bind", _bind_dataset, lambda *inputs, source: (VARIANT, ()), stateful=True, differentiable=False,
+    foldable=False, doc="a dataset built from graph tensors, bound to their values: what a dataset argument of "
+                        "another tf.function receives"))
+
+
 iterator_has_next_op = register(OpDef(
     "iterator_has_next", _has_next, lambda it: (dtypes.bool_, ()), stateful=True, differentiable=False,
     foldable=False, calls_python=True,
     doc="whether the iterator has a next element (looked at, not consumed): a graph loop's test"))
+
+
+def bind_dataset(source, inputs):
+    """A variant tensor holding `source` bound to the values of `inputs` (its graph tensors) when the graph runs."""
+    return apply(dataset_bind_op, list(inputs), {"source": source})
 
 
 def has_next(iterator):

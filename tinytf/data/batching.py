@@ -19,6 +19,13 @@ from .structure import ElementError, with_batch_dim, without_batch_dim
 from .transforms import UnaryDataset
 
 
+def _dense(spec) -> bool:
+    """A TensorSpec, not a composite's (sparse) or a dataset's spec."""
+    from .sparse_elements import is_sparse_spec
+
+    return isinstance(spec, TensorSpec) and not is_sparse_spec(spec)
+
+
 def _batch_cardinality(n, size, drop_remainder):
     if n < 0:
         return n
@@ -112,6 +119,11 @@ class PaddedBatchDataset(UnaryDataset):
         self._drop = bool(drop_remainder)
         spec = input_dataset.element_spec
         specs = nest.flatten(spec)
+        for s in specs:
+            if not _dense(s):
+                raise TypeError(f"`padded_batch` is only supported for datasets that produce tensor elements but "
+                                f"type spec of elements in the input dataset is not a subclass of TensorSpec: "
+                                f"`{s!r}`.")
         if padded_shapes is None:
             for s in specs:
                 if s._shape is None:
@@ -206,14 +218,31 @@ class UnbatchDataset(UnaryDataset):
             if type(item) is ElementError:
                 yield item
                 continue
-            n = len(item[0])
-            if any(len(c) != n for c in item):
-                yield ElementError(InvalidArgumentError(
-                    f"Input element must have the same batch size in each component. Component 0 had size {n} "
-                    f"but component had size {[len(c) for c in item]}.\n  {self._error_context()}"))
+            rows = rows_of(item, self._error_context())
+            if type(rows) is ElementError:
+                yield rows
                 continue
-            for i in range(n):
-                yield tuple(c[i] for c in item)
+            yield from rows
+
+
+def _split(component):
+    """The rows of one component: a sparse one (a tuple) by its first index."""
+    if type(component) is tuple:
+        from .sparse_elements import sparse_rows
+
+        return sparse_rows(component)
+    return component
+
+
+def rows_of(item, context):
+    """A batch's elements (a list of flat elements), or an ElementError when its components' sizes differ."""
+    columns = [_split(c) for c in item]
+    n = len(columns[0])
+    if any(len(c) != n for c in columns):
+        return ElementError(InvalidArgumentError(
+            f"Input element must have the same batch size in each component. Component 0 had size {n} "
+            f"but component had size {[len(c) for c in columns]}.\n  {context}"))
+    return [tuple(c[i] for c in columns) for i in range(n)]
 
 
 class RebatchDataset(UnaryDataset):
@@ -231,6 +260,9 @@ class RebatchDataset(UnaryDataset):
         return UNKNOWN if self._input._cardinality() != INFINITE else INFINITE
 
     def _flat_iter(self):
+        if any(not _dense(s) for s in nest.flatten(self._input.element_spec)):
+            yield from self._by_rows()
+            return
         pending, rows = [], 0
         for item in self._input._flat_iter():
             if type(item) is ElementError:
@@ -246,3 +278,23 @@ class RebatchDataset(UnaryDataset):
                 pending = [rest] if rows else []
         if rows and not self._drop:
             yield tuple(np.concatenate([p[c] for p in pending]) for c in range(len(pending[0])))
+
+    def _by_rows(self):
+        """Rebatching elements with sparse components: their rows, batched again (the dense shape of a new batch
+        is the largest of its rows', each row keeping its batch's)."""
+        context = self._error_context()
+        pending = []
+        for item in self._input._flat_iter():
+            if type(item) is ElementError:
+                yield item
+                continue
+            rows = rows_of(item, context)
+            if type(rows) is ElementError:
+                yield rows
+                continue
+            pending.extend(rows)
+            while len(pending) >= self._size:
+                yield stack_components(pending[:self._size], context)
+                del pending[:self._size]
+        if pending and not self._drop:
+            yield stack_components(pending, context)

@@ -17,7 +17,7 @@ from ..constant import convert_to_tensor
 from ..io.compressed import compression_of, open_for_reading
 from ..tensor_spec import TensorSpec
 from .dataset import DatasetV2
-from .readers import filenames_of, matching_files
+from .readers import FileSource, matching_files
 
 
 def _record_default(default, index):
@@ -59,7 +59,7 @@ def csv_records(path, compression, buffer_size):
             yield pending
 
 
-class CsvDataset(DatasetV2):
+class CsvDataset(FileSource, DatasetV2):
     """`tf.data.experimental.CsvDataset(filenames, record_defaults, compression_type=None, buffer_size=None,
     header=False, field_delim=",", use_quote_delim=True, na_value="", select_cols=None, exclude_cols=None)`."""
 
@@ -68,7 +68,7 @@ class CsvDataset(DatasetV2):
     def __init__(self, filenames, record_defaults, compression_type=None, buffer_size=None, header=False,
                  field_delim=",", use_quote_delim=True, na_value="", select_cols=None, exclude_cols=None,
                  name=None):
-        self._files = filenames_of(filenames, "CsvDataset")
+        inputs = self._set_files(filenames, "CsvDataset")
         parsed = [_record_default(d, i) for i, d in enumerate(record_defaults)]
         if not parsed:
             raise ValueError("CsvDataset: record_defaults must not be empty")
@@ -92,7 +92,7 @@ class CsvDataset(DatasetV2):
         if self._select is not None and len(self._select) != len(self._dtypes):
             raise InvalidArgumentError(f"select_cols should match output size: {len(self._select)} columns selected "
                                        f"for {len(self._dtypes)} record_defaults")
-        super().__init__(tuple(TensorSpec((), d) for d in self._dtypes))
+        DatasetV2.__init__(self, tuple(TensorSpec((), d) for d in self._dtypes), inputs)
 
     def _columns(self, n_fields):
         if self._select is not None:
@@ -103,7 +103,7 @@ class CsvDataset(DatasetV2):
 
     def _flat_iter(self):
         n = len(self._dtypes)
-        for path in self._files:
+        for path in self._file_list():
             records = csv_records(path, self._compression, self._buffer_size)
             if self._header:
                 next(records, None)

@@ -11,6 +11,7 @@ from tinytf.runtime import dtypes
 from tinytf.runtime.errors import user_location
 from tinytf.runtime.tensor import EagerTensor
 
+from ..tensor_spec import TensorSpec
 from .structure import describe
 
 INFINITE = -1
@@ -152,7 +153,10 @@ class DatasetV2:
         """range(stop), range(start, stop[, step]); TF ignores keywords other than output_type and name."""
         from .sources import RangeDataset
 
-        return RangeDataset(*args, dtype=output_type)
+        def build(*bounds):
+            return RangeDataset(*bounds, dtype=output_type)
+        return _deferred(build, args, lambda: TensorSpec((), dtypes.as_dtype(output_type)), (), "_RangeDataset") \
+            or build(*args)
 
     @staticmethod
     def counter(start=0, step=1, dtype=dtypes.int64, name=None):
@@ -173,7 +177,9 @@ class DatasetV2:
         """The files matching glob pattern(s), shuffled unless shuffle=False (TF's default is to shuffle)."""
         from .readers import list_files
 
-        return list_files(file_pattern, shuffle, seed)
+        return (_deferred(lambda pattern: list_files(pattern, shuffle, seed), (file_pattern,),
+                          lambda: TensorSpec((), dtypes.string), (), "_ShuffleDataset")
+                or list_files(file_pattern, shuffle, seed))
 
     @staticmethod
     def zip(*datasets, name=None):
@@ -226,22 +232,30 @@ class DatasetV2:
     def take(self, count, name=None):
         from .transforms import TakeDataset
 
-        return TakeDataset(self, count)
+        return self._unary_deferred(TakeDataset, count) or TakeDataset(self, count)
 
     def skip(self, count, name=None):
         from .transforms import SkipDataset
 
-        return SkipDataset(self, count)
+        return self._unary_deferred(SkipDataset, count) or SkipDataset(self, count)
 
     def repeat(self, count=None, name=None):
         from .transforms import RepeatDataset
 
-        return RepeatDataset(self, count)
+        return self._unary_deferred(RepeatDataset, count) or RepeatDataset(self, count)
+
+    def _unary_deferred(self, cls, *args, element_spec=None, build=None):
+        """`cls(self, *args)` (or `build(self, *args)`) made when the graph runs, if some of `args` are graph
+        tensors; None otherwise."""
+        spec = self.element_spec if element_spec is None else element_spec
+        return _deferred(build or cls, (self, *args), lambda: spec, (self,), cls._tf_name)
 
     def enumerate(self, start=0, name=None):
-        from .transforms import enumerate_dataset
+        from .transforms import ZipDataset, enumerate_dataset
 
-        return enumerate_dataset(self, start)
+        spec = (TensorSpec((), dtypes.int64), self.element_spec)
+        return _deferred(enumerate_dataset, (self, start), lambda: spec, (self,), ZipDataset._tf_name) \
+            or enumerate_dataset(self, start)
 
     def take_while(self, predicate, name=None):
         from .transforms import TakeWhileDataset
@@ -256,7 +270,7 @@ class DatasetV2:
     def shard(self, num_shards, index, name=None):
         from .transforms import ShardDataset
 
-        return ShardDataset(self, num_shards, index)
+        return self._unary_deferred(ShardDataset, num_shards, index) or ShardDataset(self, num_shards, index)
 
     def unique(self, name=None):
         from .transforms import UniqueDataset
@@ -292,12 +306,20 @@ class DatasetV2:
     # --- batching -----------------------------------------------------------------------------------
     def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None):
         from .batching import BatchDataset
+        from .structure import with_batch_dim
 
-        return BatchDataset(self, batch_size, drop_remainder)
+        return (self._unary_deferred(BatchDataset, batch_size, drop_remainder,
+                                     element_spec=with_batch_dim(self.element_spec, None))
+                or BatchDataset(self, batch_size, drop_remainder))
 
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False, name=None):
         from .batching import PaddedBatchDataset
+        from .symbolic import any_symbolic, concrete_args
 
+        if any_symbolic(concrete_args([batch_size])):  # the spec is that of a batch of any size
+            spec = PaddedBatchDataset(self, 1, padded_shapes, padding_values, False).element_spec
+            return self._unary_deferred(PaddedBatchDataset, batch_size, element_spec=spec, build=lambda ds, size: (
+                PaddedBatchDataset(ds, size, padded_shapes, padding_values, drop_remainder)))
         return PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)
 
     def unbatch(self, name=None):
@@ -311,8 +333,12 @@ class DatasetV2:
         return RebatchDataset(self, batch_size, drop_remainder)
 
     def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        from .symbolic import any_symbolic, concrete_args
         from .windows import WindowDataset
 
+        if any_symbolic(concrete_args([size, shift, stride, drop_remainder])):  # a window's spec has no sizes
+            spec = WindowDataset(self, 1).element_spec
+            return self._unary_deferred(WindowDataset, size, shift, stride, drop_remainder, element_spec=spec)
         return WindowDataset(self, size, shift, stride, drop_remainder)
 
     def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None, name=None):
@@ -333,12 +359,26 @@ class DatasetV2:
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
         from .shuffling import ShuffleDataset
 
-        return ShuffleDataset(self, buffer_size, seed, reshuffle_each_iteration)
+        return (self._unary_deferred(ShuffleDataset, buffer_size, build=lambda ds, size: (
+            ShuffleDataset(ds, size, seed, reshuffle_each_iteration)))
+                or ShuffleDataset(self, buffer_size, seed, reshuffle_each_iteration))
 
     def prefetch(self, buffer_size, name=None):
         from .parallel import PrefetchDataset
 
-        return PrefetchDataset(self, buffer_size)
+        return self._unary_deferred(PrefetchDataset, buffer_size) or PrefetchDataset(self, buffer_size)
+
+
+def _deferred(build, args, element_spec, inputs, tf_name):
+    """A dataset `build(*args)` made when the graph runs (symbolic.Deferred), when some of `args` are graph
+    tensors that are not constants; None otherwise (the caller builds it now). `element_spec` is a function:
+    the spec without the tensors' values."""
+    from .symbolic import Deferred, any_symbolic, concrete_args
+
+    args = concrete_args(args)
+    if not any_symbolic(args):
+        return None
+    return Deferred(build, args, element_spec(), inputs, tf_name)
 
 
 Dataset = DatasetV2

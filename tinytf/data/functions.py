@@ -1,19 +1,31 @@
 """User functions of transformations (map, filter, scan, reduce, ...), traced once into a graph as
 TensorFlow does: the function sees symbolic tensors of the element spec, AutoGraph converts its Python
-control flow, and each element then runs the compiled graph."""
+control flow, and each element then runs the compiled graph.
+
+Built while a tf.function is traced, the function may read that function's tensors (an argument, a value of a
+loop body, a tensor of a function two levels up). As TF passes them to the dataset op as `other_arguments`,
+they become extra arguments of the traced function (`lifted`): the dataset lists them as its graph tensors,
+the graph's iterator op takes them as inputs, and `bound(values)` is the function with their values."""
 
 from __future__ import annotations
 
+import copy
+
 from tinytf.autograph import convert_for_function
 from tinytf.runtime import nest
+from tinytf.runtime.context import state
+from tinytf.runtime.interpret import call_inputs, eval_graph
+from tinytf.runtime.ops.data import VARIANT
 from tinytf.runtime.tensor import EagerTensor, Tensor
+from tinytf.runtime.trace import trace
 
+from ..concrete_function import _runtime_error as runtime_error
 from ..constant import convert_to_tensor
 from ..function import function
 from ..sparse import SparseTensor
 from ..tensor_spec import TensorSpec
 from .sparse_elements import from_sparse_tensor, is_sparse_spec, to_sparse_tensor
-from .structure import describe
+from .structure import DatasetSpec, describe
 
 
 def call_with_element(fn, element, unpack: bool):
@@ -65,26 +77,137 @@ class TracedFunction:
         flat_fn.__name__ = getattr(fn, "__name__", "fn").replace("<lambda>", "lambda")
         specs = [s if is_sparse_spec(s) else TensorSpec(s._shape, s.dtype)
                  for structure in structures for s in nest.flatten(structure)]
-        traced = function(flat_fn, input_signature=specs, autograph=False)
-        self._concrete = traced.get_concrete_function()
+        self.lifted = ()  # the enclosing graph's tensors the function reads (extra trailing arguments)
+        self._lifted_values = ()
+        if state.graph is None:
+            self._concrete = function(flat_fn, input_signature=specs, autograph=False).get_concrete_function()
+        else:
+            self._concrete, self.lifted = lifted_concrete_function(flat_fn, specs)
         outputs = self._concrete.structured_outputs
         self.output_spec = nest.map_structure(
             lambda t: t._type_spec if nest.is_composite(t) else TensorSpec(t._shape, t.dtype), outputs)
         self._in_specs = specs
         self._sparse_in = any(is_sparse_spec(s) for s in specs)
         self._in_dtypes = [s.dtype for s in specs]
+        # Plain numeric elements call the compiled graph directly with numpy values, as a matched tf.function
+        # call does (no binding, checks or tensor wrapping per element); sparse and string elements, whose
+        # values change form at the boundary, take the ConcreteFunction's call.
+        plain = [s for s in nest.flatten(self.output_spec)] + list(specs)
+        self._direct = None if any(is_sparse_spec(s) or s.dtype.is_string for s in plain) else self._concrete._fn
+        self._lifted_raw = ()
 
     def __call__(self, values) -> tuple:
+        direct = self._direct
+        if direct is not None and not state.tapes:
+            concrete = self._concrete
+            try:
+                return tuple(direct(*values, *self._lifted_raw, *concrete._captured()))
+            except Exception as e:  # noqa: BLE001 - re-raised naming the node and the user's line, as a call does
+                raise runtime_error(e, concrete.name) from e
         if self._sparse_in:
             tensors = [to_sparse_tensor(s, v) if is_sparse_spec(s) else EagerTensor(v, s.dtype)
                        for v, s in zip(values, self._in_specs)]
         else:
             tensors = [EagerTensor(v, dtype) for v, dtype in zip(values, self._in_dtypes)]
-        out = self._concrete(*tensors)
+        out = self._concrete(*tensors, *self._lifted_values)
         return tuple(from_sparse_tensor(t) if isinstance(t, SparseTensor) else t._value for t in nest.flatten(out))
 
     def describe_output(self) -> str:
         return describe(self.output_spec)
+
+    def bound(self, values) -> TracedFunction:
+        """This function with its lifted tensors given `values` (numpy values, in `lifted` order)."""
+        new = copy.copy(self)
+        new._lifted_values = tuple(EagerTensor(v, t.dtype) for v, t in zip(values, self.lifted))
+        new._lifted_raw = tuple(t._value for t in new._lifted_values)
+        return new
+
+    def call_symbolic(self, *tensors):
+        """The function inlined into the graph being built (dataset.reduce's loop body)."""
+        return self._concrete(*tensors, *self.lifted)
+
+
+def _placeholders(graph, specs) -> tuple:
+    """A placeholder per spec (a sparse spec: one per component, made into a SparseTensor)."""
+    leaves = []
+    for s in specs:
+        if isinstance(s, DatasetSpec):  # a dataset element (a window): its variant handle
+            leaves.append(s._from_components([graph.placeholder(VARIANT, (), "arg")]))
+        elif is_sparse_spec(s):
+            leaves.append(s._from_components([graph.placeholder(c.dtype, c._shape, "arg") for c in s._component_specs]))
+        else:
+            leaves.append(graph.placeholder(s.dtype, s._shape, "arg"))
+    return leaves, {}
+
+
+def _tensors_of(result) -> list:
+    return [x for x in nest.flatten(result, expand_composites=True) if isinstance(x, Tensor)]
+
+
+def lifted_concrete_function(flat_fn, specs):
+    """(ConcreteFunction of (element leaves..., lifted...), lifted tensors): `flat_fn` traced once into a
+    graph nested in the one being built (so it may capture its tensors, from any level up), whose captured
+    graph tensors are then made arguments; the graph is replayed into a function of its own (interpret.py
+    inlines it), so the user's Python runs once."""
+    graph, result = trace(flat_fn, lambda g: _placeholders(g, specs), flat_fn.__name__, parent=state.graph,
+                          leaves=_tensors_of)
+    lifted = []
+    for key, capture in list(graph.captures.items()):
+        if capture.kind == "tensor":  # a tensor of the enclosing graph: an argument from now on
+            lifted.append(capture.outer)
+            del graph.captures[key]
+
+    def replay(*args):
+        outputs = eval_graph(graph, call_inputs(graph, nest.flatten(list(args), expand_composites=True)))
+        flat = iter(outputs)
+        return nest.pack_sequence_as(result, [next(flat) if isinstance(x, Tensor) else x
+                                              for x in nest.flatten(result, expand_composites=True)],
+                                     expand_composites=True)
+
+    replay.__name__ = flat_fn.__name__
+    signature = list(specs) + [TensorSpec(t._shape, t.dtype) for t in lifted]
+    concrete = function(replay, input_signature=signature, autograph=False).get_concrete_function()
+    return concrete, tuple(lifted)
+
+
+class TracedDatasetFunction:
+    """A flat_map / interleave function inside a graph, traced once as TF does: called on symbolic elements it
+    returns a dataset recipe whose graph tensors (symbolic.graph_inputs) are computed from the element and the
+    enclosing graph's tensors by the traced function; per element, the function gives their values and the
+    recipe is bound to them."""
+
+    def __init__(self, fn, structure, what: str):
+        fn = convert_for_function(fn)
+        holder = []
+
+        def flat_fn(*leaves):
+            dataset = call_with_element(fn, nest.pack_sequence_as(structure, list(leaves)), True)
+            if not hasattr(dataset, "_graph_inputs"):
+                raise TypeError(f"The `map_func` argument of {what} must return a `Dataset` object, got "
+                                f"{type(dataset).__name__}.")
+            holder.append(dataset)
+            return list(dataset._graph_inputs())
+
+        flat_fn.__name__ = getattr(fn, "__name__", "fn").replace("<lambda>", "lambda")
+        specs = [s if is_sparse_spec(s) or isinstance(s, DatasetSpec) else TensorSpec(s._shape, s.dtype)
+                 for s in nest.flatten(structure)]
+        self._concrete, self.lifted = lifted_concrete_function(flat_fn, specs)
+        self._lifted_values = ()
+        self.recipe = holder[0]
+        self.element_spec = self.recipe.element_spec
+        self._in_specs = specs
+
+    def bound(self, values):
+        new = copy.copy(self)
+        new._lifted_values = tuple(EagerTensor(v, t.dtype) for v, t in zip(values, self.lifted))
+        return new
+
+    def __call__(self, structure, values):
+        """The dataset for one element (flat numpy values)."""
+        tensors = [v if isinstance(s, DatasetSpec) else to_sparse_tensor(s, v) if is_sparse_spec(s)
+                   else EagerTensor(v, s.dtype) for v, s in zip(values, self._in_specs)]
+        out = self._concrete(*tensors, *self._lifted_values)
+        return self.recipe._bind([t._value for t in nest.flatten(out)]) if out else self.recipe
 
 
 def python_function(fn, unpack: bool = True):

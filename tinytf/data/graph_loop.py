@@ -154,7 +154,7 @@ def graph_reduce(dataset, initial_state, reduce_func):
 
     def body(has, *rest):
         state, element = rest[:n_state], rest[n_state:]
-        new_state = nest.flatten(traced._concrete(*state, *element))
+        new_state = nest.flatten(traced.call_symbolic(*state, *element))
         nxt = data_ops.get_next_optional(handle, specs)
         return (nxt[0], *new_state, *nxt[1:])
 

@@ -50,23 +50,25 @@ def _text(value):
     return value
 
 
-class FileReaderDataset(DatasetV2):
-    """The shared part of the readers: the files, the compression, and the order of their elements."""
+class FileSource:
+    """The files of a reader: names known now, or known when the graph runs: a string graph tensor (a
+    tf.function's argument, bound by `_bound_copy`) or a dataset of names built from graph tensors (e.g.
+    list_files of such a pattern, bound with the reader as one of its inputs), read as iteration starts."""
 
-    def __init__(self, filenames, compression_type, buffer_size, num_parallel_reads, what):
-        if is_symbolic(filenames):  # a graph tensor (a tf.function's argument): the names arrive at run time
+    def _set_files(self, filenames, what) -> tuple:
+        """Sets the files; returns the input datasets the reader then has."""
+        self._file_dataset = None
+        if is_symbolic(filenames):
             if not filenames.dtype.is_string:
                 raise TypeError(f"{what}: `filenames` must be a tf.string tensor, got {filenames.dtype.name}")
             self._graph_tensors, self._files = (filenames,), None
-        else:
-            self._files = filenames_of(filenames, what)
-        self._compression = compression_of(compression_type)
-        self._buffer_size = None if buffer_size is None else as_int(buffer_size, "buffer_size")
-        parallel = None if num_parallel_reads is None else as_int(num_parallel_reads, "num_parallel_reads")
-        if parallel is not None and parallel < 1 and parallel != -1:  # -1 is AUTOTUNE
-            raise ValueError(f"{what}: num_parallel_reads must be positive or tf.data.AUTOTUNE, got {parallel}")
-        self._parallel = parallel
-        super().__init__(TensorSpec((), dtypes.string))
+            return ()
+        if isinstance(filenames, DatasetV2) and filenames._graph_inputs():
+            filenames_of(_spec_only(filenames), what)  # the element spec is checked now
+            self._file_dataset, self._files, self._what_reads = filenames, None, what
+            return (filenames,)
+        self._files = filenames_of(filenames, what)
+        return ()
 
     def _bound_copy(self, values):
         bound = copy.copy(self)
@@ -74,23 +76,53 @@ class FileReaderDataset(DatasetV2):
         bound._files = [_text(v) for v in np.asarray(values[0], dtype=object).reshape(-1)]
         return bound
 
+    def _file_list(self) -> list:
+        if self._files is None and self._file_dataset is not None:
+            return filenames_of(self._file_dataset, self._what_reads)
+        return self._files
+
+
+class _SpecOnly(DatasetV2):
+    def _flat_iter(self):
+        return iter(())
+
+
+def _spec_only(dataset):
+    """An empty dataset with `dataset`'s element spec (filenames_of checks the spec before reading names)."""
+    return _SpecOnly(dataset.element_spec)
+
+
+class FileReaderDataset(FileSource, DatasetV2):
+    """The shared part of the readers: the files, the compression, and the order of their elements."""
+
+    def __init__(self, filenames, compression_type, buffer_size, num_parallel_reads, what):
+        inputs = self._set_files(filenames, what)
+        self._compression = compression_of(compression_type)
+        self._buffer_size = None if buffer_size is None else as_int(buffer_size, "buffer_size")
+        parallel = None if num_parallel_reads is None else as_int(num_parallel_reads, "num_parallel_reads")
+        if parallel is not None and parallel < 1 and parallel != -1:  # -1 is AUTOTUNE
+            raise ValueError(f"{what}: num_parallel_reads must be positive or tf.data.AUTOTUNE, got {parallel}")
+        self._parallel = parallel
+        DatasetV2.__init__(self, TensorSpec((), dtypes.string), inputs)
+
     def _read(self, path):
         """The elements of one file, as bytes."""
         raise NotImplementedError
 
     def _flat_iter(self):
-        if self._parallel is None or len(self._files) <= 1:
-            for path in self._files:
+        files = self._file_list()
+        if self._parallel is None or len(files) <= 1:
+            for path in files:
                 for item in self._read(path):
                     yield (item,)
             return
-        yield from self._interleaved()
+        yield from self._interleaved(files)
 
-    def _interleaved(self):
+    def _interleaved(self, files):
         """Round robin over `num_parallel_reads` open files (AUTOTUNE: all of them), one element each; a file
         that ends gives its place to the next file, which is first read on the following round (TF's order)."""
-        cycle = len(self._files) if self._parallel == -1 else self._parallel
-        pending = iter(self._files)
+        cycle = len(files) if self._parallel == -1 else self._parallel
+        pending = iter(files)
         slots = [self._read(p) for _, p in zip(range(cycle), pending)]
         try:
             while slots:

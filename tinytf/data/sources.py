@@ -13,7 +13,8 @@ from tinytf.runtime.tensor import EagerTensor, Tensor
 from ..constant import convert_to_tensor
 from ..tensor_spec import TensorSpec
 from .dataset import INFINITE, UNKNOWN, DatasetV2
-from .structure import ElementError, common_spec, leaves_of, normalize, spec_of
+from .sparse_elements import sparse_rows
+from .structure import ElementError, common_spec, leaves_of, normalize, spec_of, without_batch_dim
 from .symbolic import is_symbolic
 
 
@@ -34,8 +35,13 @@ def with_values(structure, graph_tensors, values):
 
 
 def as_int(value, what: str) -> int:
-    """A count argument (Python int or scalar tensor) as an int."""
-    if isinstance(value, Tensor):
+    """A count argument (Python int or scalar tensor, a graph constant included) as an int."""
+    if is_symbolic(value):
+        known = constant_value(value)
+        if known is None:
+            raise TypeError(f"{what} must be known when the dataset is built here, got the graph tensor {value!r}")
+        value = known
+    elif isinstance(value, Tensor):
         value = value.numpy()
     try:
         return int(value)
@@ -58,13 +64,15 @@ class TensorSliceDataset(DatasetV2):
             if t._shape is not None and len(t._shape) == 0:
                 raise ValueError(f"Unbatching a tensor is only supported for rank >= 1, got the scalar {t!r} "
                                  "in from_tensor_slices")
-        sizes = {t._value.shape[0] for t in leaves}
+        # a sparse component is sliced into its rows now (slices of a list of them are not batches: no fast path)
+        self._arrays = tuple(sparse_rows(a) if type(a) is tuple else a for a in leaves_of(element))
+        self._has_sparse = any(type(a) is list for a in self._arrays)
+        sizes = {len(a) for a in self._arrays}
         if len(sizes) > 1:
             raise InvalidArgumentError(
                 "Dimensions of the components of from_tensor_slices differ: all must have the same size in the "
-                f"0th dimension, got sizes {[t._value.shape[0] for t in leaves]}")
-        super().__init__(nest.map_structure(lambda t: TensorSpec(tuple(t._shape)[1:], t.dtype), element))
-        self._arrays = leaves_of(element)
+                f"0th dimension, got sizes {[len(a) for a in self._arrays]}")
+        super().__init__(without_batch_dim(spec_of(element), "from_tensor_slices"))
         self._size = sizes.pop() if sizes else 0
 
     def _init_symbolic(self, element, leaves):
@@ -81,6 +89,7 @@ class TensorSliceDataset(DatasetV2):
         self._structure = element
         self._graph_tensors = tuple(t for t in leaves if is_symbolic(t))
         self._size = UNKNOWN
+        self._has_sparse = False
 
     def _bound_copy(self, values):
         return TensorSliceDataset(with_values(self._structure, self._graph_tensors, values))

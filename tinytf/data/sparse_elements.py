@@ -50,3 +50,23 @@ def stack_sparse(column) -> tuple:
 
 def batched_spec(spec, size) -> SparseTensorSpec:
     return SparseTensorSpec(None if spec._shape is None else (size,) + tuple(spec._shape), spec.dtype)
+
+
+def sparse_rows(value) -> list:
+    """The rows of a sparse value along its first dimension (unbatch, from_tensor_slices): each keeps the
+    dense shape of the whole without its first dimension, as TF's unbatch does."""
+    indices, values, dense_shape = value
+    indices = np.asarray(indices).reshape(len(values), -1)
+    if len(dense_shape) == 0:
+        raise ValueError("Unbatching a sparse tensor is only supported for rank >= 1")
+    inner = np.asarray(dense_shape[1:], np.int64)
+    first = indices[:, 0]
+    rows = []
+    for i in range(int(dense_shape[0])):
+        keep = first == i
+        rows.append((indices[keep, 1:].astype(np.int64), values[keep], inner))
+    return rows
+
+
+def unbatched_spec(spec) -> SparseTensorSpec:
+    return SparseTensorSpec(None if spec._shape is None else tuple(spec._shape)[1:], spec.dtype)

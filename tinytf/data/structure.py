@@ -24,19 +24,31 @@ def normalize(value):
         return tuple(normalize(v) for v in value)
     if isinstance(value, dict):
         return type(value)((k, normalize(v)) for k, v in value.items())
-    if isinstance(value, Tensor):
+    if isinstance(value, Tensor) or _is_sparse(value):
         return value
     return convert_to_tensor(value)
 
 
+def _is_sparse(value) -> bool:
+    from ..sparse import SparseTensor
+
+    return isinstance(value, SparseTensor)
+
+
 def leaves_of(tensors) -> tuple:
-    """The numpy values of a structure of eager tensors, in nest order."""
-    return tuple(t._value for t in nest.flatten(tensors))
+    """The numpy values of a structure of eager tensors, in nest order (a sparse tensor as its three arrays)."""
+    def value(t):
+        if _is_sparse(t):
+            from .sparse_elements import from_sparse_tensor
+
+            return from_sparse_tensor(t)
+        return t._value
+    return tuple(value(t) for t in nest.flatten(tensors))
 
 
 def spec_of(tensors):
     """The element spec of a structure of tensors."""
-    return nest.map_structure(lambda t: TensorSpec(t._shape, t.dtype), tensors)
+    return nest.map_structure(lambda t: t._type_spec if _is_sparse(t) else TensorSpec(t._shape, t.dtype), tensors)
 
 
 def flat_specs(structure) -> list:
@@ -78,6 +90,10 @@ def without_batch_dim(structure, what: str):
     def drop(spec):
         if spec._shape is not None and len(spec._shape) == 0:
             raise ValueError(f"{what}: cannot unbatch an element with a scalar component ({spec})")
+        if hasattr(spec, "_component_specs") and not isinstance(spec, DatasetSpec):
+            from .sparse_elements import unbatched_spec
+
+            return unbatched_spec(spec)
         return TensorSpec(None if spec._shape is None else tuple(spec._shape)[1:], spec.dtype)
     return nest.map_structure(drop, structure)
 

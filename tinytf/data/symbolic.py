@@ -2,7 +2,9 @@
 DatasetSpec), not by identity, and reaches the graph as one variant tensor; a dataset built inside a trace
 from graph tensors (from_tensor_slices(x) where x is an argument, or transformations of a dataset argument)
 is a recipe with holes. The graph's iterator op takes those tensors as inputs, and when it runs, `bind`
-copies the recipe with the holes filled by their values, so every call iterates its own arguments."""
+copies the recipe with the holes filled by their values, so every call iterates its own arguments. Passed on
+to another tf.function, such a dataset becomes the variant output of a `dataset_bind` op, which makes the
+bound copy when the graph runs."""
 
 from __future__ import annotations
 
@@ -22,11 +24,20 @@ def is_symbolic(tensor) -> bool:
 
 def as_variant(dataset) -> EagerTensor:
     """A dataset as the one component tensor of its DatasetSpec: a variant scalar holding the object."""
-    if dataset._graph_inputs():
+    inputs = dataset._graph_inputs()
+    if inputs:
         if isinstance(dataset, VariantDataset):
             return dataset._handle
-        raise TypeError("a dataset built from graph tensors cannot be passed on to another tf.function; build it "
-                        "inside the function that iterates it, or pass its inputs")
+        from tinytf.runtime.context import state
+        from tinytf.runtime.ops.data import bind_dataset
+
+        # One bind per dataset and graph: a tf.function's result is flattened again after its trace (when no
+        # graph is being built), and must then find the tensor its graph returns.
+        cached = getattr(dataset, "_variant", None)
+        if cached is not None and (state.graph is None or cached.graph is state.graph):
+            return cached
+        dataset._variant = bind_dataset(dataset, inputs)  # the graph makes the dataset of its tensors' values
+        return dataset._variant
     holder = np.empty((), dtype=object)
     holder[()] = dataset
     return EagerTensor(holder, VARIANT)
@@ -79,21 +90,76 @@ def bind(dataset, values):
 
 
 def _rebound(dataset, env, memo):
+    """A copy of `dataset` whose inputs are rebound and whose own graph tensors (`_graph_tensors`) take their
+    values through its `_bound_copy`."""
     if id(dataset) in memo:
         return memo[id(dataset)]
     if not graph_inputs(dataset):
         memo[id(dataset)] = dataset
         return dataset
+    new = copy.copy(dataset)
+    for name, value in list(vars(new).items()):
+        if isinstance(value, DatasetV2):
+            setattr(new, name, _rebound(value, env, memo))
+        elif isinstance(value, (tuple, list)) and any(isinstance(v, DatasetV2) for v in value):
+            setattr(new, name, type(value)(_rebound(v, env, memo) if isinstance(v, DatasetV2) else v
+                                           for v in value))
     own = getattr(dataset, "_graph_tensors", ())
     if own:
-        new = dataset._bound_copy([env[id(t)] for t in own])
-    else:
-        new = copy.copy(dataset)
-        for name, value in list(vars(new).items()):
-            if isinstance(value, DatasetV2):
-                setattr(new, name, _rebound(value, env, memo))
-            elif isinstance(value, (tuple, list)) and any(isinstance(v, DatasetV2) for v in value):
-                setattr(new, name, type(value)(_rebound(v, env, memo) if isinstance(v, DatasetV2) else v
-                                               for v in value))
+        new = new._bound_copy([env[id(t)] for t in own])
     memo[id(dataset)] = new
     return new
+
+
+def with_bound_functions(dataset, values, *names):
+    """`_bound_copy` of a dataset whose graph tensors are the lifted tensors of its traced functions (`names`,
+    attributes holding a TracedFunction each), in that order."""
+    new = copy.copy(dataset)
+    values = list(values)
+    for name in names:
+        traced = getattr(dataset, name)
+        n = len(traced.lifted)
+        setattr(new, name, traced.bound(values[:n]))
+        del values[:n]
+    new._graph_tensors = ()
+    return new
+
+
+def lifted_tensors(*functions) -> tuple:
+    """The graph tensors the traced functions of a dataset read, in order."""
+    return tuple(t for f in functions for t in f.lifted)
+
+
+class Deferred(DatasetV2):
+    """A dataset whose constructor was given graph tensors (Dataset.range(n), take(n), batch(n), list_files(p),
+    CsvDataset(name) with n, p, name arguments of a tf.function): the call is kept, and binding makes it again
+    with the tensors' values, so each run of the graph checks and builds it as an eager call would."""
+
+    def __init__(self, build, args, element_spec, inputs=(), tf_name=None):
+        super().__init__(element_spec, inputs)
+        self._build, self._args = build, tuple(args)
+        self._graph_tensors = tuple(a for a in self._args if is_symbolic(a))
+        if tf_name is not None:
+            self._tf_name = tf_name
+
+    def _bound_copy(self, values):
+        by_id = {id(t): EagerTensor(np.asarray(v), t.dtype) for t, v in zip(self._graph_tensors, values)}
+        return self._build(*[by_id.get(id(a), a) if is_symbolic(a) else a for a in self._args])
+
+    def _cardinality(self):
+        return UNKNOWN
+
+    def _flat_iter(self):
+        raise TypeError("a dataset of graph tensors is iterated by the graph that holds them, not while tracing")
+
+
+def concrete_args(args) -> list:
+    """Arguments with graph constants (a literal converted while tracing) as eager tensors: only tensors whose
+    value depends on the graph's inputs stay symbolic."""
+    from .sources import concrete_where_known
+
+    return [concrete_where_known(a) if isinstance(a, Tensor) else a for a in args]
+
+
+def any_symbolic(args) -> bool:
+    return any(is_symbolic(a) for a in args)

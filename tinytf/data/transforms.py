@@ -5,20 +5,23 @@ Failed elements travel as `ElementError`s (structure.py): a stage passes them on
 
 from __future__ import annotations
 
+import copy
 import os
 import pickle
 
 import numpy as np
 
-from tinytf.runtime import dtypes
+from tinytf.runtime import dtypes, nest
+from tinytf.runtime.context import state as context
 from tinytf.runtime.errors import FailedPreconditionError, InvalidArgumentError, OpError
 
 from ..tensor_spec import TensorSpec
 from .autoshard import SHARD_HINT
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, DatasetV2
-from .functions import TracedFunction, python_function
-from .sources import RangeDataset, ZipDataset, as_int
-from .structure import ElementError, common_spec, describe, leaves_of, normalize, spec_of
+from .functions import TracedDatasetFunction, TracedFunction, python_function
+from .sources import RangeDataset, ZipDataset, as_int, concrete_where_known
+from .structure import ElementError, common_spec, describe, normalize, spec_of
+from .symbolic import is_symbolic, lifted_tensors, with_bound_functions
 
 # errors of one element's computation, which become ElementErrors instead of ending the pipeline
 ELEMENT_ERRORS = (OpError, ValueError, TypeError, ArithmeticError, IndexError)
@@ -56,6 +59,10 @@ class MapDataset(UnaryDataset):
         self._workers = os.cpu_count() or 2 if num_parallel_calls in (None, AUTOTUNE) else int(num_parallel_calls)
         self._deterministic = deterministic
         self._tf_name = "_ParallelMapDataset" if num_parallel_calls is not None else "_MapDataset"
+        self._graph_tensors = lifted_tensors(self._function)
+
+    def _bound_copy(self, values):
+        return with_bound_functions(self, values, "_function")
 
     def _flat_iter(self):
         fn = self._function
@@ -83,6 +90,10 @@ class FilterDataset(UnaryDataset):
     def __init__(self, input_dataset, predicate):
         super().__init__(input_dataset)
         self._predicate = _predicate(predicate, input_dataset.element_spec, "filter")
+        self._graph_tensors = lifted_tensors(self._predicate)
+
+    def _bound_copy(self, values):
+        return with_bound_functions(self, values, "_predicate")
 
     def _cardinality(self):
         return UNKNOWN if self._input._cardinality() != INFINITE else INFINITE
@@ -121,6 +132,20 @@ class FlatMapDataset(UnaryDataset):
         super().__init__(input_dataset)
         self._map = python_function(map_func)
         self._element_spec = None
+        if context.graph is not None:  # traced once, as TF does (it may read the enclosing function's tensors)
+            try:
+                self._map = TracedDatasetFunction(map_func, input_dataset.element_spec, self._what_maps)
+            except Exception:  # noqa: BLE001 - a function graphs cannot run (Python on values) runs per element
+                return
+            self._element_spec = self._map.element_spec
+            self._graph_tensors = self._map.lifted
+
+    _what_maps = "flat_map"
+
+    def _bound_copy(self, values):
+        new = copy.copy(self)
+        new._map, new._graph_tensors = self._map.bound(values), ()
+        return new
 
     @property
     def element_spec(self):
@@ -169,6 +194,7 @@ class InterleaveDataset(FlatMapDataset):
     an exhausted one frees its slot, which the next input element fills when the cycle comes back to it."""
 
     _tf_name = "_InterleaveDataset"
+    _what_maps = "interleave"
 
     def __init__(self, input_dataset, map_func, cycle_length=None, block_length=None, num_parallel_calls=None):
         super().__init__(input_dataset, map_func)
@@ -296,6 +322,10 @@ class TakeWhileDataset(UnaryDataset):
     def __init__(self, input_dataset, predicate):
         super().__init__(input_dataset)
         self._predicate = _predicate(predicate, input_dataset.element_spec, "take_while")
+        self._graph_tensors = lifted_tensors(self._predicate)
+
+    def _bound_copy(self, values):
+        return with_bound_functions(self, values, "_predicate")
 
     def _cardinality(self):
         return UNKNOWN
@@ -316,7 +346,7 @@ class ScanDataset(UnaryDataset):
     _tf_name = "_ScanDataset"
 
     def __init__(self, input_dataset, initial_state, scan_func):
-        state = normalize(initial_state)
+        state = concrete_where_known(normalize(initial_state))
         state_spec = spec_of(state)
         traced = TracedFunction(scan_func, [state_spec, input_dataset.element_spec], "scan")
         out = traced.output_spec
@@ -330,8 +360,17 @@ class ScanDataset(UnaryDataset):
             traced = TracedFunction(scan_func, [state_spec, input_dataset.element_spec], "scan")
         super().__init__(input_dataset, traced.output_spec[1])
         self._function = traced
-        self._initial = leaves_of(state)
+        leaves = nest.flatten(state)  # an initial state of graph tensors takes their values when bound
+        self._initial = tuple(None if is_symbolic(t) else t._value for t in leaves)
         self._n_state = len(self._initial)
+        self._graph_tensors = lifted_tensors(self._function) + tuple(t for t in leaves if is_symbolic(t))
+
+    def _bound_copy(self, values):
+        n = len(self._function.lifted)
+        new = with_bound_functions(self, values[:n], "_function")
+        state = iter(values[n:])
+        new._initial = tuple(next(state) if v is None else v for v in self._initial)
+        return new
 
     def _flat_iter(self):
         state = self._initial

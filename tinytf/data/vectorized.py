@@ -22,9 +22,10 @@ def batches_of(dataset, size: int, drop_remainder: bool):
     from .sources import TensorSliceDataset
     from .transforms import MapDataset
 
-    if isinstance(dataset, TensorSliceDataset):
+    if isinstance(dataset, TensorSliceDataset) and not dataset._has_sparse:
         return _chunks(dataset._arrays, None, dataset._size, size, drop_remainder)
-    if isinstance(dataset, ShuffleDataset) and isinstance(dataset._input, TensorSliceDataset):
+    if (isinstance(dataset, ShuffleDataset) and isinstance(dataset._input, TensorSliceDataset)
+            and not dataset._input._has_sparse):
         source = dataset._input
         order = np.fromiter(buffer_shuffle(range(source._size), dataset._buffer(), dataset._next_rng()),
                             np.int64, source._size)
@@ -60,8 +61,8 @@ def batched_function(map_dataset):
         return cached
     map_dataset._batched = None
     traced = map_dataset._function
-    if map_dataset._parallel and map_dataset._deterministic is False:
-        return None
+    if map_dataset._parallel and map_dataset._deterministic is False or traced.lifted:
+        return None  # (a function reading the enclosing graph's tensors is not traced again, per batch)
     if any(s._shape is None for s in nest.flatten(map_dataset._input.element_spec)):
         return None
     graph = traced._concrete.graph

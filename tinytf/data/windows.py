@@ -12,6 +12,7 @@ from .dataset import INFINITE, UNKNOWN, DatasetV2
 from .functions import TracedFunction, python_function
 from .sources import as_int
 from .structure import DatasetSpec, ElementError, describe
+from .symbolic import lifted_tensors, with_bound_functions
 from .transforms import UnaryDataset
 
 
@@ -108,6 +109,11 @@ class GroupByWindowDataset(UnaryDataset):
         self._reduce_func = reduce_func
         super().__init__(input_dataset)
         self._element_spec = None
+        self._graph_tensors = lifted_tensors(self._key, *([] if self._size_func is None else [self._size_func]))
+
+    def _bound_copy(self, values):
+        names = ["_key"] + ([] if self._size_func is None else ["_size_func"])
+        return with_bound_functions(self, values, *names)
 
     @property
     def element_spec(self):
@@ -167,7 +173,7 @@ def bucket_by_sequence_length(dataset, element_length_func, bucket_boundaries, b
     lows = [np.iinfo(np.int32).min] + boundaries
     highs = boundaries + [np.iinfo(np.int32).max]
 
-    def bucket_of(*element):
+    def bucket_of(length_fn, *element):
         from tinytf.runtime.tensor import EagerTensor
 
         flat = tuple(t._value for t in nest.flatten(element))
@@ -192,18 +198,21 @@ def bucket_by_sequence_length(dataset, element_length_func, bucket_boundaries, b
             shapes_ = nest.map_structure(lambda s: s, shapes_)
         return window.padded_batch(sizes[i], shapes_, padding_values, drop_remainder=drop_remainder)
 
-    return _EagerGroupByWindow(dataset, bucket_of, batch_bucket, sizes)
+    return _EagerGroupByWindow(dataset, bucket_of, batch_bucket, sizes, length_fn)
 
 
 class _EagerGroupByWindow(GroupByWindowDataset):
-    """group_by_window with Python key and size functions (bucket_by_sequence_length's, which index lists)."""
+    """group_by_window with Python key and size functions (bucket_by_sequence_length's, which index lists):
+    key_of(self._key, *element), `_key` the traced length function."""
 
-    def __init__(self, input_dataset, key_of, reduce_func, sizes):
+    def __init__(self, input_dataset, key_of, reduce_func, sizes, length_fn):
         UnaryDataset.__init__(self, input_dataset)
         self._element_spec = None
         self._reduce_func = reduce_func
         self._key_of = key_of
         self._sizes = sizes
+        self._key, self._size_func = length_fn, None
+        self._graph_tensors = lifted_tensors(length_fn)
 
     def _limit(self, key):
         return self._sizes[key]
@@ -218,7 +227,8 @@ class _EagerGroupByWindow(GroupByWindowDataset):
                 yield item
                 continue
             element = pack(spec, item)
-            key = int(self._key_of(*element) if isinstance(element, tuple) else self._key_of(element))
+            key = int(self._key_of(self._key, *element) if isinstance(element, tuple)
+                      else self._key_of(self._key, element))
             group = groups.setdefault(key, [])
             group.append(item)
             if len(group) == self._limit(key):
