@@ -16,7 +16,7 @@ from ..errors import InvalidArgumentError
 from ..registry import OpDef, register
 from . import example_wire as wire
 from .example_decode import decode_examples
-from .ragged_partitions import ragged_output_types, ragged_outputs
+from .ragged_partitions import ragged_output_types, ragged_outputs  # noqa: F401 (ragged_output_types: for tinytf.io)
 
 KIND = {"int64": wire.INT64, "float32": wire.FLOAT, "string": wire.STRING}
 KIND_NAME = {wire.INT64: "int64", wire.FLOAT: "float", wire.STRING: "string"}

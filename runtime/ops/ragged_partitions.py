@@ -1,7 +1,7 @@
 """The row partitions of a tf.io.RaggedFeature, applied record by record as TF's parsing_config applies them
 (innermost partition first): RowSplits, RowLengths, RowStarts, RowLimits, ValueRowIds (int64 features of the
 same Example) and UniformRowLength (a constant). The result is the flat values and one row-splits vector per
-ragged dimension, outermost first, with the records' splits joined into batch splits; in a batch, trailing
+ragged dimension, outermost first, with the records' splits joined into batch splits; trailing
 UniformRowLength partitions become dense inner dimensions of the values, as TF reshapes them."""
 
 from __future__ import annotations
@@ -18,10 +18,8 @@ def _invalid(which, detail):
     raise InvalidArgumentError(f"Arguments to {which} do not form a valid RaggedTensor:{detail}")
 
 
-def folded_lengths(partitions, single) -> list:
-    """The UniformRowLength lengths that become dense inner dimensions (a batch's trailing uniform ones)."""
-    if single:
-        return []
+def folded_lengths(partitions) -> list:
+    """The trailing (innermost) UniformRowLength lengths: TF makes them dense inner dimensions of the values."""
     out = []
     for kind, ref in reversed(partitions):
         if kind != UNIFORM:
@@ -31,7 +29,7 @@ def folded_lengths(partitions, single) -> list:
 
 
 def ragged_output_types(dtype, partitions, single) -> list:
-    inner = folded_lengths(partitions, single)
+    inner = folded_lengths(partitions)
     splits = (0 if single else 1) + len(partitions) - len(inner)
     return [(dtype, (None, *inner))] + [(dtypes.int64, (None,))] * splits
 
@@ -74,7 +72,7 @@ def ragged_outputs(values, kinds, parts, validate, single) -> list:
     """values: the value feature's Decoded column; parts: per partition a Decoded int64 column or a uniform
     length. Returns [flat values, *row splits (outermost first; a batch's own splits first)]."""
     n = values.counts.size
-    folded = len(folded_lengths(list(zip(kinds, parts)), single))
+    folded = len(folded_lengths(list(zip(kinds, parts))))
     kept = len(kinds) - folded
     part_offsets = [None if isinstance(p, int) else np.concatenate([[0], np.cumsum(p.counts)]) for p in parts]
     per_level = [[] for _ in range(kept)]  # per kept partition: each record's splits

@@ -7,6 +7,7 @@ from .graph_io import write_graph  # noqa: F401
 from .parsing import (  # noqa: F401
     FixedLenFeature,
     FixedLenSequenceFeature,
+    RaggedFeature,
     VarLenFeature,
     decode_csv,
     parse_example,
