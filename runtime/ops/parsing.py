@@ -41,7 +41,13 @@ def wanted_of(sparse, dense, ragged) -> list:
 
 def _parse_kernel(serialized, *defaults, sparse, dense, ragged=(), single, vectorized=True):
     records = records_of(serialized, single)
-    columns = iter(decode_examples(records, wanted_of(sparse, dense, ragged), vectorized))
+    columns = decode_examples(records, wanted_of(sparse, dense, ragged), vectorized)
+    outputs = feature_outputs(iter(columns), sparse, dense, defaults, ragged, single)
+    return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
+def feature_outputs(columns, sparse, dense, defaults, ragged, single) -> list:
+    """The outputs of the features of one Features map per record, from their columns (in wanted_of order)."""
     outputs = []
     for key, dtype in sparse:
         outputs.extend(sparse_output(next(columns), key, dtype, single))
@@ -52,11 +58,17 @@ def _parse_kernel(serialized, *defaults, sparse, dense, ragged=(), single, vecto
         else:
             outputs.append(fixed_output(column, key, dtype, shape, default, single))
     for key, dtype, partitions, validate in ragged:
-        values = checked(next(columns), key, dtype)
-        parts = [next(columns) if kind != "uniform_row_length" else ref for kind, ref in partitions]
-        parts = [p if isinstance(p, int) else checked(p, ref, dtypes.int64) for p, (_k, ref) in zip(parts, partitions)]
+        values, parts = ragged_columns(columns, key, dtype, partitions)
         outputs.extend(ragged_outputs(values, [k for k, _ in partitions], parts, validate, single))
-    return outputs[0] if len(outputs) == 1 else tuple(outputs)
+    return outputs
+
+
+def ragged_columns(columns, key, dtype, partitions):
+    """A ragged feature's value column and, per partition, its int64 column (or its uniform length)."""
+    values = checked(next(columns), key, dtype)
+    parts = [ref if kind == "uniform_row_length" else checked(next(columns), ref, dtypes.int64)
+             for kind, ref in partitions]
+    return values, parts
 
 
 def checked(column, key, dtype):

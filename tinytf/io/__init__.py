@@ -11,6 +11,8 @@ from .parsing import (  # noqa: F401
     VarLenFeature,
     decode_csv,
     parse_example,
+    parse_sequence_example,
     parse_single_example,
+    parse_single_sequence_example,
 )
 from .tfrecord import TFRecordOptions, TFRecordWriter  # noqa: F401

@@ -1,6 +1,6 @@
 """tf.io.parse_example / parse_single_example with FixedLenFeature, VarLenFeature, FixedLenSequenceFeature and
-RaggedFeature, and tf.io.decode_csv: thin layers over one registered op each (runtime/ops/parsing.py, runtime/ops/csv.py),
-so they run eagerly, inside tf.function and inside dataset.map alike."""
+RaggedFeature, and tf.io.decode_csv: thin layers over one registered op each (runtime/ops/parsing.py,
+runtime/ops/csv.py), so they run eagerly, inside tf.function and inside dataset.map alike."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from tinytf.runtime import dtypes
 from tinytf.runtime.dispatch import convert_to_tensor
 from tinytf.runtime.ops import csv as _csv
 from tinytf.runtime.ops import parsing as _parsing
+from tinytf.runtime.ops import parsing_sequence as _parsing_sequence
 from tinytf.runtime.tensor import Tensor
 
 from ..ragged import RaggedTensor
@@ -178,6 +179,68 @@ def parse_example(serialized, features, example_names=None, name=None) -> dict:
 def parse_single_example(serialized, features, example_names=None, name=None) -> dict:
     """One serialized Example (a string scalar) -> {key: tensor or SparseTensor}."""
     return _parse(serialized, features, single=True)
+
+
+def _sequence_config(features: dict):
+    """(sparse, dense, ragged configurations, ragged keys) of sequence_features, in sorted key order."""
+    sparse, dense, ragged, ragged_keys = [], [], [], []
+    for key in sorted(features):
+        feature = features[key]
+        if isinstance(feature, VarLenFeature):
+            sparse.append((key, _dtype_of(feature, key)))
+        elif isinstance(feature, FixedLenSequenceFeature):
+            if feature.default_value is not None:
+                raise ValueError(f"Value feature_list.dense_defaults[{key}] must be None")
+            dense.append((key, _dtype_of(feature, key), _shape_of(feature.shape, key), bool(feature.allow_missing)))
+        elif isinstance(feature, RaggedFeature):
+            ragged.append(ragged_config(key, feature))
+            ragged_keys.append(key)
+        else:
+            raise ValueError(f"Unsupported {type(feature).__name__} {feature} for key '{key}': sequence_features "
+                             "take FixedLenSequenceFeature, VarLenFeature or RaggedFeature")
+    return sparse, dense, ragged, ragged_keys
+
+
+def _parse_sequence(serialized, context_features, sequence_features, single):
+    if not context_features and not sequence_features:
+        raise ValueError("Both `context_features` and `sequence_features` argument are None, but at least one "
+                         "should have values.")
+    c_sparse, c_dense, c_ragged, defaults, c_ragged_keys = _config(context_features) if context_features \
+        else ([], [], [], [], [])
+    s_sparse, s_dense, s_ragged, s_ragged_keys = _sequence_config(sequence_features or {})
+    serialized = convert_to_tensor(serialized, dtypes.string)
+    outputs = _parsing_sequence.parse_sequence_example(
+        serialized, defaults, (c_sparse, c_dense, c_ragged), (s_sparse, s_dense, s_ragged), single)
+    count = _parsing.output_count(c_sparse, c_dense, c_ragged, single)
+    context = assemble(outputs[:count], c_sparse, c_dense, c_ragged, c_ragged_keys, single)
+    lists, at = {}, count
+    for key, _dtype in s_sparse:
+        lists[key] = SparseTensor(*outputs[at:at + 3])
+        at += 3
+    for key, *_rest in s_dense:
+        lists[key] = outputs[at]
+        at += 1
+    for key, (_value_key, dtype, partitions, _validate) in zip(s_ragged_keys, s_ragged):
+        count = len(_parsing.ragged_output_types(dtype, partitions, True)) + (1 if single else 2)
+        lists[key] = ragged_result(outputs[at], list(outputs[at + 1:at + count]))
+        at += count
+    lengths = {key: outputs[at + i] for i, (key, *_rest) in enumerate(s_dense)}
+    order = lambda result, features: {key: result[key] for key in (features or {})}  # noqa: E731
+    return order(context, context_features), order(lists, sequence_features), lengths
+
+
+def parse_sequence_example(serialized, context_features=None, sequence_features=None, example_names=None,
+                           name=None):
+    """A batch (string vector) of serialized SequenceExamples -> (context dict, feature-list dict, lengths
+    dict: the number of steps of each FixedLenSequenceFeature per record)."""
+    return _parse_sequence(serialized, context_features, sequence_features, single=False)
+
+
+def parse_single_sequence_example(serialized, context_features=None, sequence_features=None, example_name=None,
+                                  name=None):
+    """One serialized SequenceExample (a string scalar) -> (context dict, feature-list dict)."""
+    context, lists, _lengths = _parse_sequence(serialized, context_features, sequence_features, single=True)
+    return context, lists
 
 
 def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, name=None, na_value="",
