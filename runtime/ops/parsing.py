@@ -58,31 +58,35 @@ def feature_outputs(columns, sparse, dense, defaults, ragged, single) -> list:
         else:
             outputs.append(fixed_output(column, key, dtype, shape, default, single))
     for key, dtype, partitions, validate in ragged:
-        values, parts = ragged_columns(columns, key, dtype, partitions)
+        values, parts = ragged_columns(columns, key, dtype, partitions, single)
         outputs.extend(ragged_outputs(values, [k for k, _ in partitions], parts, validate, single))
     return outputs
 
 
-def ragged_columns(columns, key, dtype, partitions):
+def ragged_columns(columns, key, dtype, partitions, single):
     """A ragged feature's value column and, per partition, its int64 column (or its uniform length)."""
-    values = checked(next(columns), key, dtype)
-    parts = [ref if kind == "uniform_row_length" else checked(next(columns), ref, dtypes.int64)
+    values = checked(next(columns), key, dtype, single)
+    parts = [ref if kind == "uniform_row_length" else checked(next(columns), ref, dtypes.int64, single)
              for kind, ref in partitions]
     return values, parts
 
 
-def checked(column, key, dtype):
-    """The column, after TF's check that every record holding the feature holds the expected list kind."""
+def checked(column, key, dtype, single=True):
+    """The column, after TF's check that every record holding the feature holds the expected list kind
+    (worded as TF words it for one Example or for a batch)."""
     wrong = np.flatnonzero((column.kind != 0) & (column.kind != KIND[dtype.name]))
     if wrong.size:
-        raise InvalidArgumentError(f"Key: {key}.  Data types don't match. Data type: "
-                                   f"{KIND_NAME[int(column.kind[wrong[0]])]} but expected type: "
-                                   f"{KIND_NAME[KIND[dtype.name]]}")
+        actual, expected = KIND_NAME[int(column.kind[wrong[0]])], KIND_NAME[KIND[dtype.name]]
+        if single:
+            raise InvalidArgumentError(f"Key: {key}.  Data types don't match. Data type: {actual} but expected "
+                                       f"type: {expected}")
+        raise InvalidArgumentError(f"Name: <unknown>, Key: {key}, Index: {int(wrong[0])}.  Data types don't match. "
+                                   f"Expected type: {expected}, Actual type: {actual}")
     return column
 
 
 def sparse_output(column, key, dtype, single):
-    column = checked(column, key, dtype)
+    column = checked(column, key, dtype, single)
     counts, n = column.counts, column.counts.size
     total = int(counts.sum())
     width = int(counts.max(initial=0))
@@ -105,13 +109,17 @@ def fixed_output(column, key, dtype, shape, default, single):
     if bad.size:  # the first bad record in order, worded as TF words it
         i = int(bad[0])
         if wrong_kind[i]:
-            checked(column, key, dtype)
+            checked(column, key, dtype, single)
         if missing[i]:
             raise InvalidArgumentError(f"Feature: {key} (data type: {KIND_NAME[KIND[dtype.name]]}) is "
                                        "required but could not be found.")
+        if single:
+            raise InvalidArgumentError(
+                f"Key: {key}, Index: {i}.  Can't parse serialized Example: Number of values "
+                f"({int(column.counts[i])}) != expected ({size}) for the shape {list(shape)}.")
         raise InvalidArgumentError(
-            f"Key: {key}, Index: {i}.  Can't parse serialized Example: Number of values "
-            f"({int(column.counts[i])}) != expected ({size}) for the shape {list(shape)}.")
+            f"Name: <unknown>, Key: {key}, Index: {i}.  Number of {KIND_NAME[KIND[dtype.name]]} values != "
+            f"expected.  Values size: {int(column.counts[i])} but output shape: {list(shape)}")
     n = column.present.size
     values = column.values
     if column.present.all():
@@ -127,7 +135,7 @@ def fixed_output(column, key, dtype, shape, default, single):
 
 def sequence_output(column, key, dtype, shape, default, single):
     """A FixedLenSequenceFeature: [batch, longest, *shape], shorter examples padded with the default."""
-    column = checked(column, key, dtype)
+    column = checked(column, key, dtype, single)
     size = max(int(np.prod(shape, dtype=np.int64)), 1)
     bad = np.flatnonzero(column.counts % size)
     if bad.size:

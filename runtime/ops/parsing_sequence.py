@@ -39,12 +39,14 @@ class _Steps:
         self.steps = np.array([len(s) for s in steps], np.int64)
         self.column = columns_of_features([f for s in steps for f in s], kind)
         self.step_record = np.repeat(np.arange(len(lists), dtype=np.int64), self.steps)
+        self.step_index = np.arange(self.steps.sum(), dtype=np.int64) - np.repeat(np.cumsum(self.steps) - self.steps,
+                                                                                  self.steps)
 
     def check(self, key, dtype):
         wrong = np.flatnonzero((self.column.kind != 0) & (self.column.kind != KIND[dtype.name]))
         if wrong.size:
             raise InvalidArgumentError(f"Name: <unknown>, Feature list: {key}, Index: "
-                                       f"{int(self.step_record[wrong[0]])}.  Data types don't match. Expected "
+                                       f"{int(self.step_index[wrong[0]])}.  Data types don't match. Expected "
                                        f"type: {KIND_NAME[KIND[dtype.name]]}")
         return self
 
@@ -56,8 +58,7 @@ def _steps_columns(examples, keys_kinds):
 def _sparse(steps: _Steps, single):
     counts = steps.column.counts
     n = steps.steps.size
-    step_in_record = np.arange(steps.steps.sum(), dtype=np.int64) - np.repeat(np.cumsum(steps.steps) - steps.steps,
-                                                                              steps.steps)
+    step_in_record = steps.step_index
     index = np.arange(counts.sum(), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
     columns = [np.repeat(step_in_record, counts), index]
     shape = [int(steps.steps.max(initial=0)), int(counts.max(initial=0))]
@@ -77,7 +78,7 @@ def _dense(steps: _Steps, key, dtype, shape, allow_missing, single):
     wrong = np.flatnonzero(steps.column.counts != size)
     if wrong.size:
         step = int(wrong[0])
-        raise InvalidArgumentError(f"Name: <unknown>, Key: {key}, Index: {int(steps.step_record[step])}.  Number "
+        raise InvalidArgumentError(f"Name: <unknown>, Key: {key}, Index: {int(steps.step_index[step])}.  Number "
                                    f"of values != expected.  values size: {int(steps.column.counts[step])} but "
                                    f"output shape: {list(shape)}")
     empty = np.zeros(0, dtype=object if dtype.is_string else dtype.np)

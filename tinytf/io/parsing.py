@@ -144,7 +144,22 @@ def _config(features: dict, what="feature"):
         else:
             raise ValueError(f"Unsupported feature type {type(feature).__name__} for key {key}: use "
                              "FixedLenFeature, VarLenFeature, FixedLenSequenceFeature or RaggedFeature")
+    _disjoint(sparse, dense, ragged)
     return sparse, dense, ragged, defaults, ragged_keys
+
+
+def _disjoint(sparse, dense, ragged):
+    """TF's check that no feature key is read both as a ragged feature's values or partitions and otherwise."""
+    ragged_keys = {key for key, _d, partitions, _v in ragged} | {
+        ref for _k, _d, partitions, _v in ragged for kind, ref in partitions if kind != "uniform_row_length"}
+    for what, keys in (("sparse", {k for k, *_ in sparse}), ("Dense", {k for k, *_ in dense})):
+        common = ragged_keys & keys
+        if common:
+            if what == "sparse":
+                raise ValueError(f"Ragged and sparse keys must not intersect; ragged_keys: {sorted(ragged_keys)}, "
+                                 f"sparse_keys: {sorted(keys)}, intersection: {common}")
+            raise ValueError(f"Dense and ragged keys must not intersect; dense_keys: {sorted(keys)}, ragged_keys: "
+                             f"{sorted(ragged_keys)}, intersection: {common}")
 
 
 def assemble(outputs, sparse, dense, ragged, ragged_keys, single) -> dict:
@@ -208,6 +223,7 @@ def _parse_sequence(serialized, context_features, sequence_features, single):
     c_sparse, c_dense, c_ragged, defaults, c_ragged_keys = _config(context_features) if context_features \
         else ([], [], [], [], [])
     s_sparse, s_dense, s_ragged, s_ragged_keys = _sequence_config(sequence_features or {})
+    _disjoint(s_sparse, s_dense, s_ragged)
     serialized = convert_to_tensor(serialized, dtypes.string)
     outputs = _parsing_sequence.parse_sequence_example(
         serialized, defaults, (c_sparse, c_dense, c_ragged), (s_sparse, s_dense, s_ragged), single)
