@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 STRING, FLOAT, INT64 = 1, 2, 3  # Feature's oneof members by field number: bytes_list, float_list, int64_list
-_LIST_TAGS = np.array([0x0A, 0x12, 0x1A], np.uint8)  # Feature.bytes_list, float_list, int64_list
-_VALUE_TAGS = np.array([0x0A], np.uint8)  # field 1, length-delimited (Example.features, a list's values)
+_LIST_TAGS = (0x0A, 0x1A)  # Feature.bytes_list, float_list, int64_list: fields 1-3, length-delimited
+_VALUE_TAGS = (0x0A, 0x0A)  # field 1, length-delimited (Example.features, a list's values)
 _PAD = 16  # zero bytes after the records: a varint read at the last byte never runs past the buffer
 
 
@@ -58,13 +58,13 @@ def _varints(buf, pos):
     return value.view(np.int64), after
 
 
-def one_field(buf, starts, ends, tags) -> Fields | None:
+def one_field(buf, starts, ends, low_tag, high_tag) -> Fields | None:
     """The common shape as a shortcut: every span is exactly one length-delimited field whose one-byte tag
-    is in `tags`. None when some span is not (then `scan` walks them)."""
+    is between low_tag and high_tag. None when some span is not (then `scan` walks them)."""
     if starts.size == 0 or (starts >= ends).any():
         return None
     tag = buf[starts]
-    if not np.isin(tag, tags).all():
+    if tag.min() < low_tag or tag.max() > high_tag or (low_tag != high_tag and ((tag & 7) != 2).any()):
         return None
     length, begin = _varints(buf, starts + 1)
     end = begin + length
@@ -74,8 +74,8 @@ def one_field(buf, starts, ends, tags) -> Fields | None:
     return Fields(np.arange(starts.size), field, np.full(starts.size, 2, np.int64), begin, end)
 
 
-def scan_or_one(buf, starts, ends, tags) -> Fields:
-    return one_field(buf, starts, ends, tags) or scan(buf, starts, ends)
+def scan_or_one(buf, starts, ends, low_tag, high_tag) -> Fields:
+    return one_field(buf, starts, ends, low_tag, high_tag) or scan(buf, starts, ends)
 
 
 def scan(buf, starts, ends) -> Fields:
@@ -85,11 +85,23 @@ def scan(buf, starts, ends) -> Fields:
     parts = []
     while span.size:
         end = ends[span]
+        first = buf[pos]
+        if first.min() == first.max() and first[0] & 0x87 == 2 and first[0] >= 8:
+            # one length-delimited field number in every message (map entries, repeated strings): the usual case
+            field, wire = np.full(span.size, first[0] >> 3, np.int64), np.full(span.size, 2, np.int64)
+            length, begin = _varints(buf, pos + 1)
+            stop = begin + length
+            if (stop > end).any() or (length < 0).any():
+                raise Unusual("field runs past its message")
+            parts.append((span, field, wire, begin, stop))
+            more = stop < end
+            span, pos = span[more], stop[more]
+            continue
         tag, pos = _varints(buf, pos)
         field, wire = tag >> 3, tag & 7
         if tag.min() < 8:
             raise Unusual("field number 0")
-        if (wire == 2).all():  # messages, strings and packed lists only: the usual case
+        if (wire == 2).all():  # messages, strings and packed lists only
             length, begin = _varints(buf, pos)
             stop = begin + length
         else:
@@ -111,6 +123,8 @@ def scan(buf, starts, ends) -> Fields:
     if not parts:
         empty = np.zeros(0, np.int64)
         return Fields(empty, empty, empty, empty, empty)
+    if len(parts) == 1:  # one field per message: already in order
+        return Fields(*parts[0])
     columns = [np.concatenate(c) for c in zip(*parts)]
     order = np.argsort(columns[0], kind="stable")  # by message, each message's fields in wire order
     return Fields(*(c[order] for c in columns))
@@ -173,7 +187,7 @@ def decode(records, wanted) -> list:
     ends = np.cumsum(lengths)
     data = b"".join(records)
     buf = np.frombuffer(data + bytes(_PAD), np.uint8)
-    features = _length_delimited(scan_or_one(buf, ends - lengths, ends, _VALUE_TAGS), 1, "Example.features")
+    features = _length_delimited(scan_or_one(buf, ends - lengths, ends, *_VALUE_TAGS), 1, "Example.features")
     _once(features.span, "Example.features")
     entries = _length_delimited(scan(buf, features.begin, features.end), 1, "Features.feature")
     entry_record = features.span[entries.span]
@@ -233,28 +247,38 @@ def _features_of(buf, data, n, entry_record, entries, wanted) -> list:
 
     # every wanted Feature message of the batch at once, then every list inside them
     all_entries = np.concatenate(chosen) if chosen else np.zeros(0, np.int64)
-    feature = scan_or_one(buf, value_begin[all_entries], value_end[all_entries], _LIST_TAGS)
+    feature = scan_or_one(buf, value_begin[all_entries], value_end[all_entries], *_LIST_TAGS)
     lists = feature.select((feature.field >= 1) & (feature.field <= 3))
     if (lists.wire != 2).any():
         raise Unusual("Feature list with a wrong wire type")
     _once(lists.span, "Feature kind")
-    items = scan_or_one(buf, lists.begin, lists.end, _VALUE_TAGS)
+    items = scan_or_one(buf, lists.begin, lists.end, *_VALUE_TAGS)
     items = items.select(items.field == 1)
 
     out, first = [], 0
     for (_key, kind), entries_of_key in zip(wanted, chosen):
         last = first + entries_of_key.size
+        lo, hi = np.searchsorted(lists.span, [first, last])  # this key's lists, then their items: slices
+        a, b = np.searchsorted(items.span, [lo, hi])
+        if hi - lo == n and b - a == n and (items.span[a:b] == np.arange(lo, hi)).all():
+            # every record has the key, its list and one item (a packed run or one string): no scatter needed
+            kinds = lists.field[lo:hi].astype(np.int8)
+            if (kinds != kind).any():
+                out.append(Decoded(np.ones(n, bool), kinds, np.zeros(n, np.int64), None))
+            else:
+                values, per_item = _values(buf, data, items.select(slice(a, b)), kind)
+                out.append(Decoded(np.ones(n, bool), kinds, np.asarray(per_item, np.int64), values))
+            first = last
+            continue
         records = entry_record[entries_of_key]
         present = np.zeros(n, bool)
         present[records] = True
         kinds = np.zeros(n, np.int8)
-        lo, hi = np.searchsorted(lists.span, [first, last])  # this key's lists, then their items: slices
         list_feature = lists.span[lo:hi]  # index into all_entries
         kinds[entry_record[all_entries[list_feature]]] = lists.field[lo:hi]
         counts = np.zeros(n, np.int64)
         values = None
         if not ((kinds != 0) & (kinds != kind)).any():
-            a, b = np.searchsorted(items.span, [lo, hi])
             mine = items.select(slice(a, b))
             owner = entry_record[all_entries[lists.span[mine.span]]]
             values, per_item = _values(buf, data, mine, kind)
