@@ -5,8 +5,10 @@ a plain Python/numpy reader of the same bytes.
     python benchmarks/data_io.py --library tensorflow --file F    # one library only
 
 The file: ~50 MB of Examples (a 784-byte image, an int64 label, 32 floats), written once by tinytf. Reported:
-TFRecordDataset read throughput (MB/s, CRCs checked, one epoch) and parse throughput (records/s of
-`TFRecordDataset -> batch(256) -> map(parse_example)`, one epoch); best of a few epochs."""
+TFRecordDataset read throughput (MB/s, CRCs checked, one epoch), the pipeline's throughput (records/s of
+`TFRecordDataset -> batch(256) -> map(parse_example)`, one epoch), the same pipeline without the map (what
+reading and batching cost: the ceiling a faster parse can reach), and the parse op alone (a tf.function over
+40 batches of 256 records in memory); best of a few epochs."""
 
 from __future__ import annotations
 
@@ -66,13 +68,31 @@ def library_figures(tf, path: str, rounds: int = 3) -> dict:
     read_s = best(read, rounds)
     features = {"image": tf.io.FixedLenFeature([], tf.string), "label": tf.io.FixedLenFeature([], tf.int64),
                 "features": tf.io.FixedLenFeature([32], tf.float32)}
-    parsed = ds.batch(256).map(lambda r: tf.io.parse_example(r, features))
+    batched = ds.batch(256)
+    parsed = batched.map(lambda r: tf.io.parse_example(r, features))
 
     def parse():
         for _batch in parsed:
             pass
     parse_s = best(parse, rounds)
+
+    def batch_only():  # the same pipeline without the parse: what reading and batching alone cost
+        for _batch in batched:
+            pass
+    batch_s = best(batch_only, rounds)
+
+    # the parse op alone, inside a tf.function, on batches of 256 records already in memory
+    batches = [b for _i, b in zip(range(40), batched)]
+    parse_fn = tf.function(lambda r: tf.io.parse_example(r, features))
+    parse_fn(batches[0])
+
+    def parse_only():
+        for b in batches:
+            parse_fn(b)
+    op_s = best(parse_only, rounds)
+    in_memory = sum(int(b.shape[0]) for b in batches)
     return {"read_MB_per_s": size / 1e6 / read_s, "parse_records_per_s": counted[0] / parse_s,
+            "batch_only_records_per_s": counted[0] / batch_s, "parse_op_records_per_s": in_memory / op_s,
             "records": counted[0]}
 
 
@@ -112,6 +132,7 @@ def plain_python_figures(path: str, rounds: int = 3) -> dict:
             [p["image"].bytes_list.value[0] for p in protos]
     parse_s = best(parse, rounds)
     return {"read_MB_per_s": size / 1e6 / read_s, "parse_records_per_s": len(all_records) / parse_s,
+            "batch_only_records_per_s": float("nan"), "parse_op_records_per_s": float("nan"),
             "records": len(all_records)}
 
 
@@ -148,10 +169,11 @@ def main(argv=None):
                 rows.append(json.loads(lines[-1]))
             else:
                 print("TensorFlow run failed:", out.stderr[-500:])
-    print(f"{'library':<14}{'read MB/s':>12}{'parse records/s':>18}")
+    print(f"{'library':<14}{'read MB/s':>12}{'pipeline records/s':>20}{'without parse':>16}{'parse op alone':>16}")
     for r in rows:
         assert r["records"] == n
-        print(f"{r['library']:<14}{r['read_MB_per_s']:>12,.1f}{r['parse_records_per_s']:>18,.0f}")
+        print(f"{r['library']:<14}{r['read_MB_per_s']:>12,.1f}{r['parse_records_per_s']:>20,.0f}"
+              f"{r['batch_only_records_per_s']:>16,.0f}{r['parse_op_records_per_s']:>16,.0f}")
 
 
 if __name__ == "__main__":
