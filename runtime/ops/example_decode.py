@@ -1,5 +1,6 @@
 """Decoding a batch of serialized tf.train.Example (or SequenceExample) records into per-feature columns
-(`example_wire.Decoded`): the vectorized wire decoder first, the protobuf runtime when the batch has a shape
+(`example_wire.Decoded`): a learned byte layout when the batch's records share one (example_layout), else
+the vectorized wire decoder, and the protobuf runtime when the batch has a shape
 the vectorized decoder leaves to it (a repeated message field, a oneof set twice, malformed bytes). The
 protobuf path is also the reference the vectorized one is fuzzed against (tests/test_example_wire.py)."""
 
@@ -11,6 +12,7 @@ import numpy as np
 from google.protobuf.message import DecodeError
 
 from ..errors import InvalidArgumentError
+from . import example_layout
 from . import example_wire as wire
 from .example_proto import Example, SequenceExample
 
@@ -20,6 +22,9 @@ KIND_OF = {"bytes_list": wire.STRING, "float_list": wire.FLOAT, "int64_list": wi
 def decode_examples(records, wanted, vectorized=True) -> list:
     """[Decoded] for `wanted` ([(key bytes, kind)]) over a list of serialized Examples."""
     if vectorized:
+        same_layout = example_layout.decode(records, wanted)
+        if same_layout is not None:
+            return same_layout
         try:
             return wire.decode(records, wanted)
         except wire.Unusual:

@@ -180,8 +180,16 @@ class Decoded:
         self.present, self.kind, self.counts, self.values = present, kind, counts, values
 
 
-def decode(records, wanted) -> list:
-    """records: a list of serialized Examples; wanted: [(key bytes, kind)] -> a Decoded per wanted key."""
+class _Learning(list):
+    """The `items_of` list of a layout being learned, which also receives the unwanted features' value spans."""
+
+    unwanted = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+
+
+def decode(records, wanted, items_of=None) -> list:
+    """records: a list of serialized Examples; wanted: [(key bytes, kind)] -> a Decoded per wanted key.
+    `items_of`, when a list, receives per wanted key the Fields of its list items (None for a wrong kind):
+    where each value's bytes are (example_layout.py builds its record layouts from them)."""
     n = len(records)
     lengths = np.fromiter(map(len, records), np.int64, n)
     ends = np.cumsum(lengths)
@@ -191,7 +199,7 @@ def decode(records, wanted) -> list:
     _once(features.span, "Example.features")
     entries = _length_delimited(scan(buf, features.begin, features.end), 1, "Features.feature")
     entry_record = features.span[entries.span]
-    return _features_of(buf, data, n, entry_record, entries, wanted)
+    return _features_of(buf, data, n, entry_record, entries, wanted, [] if items_of is None else items_of)
 
 
 def _canonical_entries(buf, starts, ends):
@@ -231,7 +239,7 @@ def _entries(buf, starts, ends):
     return key_begin, key_end, has_value, value_begin, value_end
 
 
-def _features_of(buf, data, n, entry_record, entries, wanted) -> list:
+def _features_of(buf, data, n, entry_record, entries, wanted, items_of) -> list:
     """The wanted features of n messages whose map entries (owned by entry_record) are `entries`."""
     key_begin, key_end, _has_value, value_begin, value_end = _entries(buf, entries.begin, entries.end)
     key_length = key_end - key_begin
@@ -247,6 +255,9 @@ def _features_of(buf, data, n, entry_record, entries, wanted) -> list:
 
     # every wanted Feature message of the batch at once, then every list inside them
     all_entries = np.concatenate(chosen) if chosen else np.zeros(0, np.int64)
+    if isinstance(items_of, _Learning):  # the other features' values, which no decoder looks into
+        unwanted = np.setdiff1d(np.arange(key_length.size), all_entries)
+        items_of.unwanted = (value_begin[unwanted], value_end[unwanted])
     feature = scan_or_one(buf, value_begin[all_entries], value_end[all_entries], *_LIST_TAGS)
     lists = feature.select((feature.field >= 1) & (feature.field <= 3))
     if (lists.wire != 2).any():
@@ -265,9 +276,12 @@ def _features_of(buf, data, n, entry_record, entries, wanted) -> list:
             kinds = lists.field[lo:hi].astype(np.int8)
             if (kinds != kind).any():
                 out.append(Decoded(np.ones(n, bool), kinds, np.zeros(n, np.int64), None))
+                items_of.append(None)
             else:
-                values, per_item = _values(buf, data, items.select(slice(a, b)), kind)
+                mine = items.select(slice(a, b))
+                values, per_item = _values(buf, data, mine, kind)
                 out.append(Decoded(np.ones(n, bool), kinds, np.asarray(per_item, np.int64), values))
+                items_of.append(mine)
             first = last
             continue
         records = entry_record[entries_of_key]
@@ -284,6 +298,7 @@ def _features_of(buf, data, n, entry_record, entries, wanted) -> list:
             values, per_item = _values(buf, data, mine, kind)
             counts = np.bincount(owner, weights=per_item, minlength=n).astype(np.int64)
         out.append(Decoded(present, kinds, counts, values))
+        items_of.append(None if values is None else mine)
         first = last
     return out
 
