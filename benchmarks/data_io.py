@@ -110,9 +110,9 @@ def varied_batches(tf, count=40, size=256) -> list:
     """Batches of Examples like the file's, with labels up to 100,000 so that record lengths vary."""
     rng = np.random.default_rng(1)
     out = []
-    for b in range(count):
+    for _batch in range(count):
         batch = []
-        for i in range(size):
+        for _record in range(size):
             label = int(rng.integers(0, 100_000)) >> int(rng.integers(0, 17))  # 1 to 3 varint bytes
             batch.append(tf.train.Example(features=tf.train.Features(feature={
                 "image": tf.train.Feature(bytes_list=tf.train.BytesList(
