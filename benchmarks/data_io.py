@@ -5,8 +5,11 @@ a plain Python/numpy reader of the same bytes.
     python benchmarks/data_io.py --library tensorflow --file F    # one library only
 
 The file: ~50 MB of Examples (a 784-byte image, an int64 label, 32 floats), written once by tinytf. Reported:
-TFRecordDataset read throughput (MB/s, CRCs checked, one epoch) and parse throughput (records/s of
-`TFRecordDataset -> batch(256) -> map(parse_example)`, one epoch); best of a few epochs."""
+TFRecordDataset read throughput (MB/s, CRCs checked, one epoch), the pipeline's throughput (records/s of
+`TFRecordDataset -> batch(256) -> map(parse_example)`, one epoch), the same pipeline without the map (what
+reading and batching cost: the ceiling a faster parse can reach), and the parse op alone (a tf.function over
+40 batches of 256 records in memory: the file's, whose records share one byte layout, and records of varied
+lengths, which take tinytf's general decoder); best of a few epochs."""
 
 from __future__ import annotations
 
@@ -66,14 +69,59 @@ def library_figures(tf, path: str, rounds: int = 3) -> dict:
     read_s = best(read, rounds)
     features = {"image": tf.io.FixedLenFeature([], tf.string), "label": tf.io.FixedLenFeature([], tf.int64),
                 "features": tf.io.FixedLenFeature([32], tf.float32)}
-    parsed = ds.batch(256).map(lambda r: tf.io.parse_example(r, features))
+    batched = ds.batch(256)
+    parsed = batched.map(lambda r: tf.io.parse_example(r, features))
 
     def parse():
         for _batch in parsed:
             pass
     parse_s = best(parse, rounds)
+
+    def batch_only():  # the same pipeline without the parse: what reading and batching alone cost
+        for _batch in batched:
+            pass
+    batch_s = best(batch_only, rounds)
+
+    # the parse op alone, inside a tf.function, on batches of 256 records already in memory
+    batches = [b for _i, b in zip(range(40), batched)]
+    parse_fn = tf.function(lambda r: tf.io.parse_example(r, features))
+    parse_fn(batches[0])
+
+    def parse_only():
+        for b in batches:
+            parse_fn(b)
+    op_s = best(parse_only, rounds)
+    in_memory = sum(int(b.shape[0]) for b in batches)
+
+    # the same, on records whose lengths differ (labels of 1 to 3 varint bytes): no shared byte layout
+    varied = [tf.constant(b) for b in varied_batches(tf)]
+    parse_fn(varied[0])
+
+    def parse_varied():
+        for b in varied:
+            parse_fn(b)
+    varied_s = best(parse_varied, rounds)
     return {"read_MB_per_s": size / 1e6 / read_s, "parse_records_per_s": counted[0] / parse_s,
-            "records": counted[0]}
+            "batch_only_records_per_s": counted[0] / batch_s, "parse_op_records_per_s": in_memory / op_s,
+            "parse_op_varied_records_per_s": 40 * 256 / varied_s, "records": counted[0]}
+
+
+def varied_batches(tf, count=40, size=256) -> list:
+    """Batches of Examples like the file's, with labels up to 100,000 so that record lengths vary."""
+    rng = np.random.default_rng(1)
+    out = []
+    for _batch in range(count):
+        batch = []
+        for _record in range(size):
+            label = int(rng.integers(0, 100_000)) >> int(rng.integers(0, 17))  # 1 to 3 varint bytes
+            batch.append(tf.train.Example(features=tf.train.Features(feature={
+                "image": tf.train.Feature(bytes_list=tf.train.BytesList(
+                    value=[rng.integers(0, 256, 784, dtype=np.uint8).tobytes()])),
+                "label": tf.train.Feature(int64_list=tf.train.Int64List(value=[label])),
+                "features": tf.train.Feature(float_list=tf.train.FloatList(value=rng.normal(size=32).tolist())),
+            })).SerializeToString())
+        out.append(batch)
+    return out
 
 
 def plain_python_figures(path: str, rounds: int = 3) -> dict:
@@ -112,6 +160,8 @@ def plain_python_figures(path: str, rounds: int = 3) -> dict:
             [p["image"].bytes_list.value[0] for p in protos]
     parse_s = best(parse, rounds)
     return {"read_MB_per_s": size / 1e6 / read_s, "parse_records_per_s": len(all_records) / parse_s,
+            "batch_only_records_per_s": float("nan"), "parse_op_records_per_s": float("nan"),
+            "parse_op_varied_records_per_s": float("nan"),
             "records": len(all_records)}
 
 
@@ -148,10 +198,13 @@ def main(argv=None):
                 rows.append(json.loads(lines[-1]))
             else:
                 print("TensorFlow run failed:", out.stderr[-500:])
-    print(f"{'library':<14}{'read MB/s':>12}{'parse records/s':>18}")
+    print(f"{'library':<14}{'read MB/s':>10}{'pipeline rec/s':>16}{'without parse':>15}{'parse op':>12}"
+          f"{'parse op, varied lengths':>26}")
     for r in rows:
         assert r["records"] == n
-        print(f"{r['library']:<14}{r['read_MB_per_s']:>12,.1f}{r['parse_records_per_s']:>18,.0f}")
+        print(f"{r['library']:<14}{r['read_MB_per_s']:>10,.1f}{r['parse_records_per_s']:>16,.0f}"
+              f"{r['batch_only_records_per_s']:>15,.0f}{r['parse_op_records_per_s']:>12,.0f}"
+              f"{r['parse_op_varied_records_per_s']:>26,.0f}")
 
 
 if __name__ == "__main__":

@@ -405,7 +405,13 @@ SAMPLES.update({
                                             record_defaults=[[0], [0.0], [""], tf.constant([], tf.string)]),
                    lambda: tf.io.decode_csv(tf.constant("7;8"), record_defaults=[[0.0], [0]], field_delim=";")],
     "parse_example": [lambda: tf.io.parse_example(_examples(), {"x": tf.io.FixedLenFeature([2], tf.float32),
-                                                                "ids": tf.io.VarLenFeature(tf.int64)})],
+                                                                "ids": tf.io.VarLenFeature(tf.int64)}),
+                      lambda: tf.io.parse_example(_examples(), {"r": tf.io.RaggedFeature(tf.float32, value_key="x")})],
+    "parse_sequence_example": [lambda: tf.io.parse_sequence_example(
+        [tf.train.SequenceExample(feature_lists=tf.train.FeatureLists(feature_list={"s": tf.train.FeatureList(
+            feature=[tf.train.Feature(int64_list=tf.train.Int64List(value=[i, i + 1])) for i in range(n)])}))
+         .SerializeToString() for n in (1, 3)],
+        sequence_features={"s": tf.io.FixedLenSequenceFeature([2], tf.int64), "v": tf.io.VarLenFeature(tf.int64)})],
     "conv2d_backprop_input": [lambda: grads(lambda x, f: tf.nn.conv2d(x, f, 2, "SAME"), _finite((1, 5, 4, 2)),
                                             _finite((3, 2, 2, 2), seed=1))],
     "conv2d_backprop_filter": [lambda: grads(lambda x, f: tf.nn.conv2d(x, f, 1, "VALID"), _finite((2, 4, 4, 2)),

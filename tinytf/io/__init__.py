@@ -7,9 +7,12 @@ from .graph_io import write_graph  # noqa: F401
 from .parsing import (  # noqa: F401
     FixedLenFeature,
     FixedLenSequenceFeature,
+    RaggedFeature,
     VarLenFeature,
     decode_csv,
     parse_example,
+    parse_sequence_example,
     parse_single_example,
+    parse_single_sequence_example,
 )
 from .tfrecord import TFRecordOptions, TFRecordWriter  # noqa: F401

@@ -1,6 +1,6 @@
-"""tf.io.parse_example / parse_single_example with FixedLenFeature, VarLenFeature and FixedLenSequenceFeature,
-and tf.io.decode_csv: thin layers over one registered op each (runtime/ops/parsing.py, runtime/ops/csv.py),
-so they run eagerly, inside tf.function and inside dataset.map alike."""
+"""tf.io.parse_example / parse_single_example with FixedLenFeature, VarLenFeature, FixedLenSequenceFeature and
+RaggedFeature, and tf.io.decode_csv: thin layers over one registered op each (runtime/ops/parsing.py,
+runtime/ops/csv.py), so they run eagerly, inside tf.function and inside dataset.map alike."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ from tinytf.runtime import dtypes
 from tinytf.runtime.dispatch import convert_to_tensor
 from tinytf.runtime.ops import csv as _csv
 from tinytf.runtime.ops import parsing as _parsing
+from tinytf.runtime.ops import parsing_sequence as _parsing_sequence
 from tinytf.runtime.tensor import Tensor
 
+from ..ragged import RaggedTensor
 from ..sparse import SparseTensor
 
 
@@ -36,7 +38,54 @@ class FixedLenSequenceFeature(collections.namedtuple(
         return super().__new__(cls, shape, dtype, allow_missing, default_value)
 
 
+class RaggedFeature(collections.namedtuple(
+        "RaggedFeature", ["dtype", "value_key", "partitions", "row_splits_dtype", "validate"])):
+    """A feature parsed into a tf.RaggedTensor: the values of feature `value_key` (default: the dict key),
+    split into ragged dimensions by `partitions` (outermost first), each naming an int64 feature of the same
+    Example (RowSplits, RowLengths, RowStarts, RowLimits, ValueRowIds) or a constant (UniformRowLength). Row
+    splits are int64 whatever `row_splits_dtype` says (tinytf's RaggedTensor has int64 splits only)."""
+
+    RowSplits = collections.namedtuple("RowSplits", ["key"])
+    RowLengths = collections.namedtuple("RowLengths", ["key"])
+    RowStarts = collections.namedtuple("RowStarts", ["key"])
+    RowLimits = collections.namedtuple("RowLimits", ["key"])
+    ValueRowIds = collections.namedtuple("ValueRowIds", ["key"])
+    UniformRowLength = collections.namedtuple("UniformRowLength", ["length"])
+
+    def __new__(cls, dtype, value_key=None, partitions=(), row_splits_dtype=dtypes.int32, validate=False):
+        dtype = dtypes.as_dtype(dtype)
+        if dtype not in _PARSE_DTYPES:
+            raise ValueError(f"dtype must be one of {[d.name for d in _PARSE_DTYPES]}, got {dtype.name}")
+        row_splits_dtype = dtypes.as_dtype(row_splits_dtype)
+        if row_splits_dtype not in (dtypes.int32, dtypes.int64):
+            raise ValueError(f"Invalid row_splits_dtype {row_splits_dtype.name}: use tf.int32 or tf.int64")
+        if value_key is not None and (not isinstance(value_key, str) or not value_key):
+            raise ValueError(f"Invalid value_key {value_key!r}: a non-empty string")
+        partitions = tuple(partitions)
+        for partition in partitions:
+            if type(partition) not in _PARTITION_KIND:
+                raise TypeError(f"partitions must be a list of RaggedFeature partition types, got {partition!r}")
+        return super().__new__(cls, dtype, value_key, partitions, row_splits_dtype, validate)
+
+
 _PARSE_DTYPES = (dtypes.int64, dtypes.float32, dtypes.string)
+_PARTITION_KIND = {
+    RaggedFeature.RowSplits: "row_splits", RaggedFeature.RowLengths: "row_lengths",
+    RaggedFeature.RowStarts: "row_starts", RaggedFeature.RowLimits: "row_limits",
+    RaggedFeature.ValueRowIds: "value_rowids", RaggedFeature.UniformRowLength: "uniform_row_length",
+}
+
+
+def ragged_config(key, feature):
+    """(value key, dtype, ((partition kind, feature key or length), ...), validate): the op's attribute."""
+    partitions = tuple((_PARTITION_KIND[type(p)], int(p.length) if isinstance(p, RaggedFeature.UniformRowLength)
+                        else str(p.key)) for p in feature.partitions)
+    return (feature.value_key or key, feature.dtype, partitions, bool(feature.validate))
+
+
+def ragged_result(values, splits):
+    """A ragged feature's outputs as TF returns them: a RaggedTensor, or a plain tensor without splits."""
+    return RaggedTensor.from_nested_row_splits(values, splits, validate=False) if splits else values
 
 
 def _shape_of(shape, key) -> tuple:
@@ -67,11 +116,12 @@ def _default(value, dtype, shape, key):
     return tensor
 
 
-def _config(features: dict):
-    """(sparse keys, dense keys, defaults, op attributes) of a features dict, in sorted key order as TF."""
+def _config(features: dict, what="feature"):
+    """(sparse, dense, ragged configurations, dense defaults, ragged keys) of a features dict, in sorted key
+    order as TF."""
     if not isinstance(features, dict) or not features:
         raise ValueError("Must provide at least one feature key.")
-    sparse, dense, defaults = [], [], []
+    sparse, dense, ragged, defaults, ragged_keys = [], [], [], [], []
     for key in sorted(features):
         feature = features[key]
         if isinstance(feature, VarLenFeature):
@@ -88,21 +138,51 @@ def _config(features: dict):
             dense.append((key, dtype, shape, True))
             pad = feature.default_value
             defaults.append(_default(None, dtype, (), key) if pad is None else convert_to_tensor(pad, dtype))
+        elif isinstance(feature, RaggedFeature):
+            ragged.append(ragged_config(key, feature))
+            ragged_keys.append(key)
         else:
             raise ValueError(f"Unsupported feature type {type(feature).__name__} for key {key}: use "
-                             "FixedLenFeature, VarLenFeature or FixedLenSequenceFeature")
-    return sparse, dense, defaults
+                             "FixedLenFeature, VarLenFeature, FixedLenSequenceFeature or RaggedFeature")
+    _disjoint(sparse, dense, ragged)
+    return sparse, dense, ragged, defaults, ragged_keys
+
+
+def _disjoint(sparse, dense, ragged):
+    """TF's check that no feature key is read both as a ragged feature's values or partitions and otherwise."""
+    ragged_keys = {key for key, _d, partitions, _v in ragged} | {
+        ref for _k, _d, partitions, _v in ragged for kind, ref in partitions if kind != "uniform_row_length"}
+    for what, keys in (("sparse", {k for k, *_ in sparse}), ("Dense", {k for k, *_ in dense})):
+        common = ragged_keys & keys
+        if common:
+            if what == "sparse":
+                raise ValueError(f"Ragged and sparse keys must not intersect; ragged_keys: {sorted(ragged_keys)}, "
+                                 f"sparse_keys: {sorted(keys)}, intersection: {common}")
+            raise ValueError(f"Dense and ragged keys must not intersect; dense_keys: {sorted(keys)}, ragged_keys: "
+                             f"{sorted(ragged_keys)}, intersection: {common}")
+
+
+def assemble(outputs, sparse, dense, ragged, ragged_keys, single) -> dict:
+    """{key: SparseTensor, Tensor or RaggedTensor} from an op's outputs in the configuration's order."""
+    result, at = {}, 0
+    for key, _dtype in sparse:
+        result[key] = SparseTensor(*outputs[at:at + 3])
+        at += 3
+    for key, *_rest in dense:
+        result[key] = outputs[at]
+        at += 1
+    for key, (_value_key, dtype, partitions, _validate) in zip(ragged_keys, ragged):
+        count = len(_parsing.ragged_output_types(dtype, partitions, single))
+        result[key] = ragged_result(outputs[at], list(outputs[at + 1:at + count]))
+        at += count
+    return result
 
 
 def _parse(serialized, features, single):
-    sparse, dense, defaults = _config(features)
+    sparse, dense, ragged, defaults, ragged_keys = _config(features)
     serialized = convert_to_tensor(serialized, dtypes.string)
-    outputs = _parsing.parse_example(serialized, defaults, sparse, dense, single)
-    result = {}
-    for i, (key, _dtype) in enumerate(sparse):
-        result[key] = SparseTensor(*outputs[3 * i:3 * i + 3])
-    for (key, *_rest), value in zip(dense, outputs[3 * len(sparse):]):
-        result[key] = value
+    outputs = _parsing.parse_example(serialized, defaults, sparse, dense, single, ragged)
+    result = assemble(outputs, sparse, dense, ragged, ragged_keys, single)
     return {key: result[key] for key in features}
 
 
@@ -114,6 +194,69 @@ def parse_example(serialized, features, example_names=None, name=None) -> dict:
 def parse_single_example(serialized, features, example_names=None, name=None) -> dict:
     """One serialized Example (a string scalar) -> {key: tensor or SparseTensor}."""
     return _parse(serialized, features, single=True)
+
+
+def _sequence_config(features: dict):
+    """(sparse, dense, ragged configurations, ragged keys) of sequence_features, in sorted key order."""
+    sparse, dense, ragged, ragged_keys = [], [], [], []
+    for key in sorted(features):
+        feature = features[key]
+        if isinstance(feature, VarLenFeature):
+            sparse.append((key, _dtype_of(feature, key)))
+        elif isinstance(feature, FixedLenSequenceFeature):
+            if feature.default_value is not None:
+                raise ValueError(f"Value feature_list.dense_defaults[{key}] must be None")
+            dense.append((key, _dtype_of(feature, key), _shape_of(feature.shape, key), bool(feature.allow_missing)))
+        elif isinstance(feature, RaggedFeature):
+            ragged.append(ragged_config(key, feature))
+            ragged_keys.append(key)
+        else:
+            raise ValueError(f"Unsupported {type(feature).__name__} {feature} for key '{key}': sequence_features "
+                             "take FixedLenSequenceFeature, VarLenFeature or RaggedFeature")
+    return sparse, dense, ragged, ragged_keys
+
+
+def _parse_sequence(serialized, context_features, sequence_features, single):
+    if not context_features and not sequence_features:
+        raise ValueError("Both `context_features` and `sequence_features` argument are None, but at least one "
+                         "should have values.")
+    c_sparse, c_dense, c_ragged, defaults, c_ragged_keys = _config(context_features) if context_features \
+        else ([], [], [], [], [])
+    s_sparse, s_dense, s_ragged, s_ragged_keys = _sequence_config(sequence_features or {})
+    _disjoint(s_sparse, s_dense, s_ragged)
+    serialized = convert_to_tensor(serialized, dtypes.string)
+    outputs = _parsing_sequence.parse_sequence_example(
+        serialized, defaults, (c_sparse, c_dense, c_ragged), (s_sparse, s_dense, s_ragged), single)
+    count = _parsing.output_count(c_sparse, c_dense, c_ragged, single)
+    context = assemble(outputs[:count], c_sparse, c_dense, c_ragged, c_ragged_keys, single)
+    lists, at = {}, count
+    for key, _dtype in s_sparse:
+        lists[key] = SparseTensor(*outputs[at:at + 3])
+        at += 3
+    for key, *_rest in s_dense:
+        lists[key] = outputs[at]
+        at += 1
+    for key, (_value_key, dtype, partitions, _validate) in zip(s_ragged_keys, s_ragged):
+        count = len(_parsing.ragged_output_types(dtype, partitions, True)) + (1 if single else 2)
+        lists[key] = ragged_result(outputs[at], list(outputs[at + 1:at + count]))
+        at += count
+    lengths = {key: outputs[at + i] for i, (key, *_rest) in enumerate(s_dense)}
+    order = lambda result, features: {key: result[key] for key in (features or {})}  # noqa: E731
+    return order(context, context_features), order(lists, sequence_features), lengths
+
+
+def parse_sequence_example(serialized, context_features=None, sequence_features=None, example_names=None,
+                           name=None):
+    """A batch (string vector) of serialized SequenceExamples -> (context dict, feature-list dict, lengths
+    dict: the number of steps of each FixedLenSequenceFeature per record)."""
+    return _parse_sequence(serialized, context_features, sequence_features, single=False)
+
+
+def parse_single_sequence_example(serialized, context_features=None, sequence_features=None, example_name=None,
+                                  name=None):
+    """One serialized SequenceExample (a string scalar) -> (context dict, feature-list dict)."""
+    context, lists, _lengths = _parse_sequence(serialized, context_features, sequence_features, single=True)
+    return context, lists
 
 
 def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, name=None, na_value="",
