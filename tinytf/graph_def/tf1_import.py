@@ -42,11 +42,13 @@ class Replay:
     """Replays a GraphDef's nodes with `convert(nodedef, inputs, constants)` for ordinary ops, building the TF1
     control-flow scopes as tinytf cond / while_loop. `env` maps 'node:i' to values (tensors or variables)."""
 
-    def __init__(self, nodes, convert, special=None):
+    def __init__(self, nodes, convert, special=None, supported=None):
         self.by_name = {n.name: n for n in nodes}
         self.order = {n.name: i for i, n in enumerate(nodes)}
         self.convert = convert
         self.special = special or (lambda nd: None)  # placeholders and input_map: a value list, or None
+        self.supported = supported or (lambda nd: True)
+        self.missing: dict = {}  # node name -> why it has no value (an op without a converter, or fed by one)
         self.refs: set = set()  # ids of the variables that VariableV2 nodes made (read when used as values)
         self.created: dict = {}  # node name -> the IR nodes its conversion added (for control inputs)
         self.contexts = self._contexts()
@@ -87,6 +89,8 @@ class Replay:
         key = _key(ref)
         if key not in env:
             self.ensure(_split(ref)[0], env, within, ())
+            if _split(ref)[0] in self.missing:
+                raise ValueError(self.missing[_split(ref)[0]])
             if key not in env:
                 raise ValueError(f"import_graph_def: {ref!r} has no value (a TF1 control-flow layout tinytf does "
                                  "not rebuild)")
@@ -123,8 +127,16 @@ class Replay:
         graph = state.graph
         before = len(graph.nodes) if graph is not None else 0
         result = self.special(nd)
+        refs = [r for r in nd.input if not r.startswith("^")]
+        cause = next((self.missing[_split(r)[0]] for r in refs if _split(r)[0] in self.missing), None)
+        if result is None and (cause is not None or not self.supported(nd)):
+            # Imported without a value, as a marker: the GraphDef may carry ops tinytf lacks (a Saver's SaveV2)
+            # that the program never runs; whatever needs this node raises `cause` when it is asked for.
+            self.missing[nd.name] = cause or f"tinytf cannot import the TensorFlow op {nd.op!r} (node {nd.name!r})"
+            env[("done", nd.name)] = True
+            self.created[nd.name] = []
+            return
         if result is None:
-            refs = [r for r in nd.input if not r.startswith("^")]
             inputs = [env[_key(r)] for r in refs]
             if nd.op not in _REF_TAKERS:
                 inputs = [x.read_value() if isinstance(x, Resource) and id(x) in self.refs else x for x in inputs]
@@ -153,7 +165,7 @@ class Replay:
     def _group(nd, nodes):
         from tinytf.compat.v1.ops import group
 
-        group(*nodes)
+        group(*nodes, name=nd.name)  # named as the GraphDef names it (under import_graph_def's scope)
         return []
 
     # --- tf.cond from Switch / Merge --------------------------------------------------------------------------

@@ -168,6 +168,36 @@ def _variable_v2(n):
     return [variable]
 
 
+def _placeholder_with_default(n):
+    """Feedable in a TF1 graph when its default is a constant of the GraphDef; else (or outside TF1 graphs) the
+    default's value."""
+    from tinytf.compat.v1.graph import Graph as V1Graph
+    from tinytf.compat.v1.graph import placeholder_with_default
+    from tinytf.runtime.context import state
+
+    if isinstance(state.graph, V1Graph) and 0 in n.constants:
+        return [placeholder_with_default(n.constants[0], n.attr("shape"), name=_identifier(n.nodedef.name))]
+    return [tf.identity(n.inputs[0])]
+
+
+def _var_handle(n):
+    """A TF2 resource variable in a TF1 graph: created holding zeros, uninitialized in each session until the
+    graph's AssignVariableOp (its initializer) runs; reads are the graph's ReadVariableOps."""
+    return _variable_v2(n)
+
+
+def _relu_grad(n):
+    gradient, features = n.inputs
+    return [tf.where(features > 0, gradient, tf.zeros_like(gradient))]
+
+
+def _apply_gradient_descent(n):
+    """ResourceApplyGradientDescent: var -= alpha * delta (TF1 optimizers' update ops)."""
+    variable, alpha, delta = n.inputs
+    variable.assign_sub(tf.cast(alpha, variable.dtype) * delta)
+    return []
+
+
 def _assign(how):
     def convert(n):
         variable, value = n.inputs
@@ -251,7 +281,10 @@ def _table() -> dict:
         "NoOp": lambda n: [],
         "Const": lambda n: [tf.constant(n.attr("value"), dtype=n.attr("dtype"))],
         "ReadVariableOp": _read_variable,
-        "VariableV2": _variable_v2,
+        "VariableV2": _variable_v2, "VarHandleOp": _var_handle,
+        "PlaceholderWithDefault": _placeholder_with_default,
+        "ReluGrad": lambda n: _relu_grad(n),
+        "ResourceApplyGradientDescent": _apply_gradient_descent,
         "Assign": _assign("assign"), "AssignAdd": _assign("assign_add"), "AssignSub": _assign("assign_sub"),
         "AssignVariableOp": _assign_variable,
         "AddV2": _binary(tf.math.add), "Add": _binary(tf.math.add), "Sub": _binary(tf.math.subtract),
@@ -296,7 +329,7 @@ def _table() -> dict:
         "Unpack": lambda n: list(tf.unstack(n.inputs[0], num=n.attr("num"), axis=n.attr("axis", 0))),
         "StridedSlice": _strided_slice,
         "Fill": lambda n: [tf.fill(n.constants[0].tolist() if 0 in n.constants else n.inputs[0], n.inputs[1])],
-        "Tile": lambda n: [tf.tile(n.inputs[0], n.const(1, "multiples").tolist())],
+        "Tile": lambda n: [tf.tile(n.inputs[0], n.constants[1].tolist() if 1 in n.constants else n.inputs[1])],
         "Pad": lambda n: [tf.pad(n.inputs[0], n.const(1, "paddings").tolist())],
         "GatherV2": lambda n: [tf.gather(n.inputs[0], n.inputs[1], axis=int(n.const(2, "axis")),
                                          batch_dims=n.attr("batch_dims", 0))],
@@ -406,7 +439,8 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
         return None
 
     replay = Replay(graph_def.node, lambda nd, inputs, constants: convert_node(nd, inputs, constants, library,
-                                                                               "the GraphDef"), special)
+                                                                               "the GraphDef"), special,
+                    lambda nd: nd.op in converters())
     env = {key: value for key, value in input_map.items()}
     for key in input_map:
         env[("done", key.split(":")[0])] = True
@@ -424,6 +458,8 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
             full = f"{prefix + '/' if prefix else ''}{nd.name}"
             for i, t in enumerate(values):
                 graph._by_name.setdefault(f"{full}:{i}", t)
+            if nd.name in replay.missing:
+                graph.unimported[full] = replay.missing[nd.name]
             made = replay.created.get(nd.name)
             if made:
                 graph._ops_by_name.setdefault(full, made[-1])
@@ -432,6 +468,8 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
     found = []
     for element in return_elements:
         node_name, _, index = element.partition(":")
+        if node_name in replay.missing:
+            raise ValueError(f"import_graph_def: return_element {element!r} has no value: {replay.missing[node_name]}")
         if node_name not in outputs:
             raise ValueError(f"Requested return_element {element!r} not found in graph_def.")
         result = outputs[node_name]

@@ -43,6 +43,39 @@ def variables_v2():
     return {"ops": ops, "first": first.tolist(), "after_two_steps": second.tolist()}
 
 
+def resource_variables():
+    """The same model with TF2's resource variables in a TF1 graph (VarHandleOp, AssignVariableOp,
+    ReadVariableOp, VarIsInitializedOp), saved with a TF1 Saver: its MetaGraphDef and checkpoint."""
+    with v1.variable_scope("", use_resource=True):
+        graph = v1.Graph()
+        with graph.as_default():
+            x = v1.placeholder(tf.float32, shape=(None, 3), name="x")
+            w = v1.get_variable("W", initializer=np.arange(6, dtype=np.float32).reshape(3, 2) / 4.0,
+                                use_resource=True)
+            b = v1.get_variable("b", shape=[2], initializer=v1.constant_initializer(0.5), use_resource=True)
+            y = tf.nn.relu(tf.matmul(x, w) + b, name="y")
+            loss = tf.reduce_sum(tf.square(y), name="loss")
+            v1.train.GradientDescentOptimizer(0.05).minimize(loss, name="train")
+            init = v1.global_variables_initializer()
+            saver = v1.train.Saver()
+    save("resource_variables", graph)
+    with v1.Session(graph=graph) as sess:
+        sess.run(init)
+        first = sess.run(y, {x: X})
+        for _ in range(3):
+            sess.run("train", {x: X})
+        trained = sess.run(y, {x: X})
+        os.makedirs(os.path.join(HERE, "saver"), exist_ok=True)
+        cwd = os.getcwd()
+        os.chdir(os.path.join(HERE, "saver"))  # a relative prefix: the `checkpoint` file names "model", not a path
+        try:
+            saver.save(sess, "model", write_meta_graph=True)
+        finally:
+            os.chdir(cwd)
+    ops = sorted({n.op for n in graph.as_graph_def().node})
+    return {"ops": ops, "first": first.tolist(), "trained": trained.tolist()}
+
+
 def cond_v1():
     graph = v1.Graph()
     with graph.as_default():
@@ -119,7 +152,8 @@ def main():
     v1.disable_eager_execution()
     v1.disable_resource_variables()
     v1.disable_control_flow_v2()
-    reference = {"tensorflow": tf.__version__, "x": X.tolist(), "variables_v2": variables_v2(), "cond_v1": cond_v1(),
+    reference = {"tensorflow": tf.__version__, "x": X.tolist(), "variables_v2": variables_v2(),
+                 "resource_variables": resource_variables(), "cond_v1": cond_v1(),
                  "while_v1": while_v1(), "nchw": nchw()}
     with open(REFERENCE, "w") as f:
         json.dump(reference, f, indent=1)

@@ -14,6 +14,8 @@ from .ops import Operation, group  # noqa: F401
 from .session import InteractiveSession, Session, get_default_session  # noqa: F401
 from .variable_scope import AUTO_REUSE, VariableScope, get_variable, get_variable_scope, variable_scope  # noqa: F401
 from .variables import (  # noqa: F401
+    add_to_collection,
+    get_collection,
     global_variables,
     global_variables_initializer,
     trainable_variables,

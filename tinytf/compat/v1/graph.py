@@ -65,6 +65,7 @@ class Graph(_IRGraph):
         self.tf_names: dict = {}  # id(node) -> TF's node name ("add_1", "scope/MatMul"); the IR keeps its own
         self._tf_used: dict = {}  # lowercased TF names in use -> next suffix (TF makes names unique ignoring case)
         self._ops_by_name: dict = {}  # TF node name -> node
+        self.unimported: dict = {}  # TF node name -> why import_graph_def could not give it a value
         self.sessions = weakref.WeakSet()  # open sessions, whose fast entries go stale when the graph grows
 
     def add_node(self, op, inputs, attrs, specs, location=None, name=None):
@@ -109,25 +110,34 @@ class Graph(_IRGraph):
     @contextlib.contextmanager
     def as_default(self):
         """Build ops into this graph inside the block (variables created there join its collection)."""
-        state.variable_hooks.append(collect_variable)
+        added = collect_variable not in state.variable_hooks  # nested blocks: one hook, or variables join twice
+        if added:
+            state.variable_hooks.append(collect_variable)
         try:
             with building(self):
                 yield self
         finally:
-            state.variable_hooks.remove(collect_variable)
+            if added:
+                state.variable_hooks.remove(collect_variable)
 
     def get_tensor_by_name(self, name: str) -> SymbolicTensor:
         try:
             return self._by_name[name]
         except KeyError:
+            self._check_imported(name.rpartition(":")[0])
             hint = "" if ":" in name else " (tensor names end in ':<output index>', e.g. 'x:0')"
             raise KeyError(f"The name '{name}' refers to a Tensor which does not exist{hint}.") from None
 
     def get_operation_by_name(self, name: str):
         node = self._ops_by_name.get(name)
         if node is None:
+            self._check_imported(name)
             raise KeyError(f"The name '{name}' refers to an Operation not in the graph.")
         return Operation(node)
+
+    def _check_imported(self, name: str) -> None:
+        if name in self.unimported:
+            raise ValueError(f"{name!r} was imported without a value: {self.unimported[name]}")
 
     def get_operations(self) -> list:
         """The graph's operations in creation order (placeholders included), with TF's names and types."""
