@@ -27,9 +27,9 @@ class Saver:
     the Saver is made), a list of variables, or a dict from checkpoint key to variable."""
 
     def __init__(self, var_list=None, reshape=False, sharded=False, max_to_keep=5,
-                 keep_checkpoint_every_n_hours=10000.0, name=None, restore_sequentially=False, saver_def=None, builder=None, defer_build=False,
-                 allow_empty=False, write_version=2, pad_step_number=False, save_relative_paths=False,
-                 filename=None):
+                 keep_checkpoint_every_n_hours=10000.0, name=None, restore_sequentially=False, saver_def=None,
+                 builder=None, defer_build=False, allow_empty=False, write_version=2, pad_step_number=False,
+                 save_relative_paths=False, filename=None):
         graph = get_default_graph()
         if var_list is None:
             var_list = list(graph.collections.get("variables", []))
