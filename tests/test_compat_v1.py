@@ -17,6 +17,7 @@ def linear_graph():
         w = tf.Variable([[1.0], [2.0], [3.0]])
         y = tf.matmul(x, w)
         total = tf.reduce_sum(y)
+        graph.collections["init"] = v1.global_variables_initializer()
     return graph, x, w, y, total
 
 
@@ -24,6 +25,7 @@ def test_feed_and_fetch_structures():
     graph, x, _, y, total = linear_graph()
     a = np.arange(6, dtype=np.float32).reshape(2, 3)
     with v1.Session(graph=graph) as sess:
+        sess.run(graph.collections["init"])
         np.testing.assert_allclose(sess.run(y, feed_dict={x: a}), a @ [[1.0], [2.0], [3.0]])
         out = sess.run({"y": y, "pair": (total, [total])}, feed_dict={"x:0": a})
         assert set(out) == {"y", "pair"} and isinstance(out["pair"], tuple)
@@ -126,6 +128,7 @@ def test_initializer_resets_variables():
         bump = v.assign_add(1.0)
         init = v1.global_variables_initializer()
     with v1.Session(graph=graph) as sess:
+        sess.run(init)
         assert float(sess.run(bump)) == 6.0  # fetching an assignment runs it and gives the new value
         sess.run(v1.group(bump))
         assert float(sess.run(v)) == 7.0

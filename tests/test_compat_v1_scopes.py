@@ -28,6 +28,7 @@ def test_scope_initializer_and_dtype_are_inherited():
                 v = v1.get_variable("v", [2])
         assert v.name == "s/t/v:0" and v.dtype == tf.float64
         with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
             np.testing.assert_array_equal(sess.run(v), [3.0, 3.0])
 
 
@@ -50,7 +51,9 @@ def test_momentum_tf1_matches_keras_sgd_momentum():
         w = v1.get_variable("w", [], initializer=v1.zeros_initializer())
         loss = tf.reduce_mean(tf.square(w * x - y_data))
         train = v1.train.MomentumOptimizer(0.2, 0.9).minimize(loss)
+        init = v1.global_variables_initializer()
     with v1.Session(graph=graph) as sess:
+        sess.run(init)
         for _ in range(10):
             sess.run(train, {x: x_data})
         tf1_w = sess.run(w)
@@ -102,6 +105,7 @@ def test_fast_entry_goes_stale_when_the_graph_grows():
         with graph.as_default():
             w = tf.Variable(10.0)
             y2 = y + w
+        sess.run(w.initializer)
         np.testing.assert_allclose(sess.run(y2, {x: data}), [12.0, 12.0])
         np.testing.assert_allclose(sess.run(y, {x: data}), [2.0, 2.0])
 

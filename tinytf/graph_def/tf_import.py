@@ -16,6 +16,7 @@ from tinytf.runtime.resource import Resource
 
 from ..saved_model.attr_codec import array_of_proto, dtype_of_enum, shape_of_proto
 from . import op_names
+from .tf1_import import Replay
 
 
 class _Node:
@@ -105,24 +106,105 @@ def _reduce(fn):
     return convert
 
 
-def _nhwc(n, name):
-    layout = n.attr("data_format", "NHWC")
-    if layout not in ("NHWC", None, ""):
-        raise ValueError(f"{name} (node {n.nodedef.name}): data_format {layout} is not imported; tinytf's "
-                         f"{name} runs NHWC")
+def _layout(n, name) -> bool:
+    """True when the node runs NCHW (tinytf's kernels run NHWC: the converter transposes around them)."""
+    layout = n.attr("data_format", "NHWC") or "NHWC"
+    if layout not in ("NHWC", "NCHW"):
+        raise ValueError(f"{name} (node {n.nodedef.name}): data_format {layout} is not imported")
+    return layout == "NCHW"
+
+
+def _hw(values, nchw):
+    """The spatial entries of a 4-element strides / ksize / dilations attribute in either layout."""
+    return values[2:4] if nchw else values[1:3]
+
+
+def _to_nhwc(x):
+    return tf.transpose(x, [0, 2, 3, 1])
+
+
+def _to_nchw(x):
+    return tf.transpose(x, [0, 3, 1, 2])
 
 
 def _conv2d(n):
-    _nhwc(n, "Conv2D")
+    nchw = _layout(n, "Conv2D")
     strides, dilations = n.attr("strides"), n.attr("dilations", [1, 1, 1, 1])
-    return [tf.nn.conv2d(n.inputs[0], n.inputs[1], strides=strides[1:3], padding=n.attr("padding"),
-                         dilations=dilations[1:3])]
+    x = _to_nhwc(n.inputs[0]) if nchw else n.inputs[0]
+    y = tf.nn.conv2d(x, n.inputs[1], strides=_hw(strides, nchw), padding=n.attr("padding"),
+                     dilations=_hw(dilations, nchw))
+    return [_to_nchw(y) if nchw else y]
 
 
 def _pool(fn, name):
     def convert(n):
-        _nhwc(n, name)
-        return [fn(n.inputs[0], ksize=n.attr("ksize")[1:3], strides=n.attr("strides")[1:3], padding=n.attr("padding"))]
+        nchw = _layout(n, name)
+        x = _to_nhwc(n.inputs[0]) if nchw else n.inputs[0]
+        y = fn(x, ksize=_hw(n.attr("ksize"), nchw), strides=_hw(n.attr("strides"), nchw), padding=n.attr("padding"))
+        return [_to_nchw(y) if nchw else y]
+    return convert
+
+
+def _variable_v2(n):
+    """A TF1 reference variable: a tinytf variable of its shape and dtype, created holding zeros. In a TF1
+    graph it is uninitialized in every session until the graph's own Assign runs (its initializer); it is not
+    added to the importing graph's variable collection (TF's import_graph_def adds none either)."""
+    from tinytf.compat.v1.graph import Graph as V1Graph
+    from tinytf.runtime.context import state
+    from tinytf.scopes import current_name_scope
+
+    shape, dtype = n.attr("shape"), n.attr("dtype")
+    if shape is None or None in shape:
+        raise ValueError(f"VariableV2 (node {n.nodedef.name}): its shape must be fully known, got {shape}")
+    graph = state.graph
+    with tf.init_scope():
+        initial = np.zeros(shape, dtype.np)
+    variable = tf.Variable(initial, dtype=dtype, name=n.nodedef.name)
+    scope = current_name_scope()  # "<import prefix>/<node as identifier>/": the variable is "<prefix>/<node>"
+    outer = scope[:-1].rpartition("/")[0]
+    variable._name = f"{outer + '/' if outer else ''}{n.nodedef.name}:0"
+    if isinstance(graph, V1Graph):
+        graph.collections.get("variables", []).remove(variable)
+    return [variable]
+
+
+def _placeholder_with_default(n):
+    """Feedable in a TF1 graph when its default is a constant of the GraphDef; else (or outside TF1 graphs) the
+    default's value."""
+    from tinytf.compat.v1.graph import Graph as V1Graph
+    from tinytf.compat.v1.graph import placeholder_with_default
+    from tinytf.runtime.context import state
+
+    if isinstance(state.graph, V1Graph) and 0 in n.constants:
+        return [placeholder_with_default(n.constants[0], n.attr("shape"), name=_identifier(n.nodedef.name))]
+    return [tf.identity(n.inputs[0])]
+
+
+def _var_handle(n):
+    """A TF2 resource variable in a TF1 graph: created holding zeros, uninitialized in each session until the
+    graph's AssignVariableOp (its initializer) runs; reads are the graph's ReadVariableOps."""
+    return _variable_v2(n)
+
+
+def _relu_grad(n):
+    gradient, features = n.inputs
+    return [tf.where(features > 0, gradient, tf.zeros_like(gradient))]
+
+
+def _apply_gradient_descent(n):
+    """ResourceApplyGradientDescent: var -= alpha * delta (TF1 optimizers' update ops)."""
+    variable, alpha, delta = n.inputs
+    variable.assign_sub(tf.cast(alpha, variable.dtype) * delta)
+    return []
+
+
+def _assign(how):
+    def convert(n):
+        variable, value = n.inputs
+        if not isinstance(variable, Resource):
+            raise ValueError(f"{n.nodedef.op} (node {n.nodedef.name}) assigns to {variable!r}, not a variable")
+        getattr(variable, how)(value)
+        return [variable]
     return convert
 
 
@@ -199,6 +281,11 @@ def _table() -> dict:
         "NoOp": lambda n: [],
         "Const": lambda n: [tf.constant(n.attr("value"), dtype=n.attr("dtype"))],
         "ReadVariableOp": _read_variable,
+        "VariableV2": _variable_v2, "VarHandleOp": _var_handle,
+        "PlaceholderWithDefault": _placeholder_with_default,
+        "ReluGrad": lambda n: _relu_grad(n),
+        "ResourceApplyGradientDescent": _apply_gradient_descent,
+        "Assign": _assign("assign"), "AssignAdd": _assign("assign_add"), "AssignSub": _assign("assign_sub"),
         "AssignVariableOp": _assign_variable,
         "AddV2": _binary(tf.math.add), "Add": _binary(tf.math.add), "Sub": _binary(tf.math.subtract),
         "Mul": _binary(tf.math.multiply), "RealDiv": _binary(tf.math.divide), "Div": _binary(tf.math.divide),
@@ -242,7 +329,7 @@ def _table() -> dict:
         "Unpack": lambda n: list(tf.unstack(n.inputs[0], num=n.attr("num"), axis=n.attr("axis", 0))),
         "StridedSlice": _strided_slice,
         "Fill": lambda n: [tf.fill(n.constants[0].tolist() if 0 in n.constants else n.inputs[0], n.inputs[1])],
-        "Tile": lambda n: [tf.tile(n.inputs[0], n.const(1, "multiples").tolist())],
+        "Tile": lambda n: [tf.tile(n.inputs[0], n.constants[1].tolist() if 1 in n.constants else n.inputs[1])],
         "Pad": lambda n: [tf.pad(n.inputs[0], n.const(1, "paddings").tolist())],
         "GatherV2": lambda n: [tf.gather(n.inputs[0], n.inputs[1], axis=int(n.const(2, "axis")),
                                          batch_dims=n.attr("batch_dims", 0))],
@@ -335,41 +422,54 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
     prefix = "import" if name is None else name
     input_map = {k if ":" in k else f"{k}:0": v for k, v in (input_map or {}).items()}
     library = Library(graph_def.library.function)
-    outputs, const_env = {}, {}
     graph = state.graph
-    for nd in _topological(graph_def.node):
-        refs = [r for r in nd.input if not r.startswith("^")]
+
+    def special(nd):
+        """Placeholders: the input_map's value, or a placeholder of the TF1 graph fed at Session.run."""
         if nd.op in ("Placeholder", "PlaceholderWithDefault") and f"{nd.name}:0" in input_map:
             given = input_map[f"{nd.name}:0"]
-            result = [given if isinstance(given, Resource) else tf.convert_to_tensor(given)]  # variables stay
-        elif nd.op == "Placeholder":
+            return [given if isinstance(given, Resource) else tf.convert_to_tensor(given)]  # variables stay
+        if nd.op == "Placeholder":
             if not isinstance(graph, V1Graph):
                 raise ValueError(f"import_graph_def: the placeholder {nd.name!r} needs a value: give it in input_map "
                                  "(or import into a tf.compat.v1.Graph, to feed it at Session.run)")
-            result = [placeholder(nd.attr["dtype"].type and dtype_of_enum(nd.attr["dtype"].type),
-                                  shape_of_proto(nd.attr["shape"].shape) if "shape" in nd.attr else None,
-                                  name=_identifier(nd.name))]  # its TF name is registered below
-        else:
-            values = []
-            for r in refs:
-                key = r if ":" in r else f"{r}:0"
-                node_name, index = key.split(":")
-                values.append(input_map[key] if key in input_map else outputs[node_name][int(index)])
-            constants = {i: const_env[r if ":" in r else f"{r}:0"] for i, r in enumerate(refs)
-                         if (r if ":" in r else f"{r}:0") in const_env}
-            result = convert_node(nd, values, constants, library, "the GraphDef")
-        outputs[nd.name] = result
-        value = _const_value(nd)
-        if value is not None:
-            const_env[f"{nd.name}:0"] = value
-        if isinstance(graph, V1Graph):  # TF's names for the imported tensors: import/<node>:<i>
-            for i, t in enumerate(result):
-                graph._by_name.setdefault(f"{prefix + '/' if prefix else ''}{nd.name}:{i}", t)
+            return [placeholder(nd.attr["dtype"].type and dtype_of_enum(nd.attr["dtype"].type),
+                                shape_of_proto(nd.attr["shape"].shape) if "shape" in nd.attr else None,
+                                name=_identifier(nd.name))]  # its TF name is registered below
+        return None
+
+    replay = Replay(graph_def.node, lambda nd, inputs, constants: convert_node(nd, inputs, constants, library,
+                                                                               "the GraphDef"), special,
+                    lambda nd: nd.op in converters())
+    env = {key: value for key, value in input_map.items()}
+    for key in input_map:
+        env[("done", key.split(":")[0])] = True
+    with tf.name_scope(prefix):  # TF1 graphs name the imported ops import/<node>, as TF does
+        for nd in graph_def.node:
+            replay.ensure(nd.name, env, None, ())
+    outputs = {}
+    for nd in graph_def.node:
+        values, i = [], 0
+        while f"{nd.name}:{i}" in env:
+            values.append(env[f"{nd.name}:{i}"])
+            i += 1
+        outputs[nd.name] = values
+        if isinstance(graph, V1Graph):  # TF's names for the imported tensors and ops: import/<node>:<i>
+            full = f"{prefix + '/' if prefix else ''}{nd.name}"
+            for i, t in enumerate(values):
+                graph._by_name.setdefault(f"{full}:{i}", t)
+            if nd.name in replay.missing:
+                graph.unimported[full] = replay.missing[nd.name]
+            made = replay.created.get(nd.name)
+            if made:
+                graph._ops_by_name.setdefault(full, made[-1])
     if return_elements is None:
         return None
     found = []
     for element in return_elements:
         node_name, _, index = element.partition(":")
+        if node_name in replay.missing:
+            raise ValueError(f"import_graph_def: return_element {element!r} has no value: {replay.missing[node_name]}")
         if node_name not in outputs:
             raise ValueError(f"Requested return_element {element!r} not found in graph_def.")
         result = outputs[node_name]
@@ -380,29 +480,6 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
 def _identifier(name: str) -> str:
     name = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
     return name if name and not name[0].isdigit() else "_" + name
-
-
-def _topological(nodes) -> list:
-    """GraphDef nodes in an order where inputs come first (a GraphDef need not be sorted)."""
-    by_name = {n.name: n for n in nodes}
-    done, order = set(), []
-
-    def visit(node, stack=()):
-        if node.name in done:
-            return
-        if node.name in stack:
-            raise ValueError(f"import_graph_def: the GraphDef has a cycle through {node.name!r} (TF1 control flow "
-                             "loops are not imported; TF2's While ops are)")
-        for ref in node.input:
-            dep = by_name.get(ref.lstrip("^").split(":")[0])
-            if dep is not None:
-                visit(dep, stack + (node.name,))
-        done.add(node.name)
-        order.append(node)
-
-    for node in nodes:
-        visit(node)
-    return order
 
 
 __all__ = ["import_graph_def", "replay_tf_function", "converters"]

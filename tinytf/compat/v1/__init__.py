@@ -5,6 +5,7 @@ from tinytf.runtime.autodiff.graph_gradients import gradients  # noqa: F401
 from tinytf.runtime.context import state as _state
 
 from ...scopes import name_scope  # noqa: F401
+from ...variables import Variable  # noqa: F401 - in a TF1 graph it becomes a GraphVariable (graph_variable.py)
 from . import initializers, train  # noqa: F401
 from .graph import Graph, get_default_graph, placeholder, placeholder_with_default, reset_default_graph  # noqa: F401
 from .graph_variable import collect_variable
@@ -13,6 +14,8 @@ from .ops import Operation, group  # noqa: F401
 from .session import InteractiveSession, Session, get_default_session  # noqa: F401
 from .variable_scope import AUTO_REUSE, VariableScope, get_variable, get_variable_scope, variable_scope  # noqa: F401
 from .variables import (  # noqa: F401
+    add_to_collection,
+    get_collection,
     global_variables,
     global_variables_initializer,
     trainable_variables,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import weakref
 
 from tinytf.runtime import dtypes, effects, shapes
 from tinytf.runtime.context import building, state
@@ -14,9 +15,11 @@ from tinytf.runtime.graph import Graph as _IRGraph
 from tinytf.runtime.graph import SymbolicTensor
 from tinytf.runtime.ops.core import const_op
 
-from ...scopes import init_scope
+from ...scopes import current_name_scope, init_scope
+from . import tf_names
 from .default_session import run_in_default
 from .graph_variable import collect_variable
+from .ops import Operation
 
 
 class GraphTensor(SymbolicTensor):
@@ -25,14 +28,24 @@ class GraphTensor(SymbolicTensor):
 
     __slots__ = ()
 
-    def __hash__(self):
-        return id(self)
+    __hash__ = object.__hash__  # identity, computed in C: Session.run's fast entries are keyed by tensors
 
     def __eq__(self, other):
         return self is other
 
     def __ne__(self, other):
         return self is not other
+
+    @property
+    def name(self) -> str:
+        """TF's name of this tensor (`add_1:0`, `layer/MatMul:0`), as TF1 programs print and look it up."""
+        node = self.node
+        return f"{node.graph.tf_names.get(id(node), node.name)}:{self.index}"
+
+    @property
+    def op(self):
+        """The operation computing this tensor, with TF's name and type (`Sum`, not tinytf's reduce_sum)."""
+        return Operation(self.node)
 
     def eval(self, feed_dict=None, session=None):
         """`tensor.eval()`: run this tensor in `session`, or in the default session (`with sess.as_default()`,
@@ -49,43 +62,86 @@ class Graph(_IRGraph):
         self._by_name: dict = {}  # "name:0" -> tensor
         self.defaults: dict = {}  # id(placeholder) -> the eager tensor it takes when not fed
         self.collections: dict = {}  # TF1 collections: "variables" -> the variables created in this graph
+        self.tf_names: dict = {}  # id(node) -> TF's node name ("add_1", "scope/MatMul"); the IR keeps its own
+        self._tf_used: dict = {}  # lowercased TF names in use -> next suffix (TF makes names unique ignoring case)
+        self._ops_by_name: dict = {}  # TF node name -> node
+        self.unimported: dict = {}  # TF node name -> why import_graph_def could not give it a value
+        self.sessions = weakref.WeakSet()  # open sessions, whose fast entries go stale when the graph grows
 
     def add_node(self, op, inputs, attrs, specs, location=None, name=None):
         effects.restart(self)  # no automatic ordering of side effects: each op runs when fetched
-        node = super().add_node(op, inputs, attrs, specs, location, name)
-        self._register(node.outputs)
+        if name == op.name:  # tinytf's default name, passed along by a helper (constants): TF's default instead
+            name = None
+        tf_name = self._tf_unique(current_name_scope() + (name or tf_names.default_node_name(op)))
+        node = super().add_node(op, inputs, attrs, specs, location, tf_names.ir_name(tf_name))
+        self._register(node, tf_name)
         return node
 
     def placeholder(self, dtype, shape, name="Placeholder"):
-        tensor = super().placeholder(dtype, shape, name)
-        self._register([tensor])
+        tf_name = self._tf_unique(current_name_scope() + name)
+        tensor = super().placeholder(dtype, shape, tf_names.ir_name(tf_name))
+        self._register(tensor.node, tf_name)
         return tensor
 
-    def _register(self, tensors):
+    def _tf_unique(self, name: str) -> str:
+        """TF's unique_name: `name`, else `name_1`, `name_2`, ..., compared without case (so `Add` after `add`
+        and `add_1` is `Add_2`, as TF names it)."""
+        key = name.lower()
+        count = self._tf_used.get(key)
+        if count is None:
+            self._tf_used[key] = 1
+            return name
+        while f"{key}_{count}" in self._tf_used:
+            count += 1
+        self._tf_used[key] = count + 1
+        self._tf_used[f"{key}_{count}"] = 1
+        return f"{name}_{count}"
+
+    def _register(self, node, tf_name):
         self.version += 1
-        for tensor in tensors:
+        for session in self.sessions:
+            session.clear_fast()
+        self.tf_names[id(node)] = tf_name
+        self._ops_by_name[tf_name] = node
+        for tensor in node.outputs:
             tensor.__class__ = GraphTensor
-            self._by_name[f"{tensor.node.name}:{tensor.index}"] = tensor
+            self._by_name[f"{tf_name}:{tensor.index}"] = tensor
 
     @contextlib.contextmanager
     def as_default(self):
         """Build ops into this graph inside the block (variables created there join its collection)."""
-        state.variable_hooks.append(collect_variable)
+        added = collect_variable not in state.variable_hooks  # nested blocks: one hook, or variables join twice
+        if added:
+            state.variable_hooks.append(collect_variable)
         try:
             with building(self):
                 yield self
         finally:
-            state.variable_hooks.remove(collect_variable)
+            if added:
+                state.variable_hooks.remove(collect_variable)
 
     def get_tensor_by_name(self, name: str) -> SymbolicTensor:
         try:
             return self._by_name[name]
         except KeyError:
+            self._check_imported(name.rpartition(":")[0])
             hint = "" if ":" in name else " (tensor names end in ':<output index>', e.g. 'x:0')"
             raise KeyError(f"The name '{name}' refers to a Tensor which does not exist{hint}.") from None
 
+    def get_operation_by_name(self, name: str):
+        node = self._ops_by_name.get(name)
+        if node is None:
+            self._check_imported(name)
+            raise KeyError(f"The name '{name}' refers to an Operation not in the graph.")
+        return Operation(node)
+
+    def _check_imported(self, name: str) -> None:
+        if name in self.unimported:
+            raise ValueError(f"{name!r} was imported without a value: {self.unimported[name]}")
+
     def get_operations(self) -> list:
-        return list(self.nodes)
+        """The graph's operations in creation order (placeholders included), with TF's names and types."""
+        return [Operation(node) for node in self._ops_by_name.values()]
 
     def finalize(self):
         """Kept for TF1 compatibility: the graph stays usable."""

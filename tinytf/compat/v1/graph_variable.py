@@ -6,6 +6,7 @@ from __future__ import annotations
 from tinytf.runtime.context import state
 
 from ...variables import ResourceVariable
+from .default_session import run_in_default
 from .ops import Operation, last_op
 
 
@@ -18,6 +19,22 @@ class GraphVariable(ResourceVariable):
             return super().assign(value, use_locking, name, read_value)
         super().assign(value, use_locking, name, read_value)
         return Operation(last_op(state.graph), variable=self)
+
+    @property
+    def initializer(self):
+        """`v.initializer`: the op that gives `v` its initial value in the session that runs it (built on first
+        use, in the variable's graph)."""
+        op = self.__dict__.get("_v1_initializer")
+        if op is None:
+            from .variables import variables_initializer
+
+            with self._v1_graph.as_default():
+                op = self._v1_initializer = variables_initializer([self], name=self.name.rsplit(":", 1)[0] + "/Assign")
+        return op
+
+    def eval(self, session=None):
+        """`v.eval()`: the variable's value in `session` or the default session."""
+        return run_in_default(self, None, session, "evaluate tensor")
 
     def assign_add(self, delta, use_locking=False, name=None, read_value=True):
         return self.assign(self.read_value() + delta)
@@ -35,4 +52,5 @@ def collect_variable(variable):
     collections = getattr(state.graph, "collections", None)  # only TF1 graphs have collections
     if collections is not None:
         variable.__class__ = GraphVariable
+        variable._v1_graph = state.graph
         collections.setdefault("variables", []).append(variable)

@@ -10,7 +10,8 @@ from .default_session import run_in_default
 
 
 class Operation:
-    """A graph op with no outputs, fetched for its effects (`sess.run(train_op)` returns None)."""
+    """An op of a TF1 graph as TF shows it: TF's name and type (`Sum`, `add_1`), its inputs and outputs;
+    fetching it runs it for its effects (`sess.run(train_op)` returns None)."""
 
     def __init__(self, node: Node, variable=None):
         self._v1_node = node
@@ -18,7 +19,8 @@ class Operation:
 
     @property
     def name(self) -> str:
-        return self._v1_node.name
+        node = self._v1_node
+        return getattr(node.graph, "tf_names", {}).get(id(node), node.name)
 
     @property
     def graph(self):
@@ -26,7 +28,30 @@ class Operation:
 
     @property
     def type(self) -> str:
-        return self._v1_node.op.name
+        from .tf_names import tf_type
+
+        node = self._v1_node
+        if node.outputs and node.outputs[0].dtype.name == "resource":  # a variable captured by the graph
+            return "VarHandleOp"
+        return tf_type(node.op)
+
+    @property
+    def outputs(self) -> list:
+        return list(self._v1_node.outputs)
+
+    @property
+    def inputs(self) -> list:
+        return [t for t in self._v1_node.inputs if hasattr(t, "node")]
+
+    @property
+    def control_inputs(self) -> list:
+        return [Operation(n) for n in self._v1_node.control_inputs]
+
+    def __eq__(self, other):
+        return isinstance(other, Operation) and other._v1_node is self._v1_node
+
+    def __hash__(self):
+        return id(self._v1_node)
 
     def run(self, feed_dict=None, session=None):
         return run_in_default(self, feed_dict, session, "execute operation")

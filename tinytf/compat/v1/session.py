@@ -4,14 +4,17 @@ tf.function), then calls it with the fed values. Results are numpy values, in th
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from tinytf.runtime import nest, numpy_errors, shapes
 from tinytf.runtime.check import check_graph
-from tinytf.runtime.codegen import compile_graph
-from tinytf.runtime.errors import InvalidArgumentError
+from tinytf.runtime.codegen import build_entry, compile_graph
+from tinytf.runtime.errors import FailedPreconditionError, InvalidArgumentError
 from tinytf.runtime.graph import Capture, Node, SymbolicTensor, subgraphs
 from tinytf.runtime.graph import Graph as _IRGraph
+from tinytf.runtime.ops.state import assign_variable_op
 from tinytf.runtime.optimize import optimize
 from tinytf.runtime.resource import Resource
 
@@ -29,25 +32,33 @@ class Session:
             raise TypeError(f"Session: graph must be a tf.compat.v1.Graph, got {type(self.graph).__name__}")
         self._plans: dict = {}
         self._resolved: dict = {}  # id(fetch or feed key) -> (it, what it resolved to)
-        self._fast: dict = {}  # _fast_key -> _FastRun, for calls repeating the same fetch and feed objects
+        # Fast entries for repeated calls, keyed by the fetch object itself (a tensor, a name, a tuple of them;
+        # a list's by its tuple): GraphTensor hashes by identity in C, so the lookup costs one dict probe. The
+        # entry checks the feed keys itself; the graph clears these dicts whenever it grows.
+        self._fast: dict = {}
+        self._fast_lists: dict = {}
+        self._values: dict = {}  # id(variable) -> this session's value of it: TF1 variables live per session
         self._closed = False
+        self.graph.sessions.add(self)
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Evaluate `fetches` (a tensor, an op, a name like "y:0", or nested lists/tuples/dicts of them);
         `feed_dict` maps placeholders (or their names) to values."""
-        if self._closed:
-            raise RuntimeError("Attempted to use a closed Session.")
-        feeds = feed_dict or _NO_FEEDS
-        kind = type(fetches)  # the fast key, written out here because this is the hot path
-        head = (kind, *map(id, fetches)) if kind is list or kind is tuple else id(fetches)
-        fast = self._fast.get((head, *map(id, feeds)) if feeds else head)
-        if fast is not None and fast.version == self.graph.version:
-            return fast.call(feeds)
-        return self._run_slow(fetches, feeds)
+        try:
+            fast = self._fast_lists.get(tuple(fetches)) if fetches.__class__ is list else self._fast.get(fetches)
+        except TypeError:  # a dict or nested fetch structure: unhashable, served by the general path
+            fast = None
+        if fast is not None:
+            out = fast(feed_dict)
+            if out is not _MISS:
+                return out
+        return self._run_slow(fetches, feed_dict or _NO_FEEDS)
 
     def _run_slow(self, fetches, feeds):
         """The general path: resolve names and objects, compile the (fetches, feeds) pair once, and remember
         a fast entry for the next call with the same objects."""
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
         nested = nest.is_nested(fetches)
         requested = nest.flatten(fetches) if nested else [fetches]
         flat = [self._resolve(f) for f in requested]
@@ -63,17 +74,21 @@ class Session:
         if plan is None:
             if len({id(t) for t in fed}) != len(fed):
                 raise ValueError("feed_dict feeds the same tensor twice (by the tensor and by its name)")
-            plan = self._plans[key] = _RunPlan(self.graph, flat, fed)
+            plan = self._plans[key] = _RunPlan(self.graph, flat, fed, self._values)
         results = iter(plan.run(values))
         out = []
         for asked, fetch in zip(requested, flat):
             assigned = getattr(asked, "_v1_variable", None)
             if isinstance(fetch, Node):
-                out.append(None if assigned is None else _value_of(assigned))
+                out.append(None if assigned is None else self._value_of(assigned))
             else:
-                out.append(_value_of(fetch) if isinstance(fetch, Resource) else next(results))
+                out.append(self._value_of(fetch) if isinstance(fetch, Resource) else next(results))
         if _fast_eligible(fetches, flat):
-            self._fast[_fast_key(fetches, feeds)] = _FastRun(plan, fetches, feeds, fed, self.graph.version)
+            entry = _fast_entry(plan, fetches, feeds, fed)
+            if type(fetches) is list:
+                self._fast_lists[tuple(fetches)] = entry
+            else:
+                self._fast[fetches] = entry
         return nest.pack_sequence_as(fetches, out) if nested else out[0]
 
     def _resolve(self, fetch):
@@ -89,10 +104,7 @@ class Session:
         if isinstance(fetch, str):
             if ":" in fetch:
                 return self.graph.get_tensor_by_name(fetch)
-            for node in self.graph.nodes:
-                if node.name == fetch:
-                    return node
-            raise KeyError(f"The name '{fetch}' refers to an Operation not in the graph.")
+            return self.graph.get_operation_by_name(fetch)._v1_node
         if hasattr(fetch, "_v1_node"):  # an op returned by a TF1 API (an initializer, a train op)
             fetch = fetch._v1_node
         if isinstance(fetch, Node) or isinstance(fetch, SymbolicTensor):
@@ -105,10 +117,23 @@ class Session:
         raise TypeError(f"Fetch argument {fetch!r} has invalid type {type(fetch).__name__}, must be a string or "
                         f"Tensor. (Can not convert a {type(fetch).__name__} into a Tensor or Operation.)")
 
+    def _value_of(self, variable):
+        """This session's value of `variable` (a copy), or TF's error when the session never initialized it."""
+        value = self._values.get(id(variable), _UNSET)
+        if value is _UNSET:
+            raise _uninitialized(variable)
+        return value.copy() if isinstance(value, np.ndarray) else value
+
     def close(self):
         self._closed = True
         self._plans.clear()
+        self._values.clear()
+        self.clear_fast()
+
+    def clear_fast(self):
+        """Forget the fast entries (the graph calls this when it grows: a name may now resolve differently)."""
         self._fast.clear()
+        self._fast_lists.clear()
 
     def __enter__(self):
         # TF1: inside `with Session() as sess:` the session is the default (tensor.eval() uses it) and so is
@@ -168,51 +193,58 @@ def _fast_eligible(fetches, flat) -> bool:
     return all(isinstance(f, SymbolicTensor) for f in flat)
 
 
-def _fast_key(fetches, feeds):
-    """Identities of the fetch objects and feed keys, in order (Session.run computes the same key inline). A
-    _FastRun holds those objects, so while its entry exists no other object can take one of their ids: equal
-    keys mean the same objects."""
+_SWAP_LOCK = threading.RLock()
+_MISS = object()  # a fast entry's answer when the call's feeds are not the ones it was made for
+_UNSET = object()
+
+
+def _fast_entry(plan, fetches, feeds, fed):
+    """A generated function for a repeated `Session.run` of the same fetches: it returns `_MISS` unless the
+    feed_dict has exactly the keys it was made for, checks each fed array's class, dtype and shape against its
+    placeholder (converting anything else, as the general path does), and shapes the results as the fetches.
+    When the plan binds nothing but the feeds, the compiled graph's body is inlined into it (one frame per
+    call, as a tf.function's generated __call__); otherwise it calls the plan, which binds variables."""
+    keys = list(feeds)
+    names = [f"v{i}" for i in range(len(fed))]
+    scope = {"ndarray": np.ndarray, "convert": _feed_value, "_MISS": _MISS, "_run": plan.run}
+    lines = []
+    if keys:
+        lines += ["try:", f"    if len(feeds) != {len(keys)}:", "        return _MISS"]
+        for i, key in enumerate(keys):
+            scope[f"k{i}"] = key
+            lines.append(f"    v{i} = feeds[k{i}]")
+        lines += ["except (KeyError, TypeError):", "    return _MISS"]
+    else:
+        lines += ["if feeds:", "    return _MISS"]
+    for i, tensor in enumerate(fed):
+        scope[f"t{i}"], scope[f"dt{i}"] = tensor, np.dtype(tensor.dtype.np)
+        test = _shape_test(f"v{i}", tensor._shape)
+        lines.append(f"if not (v{i}.__class__ is ndarray and v{i}.dtype is dt{i} and {test}):")
+        lines.append(f"    v{i} = convert(t{i}, v{i})")
+    compiled = plan.compiled
+    if plan.direct:
+        lines += [f"{param} = {name}" for param, name in zip(compiled.params, names)]
+        outputs = compiled.outputs
+    else:  # the plan is called, not inlined: it binds the variables and this session's values
+        lines.append(f"_out = _run([{', '.join(names)}])")
+        outputs = [f"_out[{i}]" for i in range(len(compiled.outputs))]
+        compiled = _NO_BODY
     kind = type(fetches)
-    head = (kind, *map(id, fetches)) if kind is list or kind is tuple else id(fetches)
-    return (head, *map(id, feeds)) if feeds else head
+    result = {list: f"[{', '.join(outputs)}]", tuple: f"({', '.join(outputs)}{',' if len(outputs) == 1 else ''})"}
+    epilogue = [f"return {result.get(kind, outputs[0] if outputs else 'None')}"]
+    return build_entry(compiled, "session_fast_run", ["feeds"], lines, epilogue, scope, "tinytf session run")
 
 
-class _FastRun:
-    """A repeated `Session.run` with the same fetch and feed objects. Its call is a small generated function
-    that checks each fed array's class, dtype and shape against its placeholder (converting anything else, as
-    the general path does), calls the compiled plan and shapes the results as the fetches. It serves while
-    the graph is at `version` (a grown graph may resolve names differently)."""
-
-    def __init__(self, plan, fetches, feeds, fed, version):
-        self.version = version
-        self._keep = (fetches, tuple(feeds))  # holds the objects whose ids key this entry
-        direct = not plan._bound  # nothing to bind: call the compiled code itself
-        scope = {"ndarray": np.ndarray, "convert": _feed_value,
-                 "run": plan._fn if direct else plan.run}
-        names = [f"v{i}" for i in range(len(fed))]
-        lines = ["def fast(feeds):"]
-        if fed:
-            lines.append(f"    {', '.join(names)}, = feeds.values()")
-        for i, tensor in enumerate(fed):
-            scope[f"t{i}"], scope[f"dt{i}"], scope[f"shape{i}"] = tensor, np.dtype(tensor.dtype.np), tensor._shape
-            test = _shape_test(f"v{i}", tensor._shape, f"shape{i}")
-            lines.append(f"    if not (v{i}.__class__ is ndarray and v{i}.dtype is dt{i} and {test}):")
-            lines.append(f"        v{i} = convert(t{i}, v{i})")
-        args = ", ".join(names) if direct else f"[{', '.join(names)}]"
-        kind = type(fetches)
-        result = {list: "list(out)", tuple: "tuple(out)"}.get(kind, "out[0]")
-        if direct:  # the compiled code itself, under tinytf's numpy error state (plan.run sets it otherwise)
-            scope.update(np_enter=numpy_errors.enter, np_leave=numpy_errors.leave, np_quiet=numpy_errors.QUIET)
-            lines += ["    state = np_enter(np_quiet)", "    try:", f"        out = run({args})", "    finally:",
-                      "        np_leave(state)"]
-        else:
-            lines.append(f"    out = run({args})")
-        lines.append(f"    return {result}")
-        exec(compile("\n".join(lines), "<tinytf session fast run>", "exec"), scope)  # noqa: S102 - our own text
-        self.call = scope["fast"]
+class _NoBody:
+    body: list = []
+    body_nodes: dict = {}
+    namespace: dict = {}
 
 
-def _shape_test(name: str, shape, shape_name: str) -> str:
+_NO_BODY = _NoBody()
+
+
+def _shape_test(name: str, shape) -> str:
     """A Python expression true when array `name` has a shape the placeholder accepts without conversion.
     Scalars always go through conversion (which unwraps 0-d arrays, as the general path does)."""
     if shape is None:
@@ -255,9 +287,10 @@ def _dims(shape) -> str:
 
 
 class _RunPlan:
-    """The compiled subgraph for one (fetches, feeds) pair: fed values in, fetched values out."""
+    """The compiled subgraph for one (fetches, feeds) pair: fed values in, fetched values out. The variables
+    it uses take this session's values (`store`) while it runs, and give them back after."""
 
-    def __init__(self, graph: Graph, fetches, fed):
+    def __init__(self, graph: Graph, fetches, fed, store):
         fed_ids = {id(t) for t in fed}
         needed = _needed_nodes(graph, fetches, fed_ids)
         run = _IRGraph("session_run")
@@ -279,10 +312,36 @@ class _RunPlan:
             bound_inputs.append(placeholder)
         run.inputs = list(fed) + bound_inputs
         run.outputs = [f for f in fetches if isinstance(f, SymbolicTensor)]
+        self._store = store
+        self._variables, self._reads = _variables_used(run)
         optimized = optimize(run, optimizer_options(), check_graph if check_graphs() else None)
-        self._fn = compile_graph(optimized, "session_run", [None] * len(run.inputs)).fn
+        self.compiled = compile_graph(optimized, "session_run", [None] * len(run.inputs))
+        self._fn = self.compiled.fn
+        self.direct = not self._bound  # nothing to bind but the feeds: fast entries inline the compiled body
 
     def run(self, values):
+        variables = self._variables
+        if not variables:  # under tinytf's numpy error state: no numpy warnings (numpy_errors.py)
+            return numpy_errors.call(self._fn, (*values, *self._bound_values()), {})
+        store = self._store
+        for variable in self._reads:
+            if id(variable) not in store:
+                raise _uninitialized(variable)
+        with _SWAP_LOCK:  # a variable holds one value at a time: runs that swap values in take turns
+            process = [variable._array for variable in variables]  # the values outside any session, given back
+            for variable in variables:
+                value = store.get(id(variable), _UNSET)
+                if value is not _UNSET:
+                    variable._array = value
+            try:
+                return numpy_errors.call(self._fn, (*values, *self._bound_values()), {})
+            finally:
+                for variable, outside in zip(variables, process):
+                    if variable._array is not outside or id(variable) in store:  # assigned, or this session's
+                        store[id(variable)] = variable._array
+                    variable._array = outside
+
+    def _bound_values(self):
         bound = []
         for item in self._bound:
             if isinstance(item, Capture):
@@ -292,7 +351,30 @@ class _RunPlan:
                 bound.append(outer if item.kind == "resource" else outer._value)
             else:
                 bound.append(item._value)  # a placeholder_with_default's default
-        return numpy_errors.call(self._fn, (*values, *bound), {})  # no numpy warnings (numpy_errors.py)
+        return bound
+
+
+def _variables_used(run) -> tuple:
+    """The variables a run graph captures, and those of them that a node other than an assignment reads
+    (those must hold a value in the session before the run: TF1's FailedPreconditionError otherwise)."""
+    by_placeholder = {id(c.placeholder): c.outer for c in run.captures.values() if c.kind == "resource"}
+    variables = [v for v in by_placeholder.values() if v is not None]
+    reads = {}
+    for node in run.nodes:
+        inputs = node.inputs[1:] if node.op is assign_variable_op else node.inputs
+        for t in inputs:
+            variable = by_placeholder.get(id(t))
+            if variable is not None:
+                reads[id(variable)] = variable
+    return variables, list(reads.values())
+
+
+def _uninitialized(variable):
+    name = variable.name.rsplit(":", 1)[0]
+    return FailedPreconditionError(
+        f"Could not find variable {name}. This could mean that the variable has been deleted. In TF1, it can also "
+        "mean the variable is uninitialized. Debug info: container=localhost, status error message=Container "
+        f"localhost does not exist. (Could not find resource: localhost/{name})")
 
 
 def _unfed(placeholder):

@@ -19,6 +19,19 @@ def trainable_variables():
     return [v for v in global_variables() if v.trainable]
 
 
+def get_collection(key, scope=None):
+    """The default graph's collection `key` (a copy), filtered to names starting with `scope` when given."""
+    if key == "trainable_variables":
+        items = trainable_variables()
+    else:
+        items = list(get_default_graph().collections.get(key, []))
+    return [i for i in items if scope is None or getattr(i, "name", "").startswith(scope)]
+
+
+def add_to_collection(name, value) -> None:
+    get_default_graph().collections.setdefault(name, []).append(value)
+
+
 def variables_initializer(var_list, name="init"):
     """An op that assigns each variable its value as of now (tinytf computes initial values when a variable
     is created, so this is the value it was created with, unless a session already changed it)."""
@@ -37,5 +50,5 @@ def global_variables_initializer():
     return variables_initializer(global_variables())
 
 
-__all__ = ["global_variables", "trainable_variables", "variables_initializer",
-                  "global_variables_initializer"]
+__all__ = ["global_variables", "trainable_variables", "variables_initializer", "global_variables_initializer",
+           "get_collection", "add_to_collection"]
