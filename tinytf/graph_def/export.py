@@ -253,10 +253,11 @@ class Exporter:
         body.nodes.append(_node_def(name, tf_op, refs, attrs, control))
         return name, tf_op
 
-    def write_function(self, graph: Graph, fname: str, scope: str, lead=(), finish=None) -> str:
+    def write_function(self, graph: Graph, fname: str, scope: str, lead=(), finish=None, arg_texts=None) -> str:
         """Add `graph` to the library as a FunctionDef named `fname`; `lead` names int32 arguments before the
         graph's own (TF's loop counter and limit), `finish(body, lead_refs, arg_refs, outputs)` may replace
-        the returned (ref, dtype, shape) list."""
+        the returned (ref, dtype, shape) list; `arg_texts` names the graph's inputs (default: their
+        placeholders' names)."""
         body = Body(self, in_function=True, scope=scope)
         function = function_pb2.FunctionDef(signature=op_def_pb2.OpDef(name=fname))
         signature = function.signature  # the message inside `function` (a constructor argument is copied)
@@ -272,8 +273,9 @@ class Exporter:
 
         lead_refs = [argument(text, dtypes.int32) for text in lead]
         arg_refs = []
-        for tensor in graph.inputs:
-            body.refs[id(tensor)] = argument(tensor.node.name, tensor.dtype)
+        for i, tensor in enumerate(graph.inputs):
+            text = arg_texts[i] if arg_texts is not None else tensor.node.name
+            body.refs[id(tensor)] = argument(text, tensor.dtype)
             arg_refs.append(body.refs[id(tensor)])
         self.emit_nodes(body, graph)
         outputs = [(body.refs[id(t)], t.dtype, t._shape) for t in graph.outputs]

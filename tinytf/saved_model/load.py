@@ -25,6 +25,7 @@ from .graph_io import Library
 from .proto import SavedModel
 from .save import SAVED_MODEL_FILE
 from .signatures import SignatureMap
+from .tf_library import native_functions
 
 
 class _UserObject:
@@ -73,7 +74,8 @@ def load(export_dir, tags=None, options=None):
     if not graph.nodes:
         raise ValueError(f"the SavedModel at {export_dir} has no object graph (a TF1 SavedModel?); "
                          "tinytf loads TF2 SavedModels")
-    library = Library(meta.graph_def.library.function)
+    native = native_functions(meta)  # tinytf's exact graphs, when tinytf wrote the file
+    library = Library(meta.graph_def.library.function if native is None else native)
     reader = BundleReader(os.path.join(os.fspath(export_dir), "variables", "variables"))
     keys = _checkpoint_keys(reader)
     constants = {n.name: n for n in meta.graph_def.node if n.op == "Const"}

@@ -17,6 +17,7 @@ import inspect
 import os
 import shutil
 import tempfile
+import warnings
 
 import numpy as np
 from tensorboard.compat.proto import meta_graph_pb2, trackable_object_graph_pb2
@@ -30,6 +31,7 @@ from .attr_codec import dtype_enum, shape_proto, tensor_proto
 from .graph_io import graph_to_functions
 from .proto import SavedModel
 from .signatures import SignatureMap, canonical_signatures
+from .tf_library import TFLibrary, native_collection
 
 SAVED_MODEL_FILE = "saved_model.pb"
 
@@ -60,7 +62,8 @@ class _Saver:
         self.objects: list = []  # SavedObjectGraph node id -> object
         self.index: dict = {}  # id(object) -> node id
         self.children: list = []  # node id -> [(local name, node id)]
-        self.library: list = []  # FunctionDefs
+        self.library: list = []  # FunctionDefs in tinytf's op names (for tinytf's loader: graph_io)
+        self.tf_library = TFLibrary()  # the same functions in TF's op names (for TensorFlow's loader)
         self.concrete: dict = {}  # id(ConcreteFunction) -> saved name
         self.constants: list = []  # graph_def Const nodes of captured tensors
         self.signatures = signatures
@@ -105,6 +108,7 @@ class _Saver:
             graph = concrete.unoptimized_graph
             n_own = len(graph.inputs) - sum(1 for c in graph.captures.values() if c.kind != "argument")
             self.library.extend(graph_to_functions(graph, name, n_own))
+            self.tf_library.add(graph, name, {id(c.placeholder): c.outer for c in graph.captures.values()})
         return self.concrete[key][0]
 
     def bound_inputs(self, concrete, object_graph) -> list:
@@ -189,7 +193,12 @@ def _meta_graph(saver) -> meta_graph_pb2.MetaGraphDef:
         args, kwargs = concrete.structured_input_signature
         saved.canonicalized_input_signature.CopyFrom(structure.encode((tuple(args), dict(kwargs))))
         saved.output_signature.CopyFrom(structure.encode(concrete.structured_outputs))
-    meta.graph_def.library.function.extend(saver.library)
+    meta.graph_def.library.function.extend(saver.tf_library.functions())
+    native_collection(meta, saver.library)
+    if saver.tf_library.failures:
+        name, reason = saver.tf_library.failures[0]
+        warnings.warn(f"TensorFlow will not be able to load this SavedModel (tinytf will): the function {name} "
+                      f"has no form in TensorFlow's ops ({reason})", stacklevel=3)
     for name, value in saver.constants:
         node = meta.graph_def.node.add(name=name, op="Const")
         node.attr["dtype"].type = dtype_enum(value.dtype)
@@ -228,7 +237,7 @@ def _describe(saver, obj, node, graph):
         bare = node.bare_concrete_function
         bare.concrete_function_name = name
         bare.argument_keywords.extend(obj.input_names)
-        bare.allowed_positional_arguments = 0
+        bare.allowed_positional_arguments = len(obj.input_names)  # as TF 2.21 writes its signature wrappers
     else:
         node.user_object.identifier = {list: "trackable_list_wrapper", tuple: "trackable_tuple_wrapper",
                                        dict: "trackable_dict_wrapper"}.get(type(obj), "_generic_user_object")
@@ -236,13 +245,17 @@ def _describe(saver, obj, node, graph):
 
 
 def _function_spec(spec, function):
-    """The FunctionSpec of a tf.function: its FullArgSpec, whether it is a method, its input_signature."""
+    """The FunctionSpec of a tf.function: its FullArgSpec and its input_signature."""
     signature = function._signature
     params = list(signature.parameters.values())
     args = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     defaults = tuple(p.default for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
                      and p.default is not inspect.Parameter.empty)
     kwonly = [p.name for p in params if p.kind is p.KEYWORD_ONLY]
+    # A method's FullArgSpec is written without `self` and is_method left unset, as TF 2.21 writes it (TF's
+    # loader drops the first argument of a spec marked as a method).
+    if args[:1] == ["self"]:
+        args = args[1:]
     full = spec.fullargspec.named_tuple_value
     full.name = "FullArgSpec"
     for key, value in (("args", args), ("varargs", None), ("varkw", None),
@@ -252,7 +265,6 @@ def _function_spec(spec, function):
             full.values.add(key=key).value.CopyFrom(structure.encode(value))
         except ValueError:  # a default TF's structures cannot hold: recorded as absent
             full.values[-1].value.CopyFrom(structure.encode(None))
-    spec.is_method = hasattr(function.python_function, "__self__")
     if function.input_signature is not None:
         spec.input_signature.CopyFrom(structure.encode(tuple(function.input_signature)))
 
