@@ -180,7 +180,7 @@ def test_format_is_tensorflows_layout(net, tmp_path):
     net.scan(tf.constant(X))
     path = tmp_path / "m"
     tf.saved_model.save(net, str(path))
-    assert sorted(os.listdir(path)) == ["assets", "saved_model.pb", "variables"]
+    assert sorted(os.listdir(path)) == ["assets", "fingerprint.pb", "saved_model.pb", "variables"]
     saved = SavedModel()
     saved.ParseFromString((path / "saved_model.pb").read_bytes())
     meta = meta_graph_pb2.MetaGraphDef()

@@ -1,7 +1,8 @@
 """TensorFlow 2.21 loads the SavedModels tinytf writes: tools/check_tf_loads_tinytf_saved_models.py wrote five
 SavedModels with tinytf (the issue's Adder, a variable updated by assign_add, tf.cond and while_loop through
-AutoGraph, a Keras MLP through `model.export` and through `tf.saved_model.save(model)`), loaded them in TF 2.21,
-called their functions and signatures and ran `saved_model_cli show --all`, and recorded it all in
+AutoGraph, a Keras MLP through `model.export` and through `tf.saved_model.save(model)`, a tf.saved_model.Asset),
+loaded them in TF 2.21, called their functions and signatures, ran `saved_model_cli show --all`, computed their
+fingerprints and the errors of a missing asset and a corrupted or missing fingerprint, and recorded it all in
 tests/tf_reference/tinytf_saved_models_read_by_tf.json. Here tinytf writes the same SavedModels again: their
 digests must be the recorded ones (the files TF loaded are the files tinytf writes today), and tinytf's own
 loader must compute TF's numbers from them, with passes on and off."""
@@ -41,6 +42,17 @@ def written(tmp_path_factory):
 
 def test_the_files_are_the_ones_tensorflow_loaded(written, recorded):
     assert _tool().digests(written) == recorded["digests"]
+
+
+def test_fingerprints_are_the_ones_tensorflow_computes(written, recorded):
+    """fingerprint.pb holds the hashes TF's own C++ fingerprinting computed from the same files."""
+    tool = _tool()
+    for name, expected in recorded["fingerprints"].items():
+        mine = tf.saved_model.experimental.read_fingerprint(os.path.join(written, name))
+        got = {field: str(getattr(mine, field)) for field in tool.FINGERPRINT_FIELDS}
+        got["version.producer"] = mine.version.producer
+        assert got == expected, name
+        assert mine.singleprint() == "/".join(expected[f] for f in tool.FINGERPRINT_FIELDS[1:])
 
 
 def test_tinytf_computes_what_tensorflow_computed(written, recorded):

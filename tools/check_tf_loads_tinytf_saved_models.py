@@ -5,10 +5,12 @@
         tests/tf_reference/tinytf_saved_models_read_by_tf.json             # with TensorFlow: loads and runs them
 
 The JSON holds each SavedModel's structure digest (saved_model.pb parsed and serialized deterministically,
-the variables' bytes, the assets and fingerprint.pb: `digests`), what TensorFlow computed with each
-(`read`), and `saved_model_cli show --all`'s exit status and the lines naming signatures and functions
-(`cli`). tests/test_saved_model_tf_reads.py writes the files again with tinytf, checks the digests (the files
-TensorFlow loaded are the files tinytf writes today) and that tinytf's loader computes the same numbers.
+the variables' and the assets' bytes: `digests`), what TensorFlow computed with each and the error classes
+of a missing asset and a corrupted or missing fingerprint (`read`), TF's own fingerprint of each
+(`fingerprints`: tinytf's fingerprint.pb must hold the same hashes), and `saved_model_cli show --all`'s
+exit status and the lines naming signatures and functions (`cli`). tests/test_saved_model_tf_reads.py
+writes the files again with tinytf, checks the digests (the files TensorFlow loaded are the files tinytf
+writes today), the fingerprints, and that tinytf's loader computes the same numbers.
 """
 
 from __future__ import annotations
@@ -64,6 +66,24 @@ def _models(tf):
                 i += 1
             return {"y": y, "steps": i}
 
+    class Vocabulary(tf.Module):  # a tf.saved_model.Asset: the file travels in assets/, the path is rebound
+        def __init__(self, path):
+            super().__init__()
+            self.vocab = tf.saved_model.Asset(path)
+
+        @tf.function(input_signature=[])
+        def read(self):
+            return tf.io.read_file(self.vocab)
+
+    def vocabulary(path):
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as source:
+            vocab = os.path.join(source, "vocab.txt")
+            with open(vocab, "w") as f:
+                f.write("alpha\nbeta\ngamma\n")
+            tf.saved_model.save(Vocabulary(vocab), path)
+
     def mlp():
         model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(4, activation="relu"),
                                      tf.keras.layers.Dense(2)])
@@ -77,6 +97,7 @@ def _models(tf):
         "control_flow": lambda path: tf.saved_model.save(Flow(), path),
         "keras_export": lambda path: mlp().export(path, verbose=False),
         "keras_save": lambda path: tf.saved_model.save(mlp(), path),
+        "asset": vocabulary,
     }
 
 
@@ -118,7 +139,65 @@ def read(tf, folder: str) -> dict:
     saved = tf.saved_model.load(os.path.join(folder, "keras_save"))
     out["keras_save"] = {"signatures": sorted(saved.signatures),
                          "serving_default": _numbers(saved.signatures["serving_default"](x))}
+    asset = tf.saved_model.load(os.path.join(folder, "asset"))
+    out["asset"] = {"read": asset.read().numpy().decode(),
+                    "serving_default": {k: v.numpy().decode()
+                                        for k, v in asset.signatures["serving_default"]().items()},
+                    "asset_path_is_in_assets": asset.vocab.asset_path.numpy().decode()
+                    == os.path.join(folder, "asset", "assets", "vocab.txt")}
+    out["errors"] = _errors(tf, folder)
     return out
+
+
+def _error_class(call) -> str:
+    try:
+        call()
+    except Exception as e:  # noqa: BLE001 - the class is what is recorded
+        return type(e).__name__
+    return "no error"
+
+
+def _errors(tf, folder: str) -> dict:
+    """The error classes of a missing asset file (at the read: loading works), and of a corrupted and a missing
+    fingerprint.pb (read_fingerprint fails; loading works). Works on copies: the files stay as written."""
+    import shutil
+    import tempfile
+
+    out = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = os.path.join(scratch, "asset")
+        shutil.copytree(os.path.join(folder, "asset"), copy)
+        os.remove(os.path.join(copy, "assets", "vocab.txt"))
+        loaded = tf.saved_model.load(copy)
+        out["missing_asset_load"] = "loaded"
+        out["missing_asset_read"] = _error_class(loaded.read)
+        with open(os.path.join(copy, "fingerprint.pb"), "wb") as f:
+            f.write(b"\xff\xff\xff")
+        out["corrupted_fingerprint_read"] = _error_class(lambda: tf.saved_model.experimental.read_fingerprint(copy))
+        out["corrupted_fingerprint_load"] = _error_class(lambda: tf.saved_model.load(copy))
+        os.remove(os.path.join(copy, "fingerprint.pb"))
+        out["missing_fingerprint_read"] = _error_class(lambda: tf.saved_model.experimental.read_fingerprint(copy))
+        out["missing_fingerprint_load"] = _error_class(lambda: tf.saved_model.load(copy))
+    return out
+
+
+def fingerprints(folder: str) -> dict:
+    """TensorFlow's own fingerprint of each SavedModel (its C++ CreateFingerprintDef, run with TF's Python),
+    without the random uuid: tinytf's fingerprint.pb must hold the same hashes."""
+    from tensorflow.core.protobuf import fingerprint_pb2
+    from tensorflow.python.saved_model.pywrap_saved_model import fingerprinting
+
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        written = fingerprinting.CreateFingerprintDef(os.path.join(folder, name))
+        proto = fingerprint_pb2.FingerprintDef.FromString(written)
+        out[name] = {field: str(getattr(proto, field)) for field in FINGERPRINT_FIELDS}
+        out[name]["version.producer"] = proto.version.producer
+    return out
+
+
+FINGERPRINT_FIELDS = ("saved_model_checksum", "graph_def_program_hash", "signature_def_hash",
+                      "saved_object_graph_hash", "checkpoint_hash")
 
 
 def _file_digest(path: str) -> str:
@@ -139,7 +218,7 @@ def digests(folder: str) -> dict:
         for base, _, names in sorted(os.walk(root)):
             for file in sorted(names):
                 rel = os.path.relpath(os.path.join(base, file), root)
-                if rel != "saved_model.pb":
+                if rel not in ("saved_model.pb", "fingerprint.pb"):  # fingerprint.pb: a random uuid; see fingerprints
                     files[rel] = _file_digest(os.path.join(base, file))
         out[name] = files
     return out
@@ -167,7 +246,7 @@ def main(argv) -> None:
     elif argv[1] == "read":
         import tensorflow
 
-        record = {"read": read(tensorflow, argv[2]), "cli": cli(argv[2])}
+        record = {"read": read(tensorflow, argv[2]), "cli": cli(argv[2]), "fingerprints": fingerprints(argv[2])}
         sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
         record["digests"] = digests(argv[2])
         with open(argv[3], "w") as f:

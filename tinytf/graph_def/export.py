@@ -39,7 +39,23 @@ _Y = {"Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "L
       "IsNan", "IsInf", "IsFinite", "LogicalNot", "Sigmoid", "Cast", "Transpose"}
 _ACTIVATIONS = {"Relu", "Relu6", "Softplus", "Softsign", "Elu", "Selu", "LeakyRelu"}
 _OTHER = {"MatMul": "product", "Softmax": "softmax", "LogSoftmax": "logsoftmax", "ReadVariableOp": "value",
+          "ReadFile": "contents", "BatchMatMulV2": "output", "Conv2D": "output",
           "AddN": "sum", "VarHandleOp": "resource"}
+
+# Ops whose outputs are separate output arguments (each `name:0`), in order.
+_SEPARATE = {"TopKV2": ("values", "indices"), "Unique": ("y", "idx"),
+             "LogMatrixDeterminant": ("sign", "log_abs_determinant"),
+             "SoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
+             "SparseSoftmaxCrossEntropyWithLogits": ("loss", "backprop")}
+
+
+def output_ref(name: str, tf_op: str, index: int) -> str:
+    """How a FunctionDef refers to output `index` of node `name` (`node:output_arg:i`)."""
+    separate = _SEPARATE.get(tf_op)
+    if separate is not None:
+        return f"{name}:{separate[index]}:0"
+    return f"{name}:{output_arg(tf_op)}:{index}"
+
 
 def output_arg(tf_op: str) -> str:
     if tf_op in _Z:
@@ -94,7 +110,7 @@ class Body:
         if self.in_function:
             if tf_op in ("If", "StatelessIf", "While", "StatelessWhile"):
                 return f"{name}:output:{index}"
-            return f"{name}:{output_arg(tf_op)}:{index}"
+            return output_ref(name, tf_op, index)
         return name if index == 0 else f"{name}:{index}"
 
 

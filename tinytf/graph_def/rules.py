@@ -27,7 +27,7 @@ class NodeView:
 
 
 # TF ops with no type attribute, or whose type attribute is not T
-_NO_T = {"LogicalAnd", "LogicalOr", "LogicalNot", "NoOp", "All", "Any"}
+_NO_T = {"LogicalAnd", "LogicalOr", "LogicalNot", "NoOp", "All", "Any", "ReadFile", "WriteFile"}
 _REDUCTIONS = {"reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_all", "reduce_any"}
 
 
@@ -136,7 +136,7 @@ _SIMPLE = {"identity", "stop_gradient", "add", "subtract", "multiply", "divide",
            "sign", "square", "sqrt", "rsqrt", "exp", "expm1", "log", "log1p", "reciprocal", "floor", "ceil",
            "round", "rint", "sin", "cos", "tan", "tanh", "sigmoid", "erf", "greater", "greater_equal", "less",
            "less_equal", "logical_and", "logical_or", "logical_not", "clip_by_value", "relu", "relu6", "elu", "selu",
-           "softplus", "softsign", "rank", "reshape_dynamic"}
+           "softplus", "softsign", "rank", "reshape_dynamic", "read_file", "write_file"}
 
 
 def _window(n, const, tf_op):

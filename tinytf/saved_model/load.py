@@ -19,6 +19,7 @@ from ..train import trackable
 from ..train.bundle import BundleReader
 from ..variables import Variable
 from . import structure
+from .asset import Asset
 from .attr_codec import array_of_proto, dtype_of_enum, shape_of_proto
 from .functions import LoadedFunction, SignatureFunction
 from .graph_io import Library
@@ -84,6 +85,9 @@ def load(export_dir, tags=None, options=None):
         kind = node.WhichOneof("kind")
         if kind == "variable":
             objects[node_id] = _variable(node.variable, reader, keys.get(node_id), node_id)
+        elif kind == "asset":  # its file in this SavedModel's assets/ (absent files fail when read, as in TF)
+            filename = meta.asset_file_def[node.asset.asset_file_def_index].filename
+            objects[node_id] = Asset(os.path.join(os.fspath(export_dir), "assets", filename))
         elif kind == "constant":
             value = constants[node.constant.operation].attr["value"].tensor
             objects[node_id] = EagerTensor(array_of_proto(value), dtype_of_enum(value.dtype))
@@ -98,7 +102,8 @@ def load(export_dir, tags=None, options=None):
     def concrete(name, param_names=()):  # rebuilt on first use, shared by every function that lists it
         if name not in concretes:
             saved = graph.concrete_functions[name]
-            bound = [objects[i] for i in saved.bound_inputs]
+            bound = [objects[i].asset_path if isinstance(objects[i], Asset) else objects[i]  # its path
+                     for i in saved.bound_inputs]
             concretes[name] = _rebuild_concrete(library, name, saved, bound, list(param_names))
         return concretes[name]
 

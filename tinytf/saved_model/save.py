@@ -1,12 +1,15 @@
 """tf.saved_model.save: the object's structure, every traced graph of its tf.functions, and its variables,
 in TensorFlow's SavedModel layout:
 
-  DIR/saved_model.pb                   SavedModel > MetaGraphDef: the function library (one FunctionDef per
-                                       traced graph, see graph_io), the SavedObjectGraph (who holds which
-                                       variables and functions), the SignatureDefs
+  DIR/saved_model.pb                   SavedModel > MetaGraphDef: the function library in TF's op names (one
+                                       FunctionDef per traced graph and per branch or loop body, see
+                                       tf_library; tinytf's exact graphs ride along in a collection, see
+                                       graph_io), the SavedObjectGraph (who holds which variables, assets and
+                                       functions), the SignatureDefs, the AssetFileDefs
   DIR/variables/variables.index/.data  the variables, as a tf.train.Checkpoint writes them, with an object
                                        graph whose node ids are the SavedObjectGraph's
-  DIR/assets/                          (empty: tinytf saves no asset files)
+  DIR/assets/                          the files of the object's tf.saved_model.Assets
+  DIR/fingerprint.pb                   the SavedModel's hashes, as TF 2.21 computes them (fingerprint.py)
 
 The whole directory is written under a temporary name next to DIR and renamed into place at the end, so a
 failed or interrupted save leaves an existing DIR as it was."""
@@ -22,12 +25,16 @@ import warnings
 import numpy as np
 from tensorboard.compat.proto import meta_graph_pb2, trackable_object_graph_pb2
 
+from tinytf.runtime import dtypes
+
 from ..function import Function
 from ..train import trackable
 from ..train.bundle import write_bundle
 from ..variables import Variable
 from . import structure
+from .asset import Asset
 from .attr_codec import dtype_enum, shape_proto, tensor_proto
+from .fingerprint import FINGERPRINT_FILE, fingerprint_def
 from .graph_io import graph_to_functions
 from .proto import SavedModel
 from .signatures import SignatureMap, canonical_signatures
@@ -68,6 +75,8 @@ class _Saver:
         self.constants: list = []  # graph_def Const nodes of captured tensors
         self.signatures = signatures
         self._counter = 0
+        self.asset_paths: dict = {}  # id(asset.asset_path) -> the Asset's node id
+        self.asset_files: list = []  # (source path, file name under assets/) in asset_file_def order
 
     def _add(self, obj) -> int:
         if id(obj) in self.index:
@@ -129,6 +138,8 @@ class _Saver:
                         f"Trackable Python objects referring to this tensor (from gc.get_referrers, limited to two "
                         f"hops): the variable {getattr(outer, 'name', outer)!r} used by {concrete.name}")
                 ids.append(self.index[id(outer)])
+            elif id(outer) in self.asset_paths:  # an Asset's path: the function is bound to the asset
+                ids.append(self.asset_paths[id(outer)])
             else:  # a captured eager tensor: a constant node of the SavedObjectGraph and of graph_def
                 node_name = f"constant_{len(self.constants)}"
                 self.constants.append((node_name, outer))
@@ -165,7 +176,7 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
                                 checkpoint_key=key)
             variables[key] = obj_._array  # written as is: no copy of a value the save only reads
     variables[trackable.OBJECT_GRAPH_KEY] = np.array(checkpoint_graph.SerializeToString(), dtype=object)
-    _write_atomically(export_dir, payload.SerializeToString(), variables)
+    _write_atomically(export_dir, payload, meta_graph, variables, saver.asset_files)
 
 
 def _path_key(saver, node_id) -> str:
@@ -179,6 +190,7 @@ def _meta_graph(saver) -> meta_graph_pb2.MetaGraphDef:
     meta.meta_info_def.stripped_default_attrs = True
     graph = meta.object_graph_def
     n_walked = len(saver.objects)
+    saver.asset_paths = {id(obj.asset_path): i for i, obj in enumerate(saver.objects) if isinstance(obj, Asset)}
     for _ in range(n_walked):
         graph.nodes.add()
     for node_id in range(n_walked):
@@ -186,7 +198,7 @@ def _meta_graph(saver) -> meta_graph_pb2.MetaGraphDef:
         node = graph.nodes[node_id]
         for name, child in saver.children[node_id]:
             node.children.add(node_id=child, local_name=name)
-        _describe(saver, obj, node, graph)
+        _describe(saver, obj, node, graph, meta)
     for name, concrete in list(saver.concrete.values()):
         saved = graph.concrete_functions[name]
         saved.bound_inputs.extend(saver.bound_inputs(concrete, graph))
@@ -203,19 +215,53 @@ def _meta_graph(saver) -> meta_graph_pb2.MetaGraphDef:
         node = meta.graph_def.node.add(name=name, op="Const")
         node.attr["dtype"].type = dtype_enum(value.dtype)
         node.attr["value"].tensor.CopyFrom(tensor_proto(value.numpy()))
+    graph_nodes = {}  # object graph node id -> the graph_def node standing for it (a call's bound input)
     for node_id, obj in enumerate(saver.objects[:n_walked]):
         if isinstance(obj, Variable):
-            node = meta.graph_def.node.add(name=obj.name.removesuffix(":0") + f"_{node_id}", op="VarHandleOp")
+            name = obj.name.removesuffix(":0") + f"_{node_id}"
+            node = meta.graph_def.node.add(name=name, op="VarHandleOp")
             node.attr["dtype"].type = dtype_enum(obj.dtype)
             node.attr["shape"].shape.CopyFrom(shape_proto(obj._shape))
+            node.attr["shared_name"].s = name.encode()
+            graph_nodes[node_id] = name
+        elif isinstance(obj, Asset):
+            index = graph.nodes[node_id].asset.asset_file_def_index
+            graph_nodes[node_id] = meta.asset_file_def[index].tensor_info.name.removesuffix(":0")
+    for node_id, node in enumerate(graph.nodes):
+        if node.WhichOneof("kind") == "constant":
+            graph_nodes[node_id] = node.constant.operation
     signature_map = saver.signatures
     if signature_map is not None:
         for key, wrapper in signature_map.items():
-            _signature_def(meta, key, wrapper)
+            name = saver.concrete[id(wrapper.concrete)][0]
+            bound = [graph_nodes[i] for i in graph.concrete_functions[name].bound_inputs]
+            _signature_def(meta, key, wrapper, name, bound)
     return meta
 
 
-def _describe(saver, obj, node, graph):
+def _asset_file_def(saver, meta, asset) -> int:
+    """The AssetFileDef of an Asset: its file name under assets/ (made unique) and the graph_def placeholder
+    TF1 loaders feed its path to. Returns its index."""
+    source = asset.asset_path.numpy().decode()
+    if not os.path.isfile(source):
+        raise FileNotFoundError(f"Asset file does not exist: {source} (tf.saved_model.Asset of the saved object)")
+    taken = {name for _, name in saver.asset_files}
+    base, ext = os.path.splitext(os.path.basename(source))
+    name, i = base + ext, 1
+    while name in taken:
+        name, i = f"{base}_{i}{ext}", i + 1
+    index = len(saver.asset_files)
+    saver.asset_files.append((source, name))
+    placeholder = "asset_path_initializer" + (f"_{index}" if index else "")
+    node = meta.graph_def.node.add(name=placeholder, op="Placeholder")
+    node.attr["dtype"].type = dtype_enum(dtypes.string)
+    node.attr["shape"].shape.CopyFrom(shape_proto(()))
+    entry = meta.asset_file_def.add(filename=name)
+    entry.tensor_info.name = f"{placeholder}:0"
+    return index
+
+
+def _describe(saver, obj, node, graph, meta=None):
     """Fill one SavedObject: its kind and what the kind records."""
     if isinstance(obj, Variable):
         node.variable.dtype = dtype_enum(obj.dtype)
@@ -229,6 +275,8 @@ def _describe(saver, obj, node, graph):
         for concrete in concretes:
             node.function.concrete_functions.append(saver.concrete_name(concrete, obj._name))
         _function_spec(node.function.function_spec, obj)
+    elif isinstance(obj, Asset):
+        node.asset.asset_file_def_index = _asset_file_def(saver, meta, obj)
     elif isinstance(obj, SignatureMap):
         node.user_object.identifier = "signature_map"
         node.user_object.version.producer = node.user_object.version.min_consumer = 1
@@ -269,14 +317,22 @@ def _function_spec(spec, function):
         spec.input_signature.CopyFrom(structure.encode(tuple(function.input_signature)))
 
 
-def _signature_def(meta, key, wrapper):
+def _signature_def(meta, key, wrapper, function_name, bound):
     """The SignatureDef of one signature: its inputs as placeholders of graph_def, its outputs as the
-    outputs of a call node, as TF writes them (`serving_default_x:0`, `StatefulPartitionedCall:0`)."""
+    outputs of a call node, as TF writes them (`serving_default_x:0`, `StatefulPartitionedCall:0`). The call
+    node calls the signature's function on the placeholders and the `bound` nodes (variables, assets,
+    constants), so a TF1 session can run the signature from graph_def alone."""
     signature = meta.signature_def[key]
     signature.method_name = "tensorflow/serving/predict"
     call = f"StatefulPartitionedCall_{len(meta.signature_def) - 1}" if len(meta.signature_def) > 1 \
         else "StatefulPartitionedCall"
     call_node = meta.graph_def.node.add(name=call, op="StatefulPartitionedCall")
+    call_node.attr["f"].func.name = function_name
+    call_node.attr["config_proto"].s = b""
+    call_node.attr["executor_type"].s = b""
+    graph = wrapper.concrete.unoptimized_graph
+    call_node.attr["Tin"].list.type.extend(dtype_enum(t.dtype) for t in graph.inputs)
+    call_node.attr["Tout"].list.type.extend(dtype_enum(t.dtype) for t in graph.outputs)
     for name, spec in zip(wrapper.input_names, wrapper.input_specs):
         placeholder = f"{key}_{name}"
         node = meta.graph_def.node.add(name=placeholder, op="Placeholder")
@@ -286,13 +342,15 @@ def _signature_def(meta, key, wrapper):
         info = signature.inputs[name]
         info.name, info.dtype = f"{placeholder}:0", dtype_enum(spec.dtype)
         info.tensor_shape.CopyFrom(shape_proto(spec._shape))
-    for i, (name, spec) in enumerate(wrapper.output_specs.items()):
+    call_node.input.extend(bound)
+    for i, name in enumerate(sorted(wrapper.output_specs)):  # the call's outputs: the flattened dict, by key
+        spec = wrapper.output_specs[name]
         info = signature.outputs[name]
         info.name, info.dtype = f"{call}:{i}", dtype_enum(spec.dtype)
         info.tensor_shape.CopyFrom(shape_proto(spec._shape))
 
 
-def _write_atomically(export_dir, saved_model_bytes, variables):
+def _write_atomically(export_dir, payload, meta_graph, variables, asset_files=()):
     """Write the SavedModel under a temporary directory next to export_dir, then swap it in."""
     parent = os.path.dirname(os.path.abspath(export_dir))
     os.makedirs(parent, exist_ok=True)
@@ -301,10 +359,17 @@ def _write_atomically(export_dir, saved_model_bytes, variables):
         os.makedirs(os.path.join(staging, "variables"))
         os.makedirs(os.path.join(staging, "assets"))
         write_bundle(os.path.join(staging, "variables", "variables"), variables)
-        with open(os.path.join(staging, SAVED_MODEL_FILE), "wb") as f:
-            f.write(saved_model_bytes)
-            f.flush()
-            os.fsync(f.fileno())
+        for source, name in asset_files:
+            shutil.copyfile(source, os.path.join(staging, "assets", name))
+        with open(os.path.join(staging, "variables", "variables.index"), "rb") as f:
+            index_bytes = f.read()
+        fingerprint = fingerprint_def(payload, meta_graph, index_bytes)
+        for name, data in ((SAVED_MODEL_FILE, payload.SerializeToString(deterministic=True)),
+                           (FINGERPRINT_FILE, fingerprint.SerializeToString())):
+            with open(os.path.join(staging, name), "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
         if os.path.isdir(export_dir):  # the old one moves aside only once the new one is complete
             old = staging + ".old"
             os.replace(export_dir, old)
