@@ -37,16 +37,22 @@ _Z = {"AddV2", "Sub", "Mul", "RealDiv", "FloorDiv", "FloorMod", "TruncateDiv", "
 _Y = {"Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "Log1p", "Reciprocal", "Floor",
       "Ceil", "Round", "Rint", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Tanh", "Erf",
       "IsNan", "IsInf", "IsFinite", "LogicalNot", "Sigmoid", "Cast", "Transpose"}
+_Y |= {"Asinh", "Acosh", "Atanh", "Erfc", "Invert", "ZerosLike", "Cosh", "Sinh"}
+_Z |= {"BitwiseAnd", "BitwiseOr", "BitwiseXor", "MulNoNan"}
 _ACTIVATIONS = {"Relu", "Relu6", "Softplus", "Softsign", "Elu", "Selu", "LeakyRelu"}
 _OTHER = {"MatMul": "product", "Softmax": "softmax", "LogSoftmax": "logsoftmax", "ReadVariableOp": "value",
-          "ReadFile": "contents", "BatchMatMulV2": "output", "Conv2D": "output",
+          "ReadFile": "contents", "BatchMatMulV2": "output", "Conv2D": "output", "Complex": "out",
+          "Cumsum": "out", "Cumprod": "out", "InTopKV2": "precision", "MatrixDiagPartV3": "diagonal",
+          "Where": "index",
           "AddN": "sum", "VarHandleOp": "resource"}
 
 # Ops whose outputs are separate output arguments (each `name:0`), in order.
 _SEPARATE = {"TopKV2": ("values", "indices"), "Unique": ("y", "idx"),
              "LogMatrixDeterminant": ("sign", "log_abs_determinant"),
              "SoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
-             "SparseSoftmaxCrossEntropyWithLogits": ("loss", "backprop")}
+             "SparseSoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
+             "UniqueWithCounts": ("y", "idx", "count"), "StatelessRandomGetKeyCounter": ("key", "counter"),
+             "BroadcastGradientArgs": ("r0", "r1")}
 
 
 def output_ref(name: str, tf_op: str, index: int) -> str:
