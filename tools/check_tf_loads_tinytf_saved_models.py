@@ -91,8 +91,17 @@ def _models(tf):
             w.assign(np.linspace(-1.0, 1.0, int(np.prod(w.shape))).reshape(w.shape).astype(np.float32))
         return model
 
+    def cnn():
+        model = tf.keras.Sequential([tf.keras.Input((8, 8, 1)), tf.keras.layers.Conv2D(3, 3, activation="relu"),
+                                     tf.keras.layers.MaxPooling2D(2), tf.keras.layers.Flatten(),
+                                     tf.keras.layers.Dense(2)])
+        for w in model.weights:
+            w.assign(np.linspace(-0.5, 0.7, int(np.prod(w.shape))).reshape(w.shape).astype(np.float32))
+        return model
+
     return {
         "adder": lambda path: tf.saved_model.save(Adder(), path),
+        "keras_cnn": lambda path: cnn().export(path, verbose=False),
         "counter": lambda path: tf.saved_model.save(Counter(), path),
         "control_flow": lambda path: tf.saved_model.save(Flow(), path),
         "keras_export": lambda path: mlp().export(path, verbose=False),
@@ -119,6 +128,8 @@ def _numbers(value):
 def read(tf, folder: str) -> dict:
     """What the library given computes with the loaded SavedModels (TensorFlow when recording, tinytf in
     the test): calls of the functions, the signatures, the variables after stateful calls."""
+    import numpy as np
+
     out = {}
     x = tf.constant(X)
     adder = tf.saved_model.load(os.path.join(folder, "adder"))
@@ -139,6 +150,13 @@ def read(tf, folder: str) -> dict:
     saved = tf.saved_model.load(os.path.join(folder, "keras_save"))
     out["keras_save"] = {"signatures": sorted(saved.signatures),
                          "serving_default": _numbers(saved.signatures["serving_default"](x))}
+    with tf.GradientTape() as tape:  # fine-tuning the loaded model: gradients through the loaded function
+        loss = tf.reduce_sum(exported.serve(x) ** 2)
+    grads = tape.gradient(loss, exported.trainable_variables)
+    out["keras_export"]["gradient_norms"] = sorted(round(float(tf.norm(g)), 4) for g in grads)
+    cnn = tf.saved_model.load(os.path.join(folder, "keras_cnn"))
+    images = tf.constant(np.linspace(-1.0, 1.0, 128).reshape(2, 8, 8, 1).astype(np.float32))
+    out["keras_cnn"] = {"serve": _numbers(cnn.serve(images))}
     asset = tf.saved_model.load(os.path.join(folder, "asset"))
     out["asset"] = {"read": asset.read().numpy().decode(),
                     "serving_default": {k: v.numpy().decode()
