@@ -91,6 +91,13 @@ def _models(tf):
             w.assign(np.linspace(-1.0, 1.0, int(np.prod(w.shape))).reshape(w.shape).astype(np.float32))
         return model
 
+    class Printer(tf.Module):  # tf.print: StringFormat + PrintV2 in TF's library, to a file named relatively
+        @tf.function(input_signature=[tf.TensorSpec([3], tf.float32)])
+        def show(self, x):
+            tf.print("x is", x, "sum", tf.reduce_sum(x), output_stream="file://printed.txt")
+            tf.print(tf.constant("bare"), output_stream="file://printed.txt")
+            return x * 2
+
     def cnn():
         model = tf.keras.Sequential([tf.keras.Input((8, 8, 1)), tf.keras.layers.Conv2D(3, 3, activation="relu"),
                                      tf.keras.layers.MaxPooling2D(2), tf.keras.layers.Flatten(),
@@ -102,6 +109,7 @@ def _models(tf):
     return {
         "adder": lambda path: tf.saved_model.save(Adder(), path),
         "keras_cnn": lambda path: cnn().export(path, verbose=False),
+        "printing": lambda path: tf.saved_model.save(Printer(), path),
         "counter": lambda path: tf.saved_model.save(Counter(), path),
         "control_flow": lambda path: tf.saved_model.save(Flow(), path),
         "keras_export": lambda path: mlp().export(path, verbose=False),
@@ -157,6 +165,7 @@ def read(tf, folder: str) -> dict:
     cnn = tf.saved_model.load(os.path.join(folder, "keras_cnn"))
     images = tf.constant(np.linspace(-1.0, 1.0, 128).reshape(2, 8, 8, 1).astype(np.float32))
     out["keras_cnn"] = {"serve": _numbers(cnn.serve(images))}
+    out["printing"] = _printed(tf, os.path.join(folder, "printing"))
     asset = tf.saved_model.load(os.path.join(folder, "asset"))
     out["asset"] = {"read": asset.read().numpy().decode(),
                     "serving_default": {k: v.numpy().decode()
@@ -165,6 +174,23 @@ def read(tf, folder: str) -> dict:
                     == os.path.join(folder, "asset", "assets", "vocab.txt")}
     out["errors"] = _errors(tf, folder)
     return out
+
+
+def _printed(tf, path: str) -> dict:
+    """What the loaded function prints (to file://printed.txt, relative to a scratch working directory)."""
+    import tempfile
+
+    loaded = tf.saved_model.load(path)
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as scratch:
+        os.chdir(scratch)
+        try:
+            result = loaded.show(tf.constant([1.0, 2.5, -3.0]))
+            with open("printed.txt") as f:
+                text = f.read()
+        finally:
+            os.chdir(here)
+    return {"result": _numbers(result), "printed": text}
 
 
 def _error_class(call) -> str:

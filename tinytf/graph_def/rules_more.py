@@ -719,6 +719,27 @@ def _numpy_function(n, const):
     return "PyFunc", n.refs, attrs
 
 
+def _print(n, const):
+    """tf.print: StringFormat of the message's parts (its tensors as placeholders), then PrintV2, as TF writes it;
+    a lone string scalar is printed as it is."""
+    from tinytf.runtime.ops.io import _BARE_STRING, _TENSOR
+
+    template, stream = n.attrs["template"], n.attrs["stream"]
+    if not isinstance(stream, str):
+        raise NotImplementedError("tf.print to a Python object (TF prints to sys.stdout, sys.stderr or 'file://...')")
+    if len(template) == 1 and template[0] is _BARE_STRING:
+        message = n.refs[0]
+    else:
+        literals = [str(item) for item in template if item is not _TENSOR and item is not _BARE_STRING]
+        placeholder = "{}" if not any("{}" in text for text in literals) else "{tinytf}"
+        text = n.attrs.get("sep", " ").join(placeholder if item is _TENSOR or item is _BARE_STRING else str(item)
+                                            for item in template)
+        message = const.node("StringFormat", "StringFormat", n.refs, {
+            "T": p.attr_types([t.dtype for t in n.inputs]), "template": p.attr(text),
+            "placeholder": p.attr(placeholder), "summarize": p.attr(int(n.attrs.get("summarize", 3)))})
+    return "PrintV2", [message], {"output_stream": p.attr(stream), "end": p.attr(n.attrs.get("end", "\n"))}
+
+
 RULES = {
     **{op: _same_t(tf_op) for op, tf_op in _SAME_T.items()},
     "real": _complex_part("Real"), "imag": _complex_part("Imag"), "angle": _complex_part("Angle"),
@@ -754,7 +775,7 @@ RULES = {
     "string_format": _string_format,
     "stateless_random_float": _stateless_float, "stateless_random_int": _stateless_int,
     "stateless_random_full_int": _stateless_full_int,
-    "py_function": _py_function, "numpy_function": _numpy_function,
+    "py_function": _py_function, "numpy_function": _numpy_function, "print": _print,
 }
 
 # Ops with no export rule, and why. Export raises NotImplementedError with the reason. (placeholder, const,
@@ -773,7 +794,6 @@ UNEXPORTED = {
     "merge_call": "a cross-replica rendezvous of tf.distribute's thread replicas: no TF graph op",
     "py_function_grad": "reads the tape a py_function call kept in this process: no TF op",
     "python_print": "Python's print, run by AutoGraph's graph print: no TF op (tf.print is PrintV2)",
-    "print": "tf.print's stream and format attributes are tinytf's own; PrintV2/StringFormat not written yet",
     "write_summary": "summary writes hold the writer in the op, not as TF's resource input",
     "assert": "tinytf's Assert attributes (message parts) differ from TF's Assert(condition, data); not written",
     "dropout_keep": "a stateful random stream object; TF's dropout is RandomUniform + GreaterEqual, not written",
@@ -840,7 +860,7 @@ TF_NAMES = {
     "string_format": "StringFormat", "stateless_random_float": "StatelessRandomUniformV2",
     "stateless_random_int": "StatelessRandomUniformIntV2",
     "stateless_random_full_int": "StatelessRandomUniformFullIntV2",
-    "py_function": "EagerPyFunc", "numpy_function": "PyFunc", "sum_to_like": "Reshape",
+    "py_function": "EagerPyFunc", "numpy_function": "PyFunc", "print": "PrintV2", "sum_to_like": "Reshape",
     "broadcast_reduced": "BroadcastTo", "reshape_like": "Reshape", "broadcast_to_like": "BroadcastTo",
     "fill_like": "Fill",
 }
