@@ -98,6 +98,17 @@ def _models(tf):
             tf.print(tf.constant("bare"), output_stream="file://printed.txt")
             return x * 2
 
+    class Collect(tf.Module):  # TensorArrays in an AutoGraph loop: TF's TensorList ops
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+        def running(self, x):
+            sums = tf.TensorArray(tf.float32, size=0, dynamic_size=True, element_shape=[3])
+            rows = tf.TensorArray(tf.float32, size=tf.shape(x)[0]).unstack(x)
+            total = tf.zeros([3])
+            for i in tf.range(tf.shape(x)[0]):
+                total += rows.read(i)
+                sums = sums.write(i, total)
+            return sums.stack(), sums.gather([0]), sums.concat(), sums.size()
+
     def cnn():
         model = tf.keras.Sequential([tf.keras.Input((8, 8, 1)), tf.keras.layers.Conv2D(3, 3, activation="relu"),
                                      tf.keras.layers.MaxPooling2D(2), tf.keras.layers.Flatten(),
@@ -110,6 +121,7 @@ def _models(tf):
         "adder": lambda path: tf.saved_model.save(Adder(), path),
         "keras_cnn": lambda path: cnn().export(path, verbose=False),
         "printing": lambda path: tf.saved_model.save(Printer(), path),
+        "tensor_array": lambda path: tf.saved_model.save(Collect(), path),
         "counter": lambda path: tf.saved_model.save(Counter(), path),
         "control_flow": lambda path: tf.saved_model.save(Flow(), path),
         "keras_export": lambda path: mlp().export(path, verbose=False),
@@ -166,6 +178,8 @@ def read(tf, folder: str) -> dict:
     images = tf.constant(np.linspace(-1.0, 1.0, 128).reshape(2, 8, 8, 1).astype(np.float32))
     out["keras_cnn"] = {"serve": _numbers(cnn.serve(images))}
     out["printing"] = _printed(tf, os.path.join(folder, "printing"))
+    collect = tf.saved_model.load(os.path.join(folder, "tensor_array"))
+    out["tensor_array"] = _numbers(collect.running(tf.constant([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0], [4.0, 0.0, 1.0]])))
     asset = tf.saved_model.load(os.path.join(folder, "asset"))
     out["asset"] = {"read": asset.read().numpy().decode(),
                     "serving_default": {k: v.numpy().decode()

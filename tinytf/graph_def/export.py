@@ -43,7 +43,10 @@ _ACTIVATIONS = {"Relu", "Relu6", "Softplus", "Softsign", "Elu", "Selu", "LeakyRe
 _OTHER = {"MatMul": "product", "Softmax": "softmax", "LogSoftmax": "logsoftmax", "ReadVariableOp": "value",
           "ReadFile": "contents", "BatchMatMulV2": "output", "Conv2D": "output", "Complex": "out",
           "Cumsum": "out", "Cumprod": "out", "InTopKV2": "precision", "MatrixDiagPartV3": "diagonal",
-          "Where": "index",
+          "Where": "index", "TensorListReserve": "handle", "TensorListSetItem": "output_handle",
+          "TensorListGetItem": "item", "TensorListStack": "tensor", "TensorListGather": "values",
+          "TensorListFromTensor": "output_handle", "TensorListScatterIntoExistingList": "output_handle",
+          "TensorListLength": "length", "PrintV2": "output", "StringFormat": "output",
           "AddN": "sum", "VarHandleOp": "resource"}
 
 # Ops whose outputs are separate output arguments (each `name:0`), in order.
@@ -52,7 +55,7 @@ _SEPARATE = {"TopKV2": ("values", "indices"), "Unique": ("y", "idx"),
              "SoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
              "SparseSoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
              "UniqueWithCounts": ("y", "idx", "count"), "StatelessRandomGetKeyCounter": ("key", "counter"),
-             "BroadcastGradientArgs": ("r0", "r1")}
+             "BroadcastGradientArgs": ("r0", "r1"), "TensorListConcatV2": ("tensor", "lengths")}
 
 
 def output_ref(name: str, tf_op: str, index: int) -> str:

@@ -719,6 +719,66 @@ def _numpy_function(n, const):
     return "PyFunc", n.refs, attrs
 
 
+# --- TensorArray: TF 2's TensorList ops (value semantics, as tinytf's handles: each write gives a new one) -----
+def _element_shape(n, const, hint="element_shape"):
+    shape = n.attrs.get("element_shape")
+    if shape is None:
+        return _int(const, hint, -1)  # unknown rank
+    return _int(const, hint, [-1 if d is None else int(d) for d in shape])
+
+
+def _list_attrs(n):
+    return {"element_dtype": p.attr_type(n.attrs["dtype"])}
+
+
+def _ta_new(n, const):
+    return "TensorListReserve", [_element_shape(n, const), n.refs[0]], \
+        {**_list_attrs(n), "shape_type": p.attr_type(dtypes.int32)}
+
+
+def _ta_write(n, const):
+    return "TensorListSetItem", n.refs, {**_list_attrs(n), "resize_if_index_out_of_bounds":
+                                         p.attr(bool(n.attrs.get("dynamic_size")))}
+
+
+def _ta_read(n, const):
+    return "TensorListGetItem", [n.refs[0], n.refs[1], _element_shape(n, const)], _list_attrs(n)
+
+
+def _ta_stack(n, const):
+    return "TensorListStack", [n.refs[0], _element_shape(n, const)], \
+        {**_list_attrs(n), "num_elements": p.attr(int(n.attrs.get("num_elements") or -1))}
+
+
+def _ta_gather(n, const):
+    return "TensorListGather", [n.refs[0], n.refs[1], _element_shape(n, const)], _list_attrs(n)
+
+
+def _ta_concat(n, const):
+    leading = const("leading_dims", np.zeros((0,), np.int64), dtypes.int64)
+    return "TensorListConcatV2", [n.refs[0], _element_shape(n, const), leading], \
+        {**_list_attrs(n), "shape_type": p.attr_type(dtypes.int32)}
+
+
+def _ta_unstack(n, const):  # (handle, value): a new list of value's rows, as TF's TensorArray.unstack
+    return "TensorListFromTensor", [n.refs[1], _element_shape(n, const)], \
+        {**_list_attrs(n), "shape_type": p.attr_type(dtypes.int32)}
+
+
+def _ta_scatter(n, const):  # (handle, indices, value)
+    return "TensorListScatterIntoExistingList", [n.refs[0], n.refs[2], n.refs[1]], _list_attrs(n)
+
+
+def _ta_size(n, const):
+    return "TensorListLength", n.refs, {}
+
+
+TENSOR_ARRAY_RULES = {"tensor_array_new": _ta_new, "tensor_array_write": _ta_write, "tensor_array_read": _ta_read,
+                      "tensor_array_stack": _ta_stack, "tensor_array_gather": _ta_gather,
+                      "tensor_array_concat": _ta_concat, "tensor_array_unstack": _ta_unstack,
+                      "tensor_array_scatter": _ta_scatter, "tensor_array_size": _ta_size}
+
+
 def _print(n, const):
     """tf.print: StringFormat of the message's parts (its tensors as placeholders), then PrintV2, as TF writes it;
     a lone string scalar is printed as it is."""
@@ -775,7 +835,7 @@ RULES = {
     "string_format": _string_format,
     "stateless_random_float": _stateless_float, "stateless_random_int": _stateless_int,
     "stateless_random_full_int": _stateless_full_int,
-    "py_function": _py_function, "numpy_function": _numpy_function, "print": _print,
+    "py_function": _py_function, "numpy_function": _numpy_function, "print": _print, **TENSOR_ARRAY_RULES,
 }
 
 # Ops with no export rule, and why. Export raises NotImplementedError with the reason. (placeholder, const,
@@ -786,9 +846,6 @@ UNEXPORTED = {
        for suffix in ("", "_push", "_read")},
     **{f"gradient_list_{name}": "a mutable Python list of TensorArray gradients; no TF op has its semantics"
        for name in ("add", "read", "set", "clear", "unstack", "stack", "scatter", "gather", "split", "concat")},
-    **{f"tensor_array_{name}": "tinytf's TensorArray handle is not TF's TensorList variant; the TensorList "
-       "form of each op is not written yet"
-       for name in ("new", "write", "read", "stack", "gather", "concat", "unstack", "scatter", "size")},
     **{name: "a tf.data iterator over a Python source: no dataset graph exists to export"
        for name in ("iterator_new", "iterator_get_next", "iterator_get_next_optional", "iterator_has_next")},
     "merge_call": "a cross-replica rendezvous of tf.distribute's thread replicas: no TF graph op",
@@ -862,5 +919,9 @@ TF_NAMES = {
     "stateless_random_full_int": "StatelessRandomUniformFullIntV2",
     "py_function": "EagerPyFunc", "numpy_function": "PyFunc", "print": "PrintV2", "sum_to_like": "Reshape",
     "broadcast_reduced": "BroadcastTo", "reshape_like": "Reshape", "broadcast_to_like": "BroadcastTo",
-    "fill_like": "Fill",
+    "fill_like": "Fill", "tensor_array_new": "TensorListReserve", "tensor_array_write": "TensorListSetItem",
+    "tensor_array_read": "TensorListGetItem", "tensor_array_stack": "TensorListStack",
+    "tensor_array_gather": "TensorListGather", "tensor_array_concat": "TensorListConcatV2",
+    "tensor_array_unstack": "TensorListFromTensor", "tensor_array_scatter": "TensorListScatterIntoExistingList",
+    "tensor_array_size": "TensorListLength",
 }
