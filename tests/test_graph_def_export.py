@@ -29,6 +29,8 @@ REQUIRED_OPS = {
     "nested_cond_with_state": {"If", "AssignVariableOp", "Sum"},
     "small_cnn": {"Conv2D", "MaxPool", "AvgPool", "Relu", "Reshape", "StridedSlice", "MatMul"},
     "gradient_step": {"MatMul", "Relu", "Mean", "AssignVariableOp", "ReadVariableOp"},
+    # the gradient helpers on a batch of unknown size: target shapes read at run time
+    "gradient_unknown_batch": {"Shape", "BroadcastTo", "BroadcastGradientArgs", "Tanh", "MatMul", "Sum"},
     "v1_graph": {"VarHandleOp", "ReadVariableOp", "MatMul", "Relu", "Placeholder"},
 }
 
@@ -148,10 +150,10 @@ def test_write_graph_rejects_other_objects(tmp_path):
 def test_ops_without_a_tf_counterpart_are_named():
     @tf.function
     def f(x):
-        return tf.strings.length(x)
+        return tf.strings.split(x)  # a RaggedTensor's parts: not exported (tinytf/graph_def/rules_more.py)
 
     graph = f.get_concrete_function(tf.TensorSpec([2], tf.string)).graph
-    with pytest.raises(NotImplementedError, match="string_length"):
+    with pytest.raises(NotImplementedError, match="string_split.*RaggedTensor"):
         graph.as_graph_def()
 
 

@@ -162,8 +162,8 @@ class ConcreteFunction:
         leaves = expand_leaves(convert_numpy_leaves(structure))
         self._check_call(leaves)
         symbolic = [x for x in leaves if isinstance(x, Tensor) and not isinstance(x, EagerTensor)]
-        if symbolic:
-            return self._call_in_graph(leaves)
+        if symbolic or state.graph is not None:  # inside a trace, even without tensor arguments: inlined, as TF
+            return self._call_in_graph(leaves)  # adds a call (never run now, its effects baked in as constants)
         if state.tapes:
             return self._call_recorded(leaves)
         return self._run(*graph_values(leaves))

@@ -123,9 +123,29 @@ def gradient_step(tf):
     return step, (tf.TensorSpec([4, 3]),), {"x": x}
 
 
+def gradient_unknown_batch(tf):
+    """Gradients of a batch of unknown size: the gradient helpers read their target shapes at run time (Shape,
+    BroadcastGradientArgs, BroadcastTo), as TF's own gradients do."""
+    w = tf.Variable(np.array([[0.5, -0.2], [0.1, 0.4], [-0.3, 0.2]], np.float32), name="uw")
+    scale = tf.Variable(np.array([1.5, -0.5, 2.0], np.float32), name="uscale")
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            h = x * scale  # a broadcast: its gradient sums over the unknown batch
+            y = tf.tanh(h @ w)
+            loss = tf.reduce_mean(y * y) + tf.reduce_sum(tf.reduce_mean(h, axis=1))
+        grad_x, grad_w, grad_scale = tape.gradient(loss, [x, w, scale])
+        return loss, grad_x, grad_w, grad_scale
+
+    x = np.array([[1.0, 2.0, -1.0], [0.5, -0.5, 1.5], [2.0, 0.0, 1.0]], np.float32)
+    return step, (tf.TensorSpec([None, 3]),), {"x": x}
+
+
 CASES = {"collatz": collatz, "dense_with_state": dense_with_state, "rnn_loop": rnn_loop,
          "elementwise": elementwise, "nested_cond_with_state": nested_cond_with_state, "small_cnn": small_cnn,
-         "gradient_step": gradient_step}
+         "gradient_step": gradient_step, "gradient_unknown_batch": gradient_unknown_batch}
 
 
 def v1_graph(tf):

@@ -29,6 +29,12 @@ from tinytf.runtime.graph import Graph
 from . import protos as p
 from .export import PRODUCER, unique_name
 from .op_names import TO_TF
+from .rules_more import TF_NAMES
+
+
+def _tf_name(kind: str) -> str:
+    """The TF op a tinytf op is drawn as (its own name when TF has none: the graph is for reading)."""
+    return TO_TF.get(kind) or TF_NAMES.get(kind, kind)
 
 
 def _clean(text: str) -> str:
@@ -199,7 +205,7 @@ class _Display:
         elif kind == "fused":
             name = self.fused(node, scope + self.base_of(node, scope, by_line))
         else:
-            name = self.add(scope + self.base_of(node, scope, by_line), TO_TF.get(kind, kind),
+            name = self.add(scope + self.base_of(node, scope, by_line), _tf_name(kind),
                             [self.refs[id(t)] for t in node.inputs] + control, node.outputs, node.location)
         self.control_names[id(node)] = name
         for i, tensor in enumerate(node.outputs):
@@ -266,7 +272,7 @@ class _Display:
                 else:
                     inputs.append(self.add(f"{box}/{_clean(step.name)}/y", "Const", [],
                                            attrs={"value_text": p.attr(repr(i))}))
-            step_names.append(self.add(f"{box}/{_clean(step.name)}", TO_TF.get(step.op.name, step.op.name),
+            step_names.append(self.add(f"{box}/{_clean(step.name)}", _tf_name(step.op.name),
                                        inputs, [_Spec(step.dtype, step.shape)], node.location))
         for tensor, j in zip(node.outputs, node.attrs["outputs"]):
             self.refs[id(tensor)] = step_names[j]

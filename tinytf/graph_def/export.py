@@ -37,9 +37,34 @@ _Z = {"AddV2", "Sub", "Mul", "RealDiv", "FloorDiv", "FloorMod", "TruncateDiv", "
 _Y = {"Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "Log1p", "Reciprocal", "Floor",
       "Ceil", "Round", "Rint", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Tanh", "Erf",
       "IsNan", "IsInf", "IsFinite", "LogicalNot", "Sigmoid", "Cast", "Transpose"}
+_Y |= {"Asinh", "Acosh", "Atanh", "Erfc", "Invert", "ZerosLike", "Cosh", "Sinh"}
+_Z |= {"BitwiseAnd", "BitwiseOr", "BitwiseXor", "MulNoNan"}
 _ACTIVATIONS = {"Relu", "Relu6", "Softplus", "Softsign", "Elu", "Selu", "LeakyRelu"}
 _OTHER = {"MatMul": "product", "Softmax": "softmax", "LogSoftmax": "logsoftmax", "ReadVariableOp": "value",
+          "ReadFile": "contents", "BatchMatMulV2": "output", "Conv2D": "output", "Complex": "out",
+          "Cumsum": "out", "Cumprod": "out", "InTopKV2": "precision", "MatrixDiagPartV3": "diagonal",
+          "Where": "index", "TensorListReserve": "handle", "TensorListSetItem": "output_handle",
+          "TensorListGetItem": "item", "TensorListStack": "tensor", "TensorListGather": "values",
+          "TensorListFromTensor": "output_handle", "TensorListScatterIntoExistingList": "output_handle",
+          "TensorListLength": "length", "PrintV2": "output", "StringFormat": "output",
           "AddN": "sum", "VarHandleOp": "resource"}
+
+# Ops whose outputs are separate output arguments (each `name:0`), in order.
+_SEPARATE = {"TopKV2": ("values", "indices"), "Unique": ("y", "idx"),
+             "LogMatrixDeterminant": ("sign", "log_abs_determinant"),
+             "SoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
+             "SparseSoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
+             "UniqueWithCounts": ("y", "idx", "count"), "StatelessRandomGetKeyCounter": ("key", "counter"),
+             "BroadcastGradientArgs": ("r0", "r1"), "TensorListConcatV2": ("tensor", "lengths")}
+
+
+def output_ref(name: str, tf_op: str, index: int) -> str:
+    """How a FunctionDef refers to output `index` of node `name` (`node:output_arg:i`)."""
+    separate = _SEPARATE.get(tf_op)
+    if separate is not None:
+        return f"{name}:{separate[index]}:0"
+    return f"{name}:{output_arg(tf_op)}:{index}"
+
 
 def output_arg(tf_op: str) -> str:
     if tf_op in _Z:
@@ -94,7 +119,7 @@ class Body:
         if self.in_function:
             if tf_op in ("If", "StatelessIf", "While", "StatelessWhile"):
                 return f"{name}:output:{index}"
-            return f"{name}:{output_arg(tf_op)}:{index}"
+            return output_ref(name, tf_op, index)
         return name if index == 0 else f"{name}:{index}"
 
 
@@ -253,10 +278,11 @@ class Exporter:
         body.nodes.append(_node_def(name, tf_op, refs, attrs, control))
         return name, tf_op
 
-    def write_function(self, graph: Graph, fname: str, scope: str, lead=(), finish=None) -> str:
+    def write_function(self, graph: Graph, fname: str, scope: str, lead=(), finish=None, arg_texts=None) -> str:
         """Add `graph` to the library as a FunctionDef named `fname`; `lead` names int32 arguments before the
         graph's own (TF's loop counter and limit), `finish(body, lead_refs, arg_refs, outputs)` may replace
-        the returned (ref, dtype, shape) list."""
+        the returned (ref, dtype, shape) list; `arg_texts` names the graph's inputs (default: their
+        placeholders' names)."""
         body = Body(self, in_function=True, scope=scope)
         function = function_pb2.FunctionDef(signature=op_def_pb2.OpDef(name=fname))
         signature = function.signature  # the message inside `function` (a constructor argument is copied)
@@ -272,8 +298,9 @@ class Exporter:
 
         lead_refs = [argument(text, dtypes.int32) for text in lead]
         arg_refs = []
-        for tensor in graph.inputs:
-            body.refs[id(tensor)] = argument(tensor.node.name, tensor.dtype)
+        for i, tensor in enumerate(graph.inputs):
+            text = arg_texts[i] if arg_texts is not None else tensor.node.name
+            body.refs[id(tensor)] = argument(text, tensor.dtype)
             arg_refs.append(body.refs[id(tensor)])
         self.emit_nodes(body, graph)
         outputs = [(body.refs[id(t)], t.dtype, t._shape) for t in graph.outputs]

@@ -144,6 +144,9 @@ TABLE = (
            "variable (TF adds a loop counter and maximum_iterations as the first two). tinytf: cond_graph, "
            "body_graph, n_vars, has_max, captures after the loop variables"),
     OpName("while_loop", "While", "as StatelessWhile, for bodies with side effects"),
+    # files
+    OpName("read_file", "ReadFile", "(filename) -> contents"),
+    OpName("write_file", "WriteFile", "(filename, contents), no outputs"),
     # calls: tinytf inlines a tf.function called inside another, so these have no tinytf op of their own
     OpName("", "StatefulPartitionedCall", "attr f names a FunctionDef: inlined on import"),
     OpName("", "PartitionedCall", "as StatefulPartitionedCall"),

@@ -75,6 +75,12 @@ def attr_tensor(array, dtype) -> attr_value_pb2.AttrValue:
     if dtype.name == "string":
         array = np.vectorize(lambda s: s if isinstance(s, bytes) else str(s).encode(), otypes=[object])(array) \
             if array.size else array
+    if dtype.name == "bfloat16":  # tensorboard's make_tensor_proto has no bfloat16: its raw bytes, as TF's
+        from tensorboard.compat.proto import tensor_pb2
+
+        proto = tensor_pb2.TensorProto(dtype=type_enum(dtype), tensor_shape=shape_proto(array.shape),
+                                       tensor_content=np.ascontiguousarray(array).tobytes())
+        return attr_value_pb2.AttrValue(tensor=proto)
     proto = tensor_util.make_tensor_proto(array)
     proto.dtype = type_enum(dtype)
     return attr_value_pb2.AttrValue(tensor=proto)

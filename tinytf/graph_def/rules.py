@@ -15,6 +15,7 @@ from tinytf.runtime import dtypes
 
 from . import protos as p
 from .op_names import TO_TF
+from .rules_more import DYNAMIC_GRADIENT_HELPERS, RULES, UNEXPORTED
 
 
 class NodeView:
@@ -27,7 +28,7 @@ class NodeView:
 
 
 # TF ops with no type attribute, or whose type attribute is not T
-_NO_T = {"LogicalAnd", "LogicalOr", "LogicalNot", "NoOp", "All", "Any"}
+_NO_T = {"LogicalAnd", "LogicalOr", "LogicalNot", "NoOp", "All", "Any", "ReadFile", "WriteFile"}
 _REDUCTIONS = {"reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_all", "reduce_any"}
 
 
@@ -50,6 +51,10 @@ def _reduce(n, const):
     if n.op not in ("reduce_all", "reduce_any"):
         attrs["T"] = p.attr_type(n.inputs[0].dtype)
     return n.refs + [_axis_const(n, const, axis, "reduction_indices")], attrs
+
+
+def _known(shape) -> bool:
+    return shape is not None and None not in shape
 
 
 def _static_shape(n, what):
@@ -136,7 +141,7 @@ _SIMPLE = {"identity", "stop_gradient", "add", "subtract", "multiply", "divide",
            "sign", "square", "sqrt", "rsqrt", "exp", "expm1", "log", "log1p", "reciprocal", "floor", "ceil",
            "round", "rint", "sin", "cos", "tan", "tanh", "sigmoid", "erf", "greater", "greater_equal", "less",
            "less_equal", "logical_and", "logical_or", "logical_not", "clip_by_value", "relu", "relu6", "elu", "selu",
-           "softplus", "softsign", "rank", "reshape_dynamic"}
+           "softplus", "softsign", "rank", "reshape_dynamic", "read_file", "write_file"}
 
 
 def _window(n, const, tf_op):
@@ -186,9 +191,9 @@ def _gradient_helper(n, const):
         return "BroadcastTo", [grad, _int_const(const, "shape", out)], {**t, "Tidx": p.attr_type(dtypes.int32)}
     if op == "sum_to_like":
         source = n.inputs[0]._shape
-        if source is None or any(d is None for d in source):
-            raise NotImplementedError(f"{op} of a tensor of partly unknown shape {source}")
-        lead = len(source) - len(out)
+        if source is None:
+            raise NotImplementedError(f"{op} of a tensor of unknown rank")
+        lead = len(source) - len(out)  # summed: the leading axes, and the target's 1s over other sizes (or unknown)
         axes = list(range(lead)) + [lead + i for i, d in enumerate(out) if d == 1 and source[lead + i] != 1]
         summed = const.node("Sum", "Sum", [n.refs[0], _int_const(const, "Sum/reduction_indices", axes)],
                             {**t, "keep_dims": p.attr(True), "Tidx": p.attr_type(dtypes.int32)})
@@ -216,7 +221,15 @@ def rule_for(n: NodeView, const):
     if op in ("conv2d", "max_pool2d", "avg_pool2d"):
         return _window(n, const, tf_op)
     if op in _GRADIENT_HELPERS:
-        return _gradient_helper(n, const)
+        if _known(n.outputs[0]._shape) and (op != "sum_to_like" or n.inputs[0]._shape is not None):
+            return _gradient_helper(n, const)
+        if op != "fill_like" and len(n.refs) < 2:
+            raise NotImplementedError(f"{op} to a partly unknown shape without its target tensor")
+        return DYNAMIC_GRADIENT_HELPERS[op](n, const)  # the target's shape read at run time (Shape)
+    if op in RULES:
+        return RULES[op](n, const)
+    if op in UNEXPORTED:
+        raise NotImplementedError(f"GraphDef export of the tinytf op {op!r}: {UNEXPORTED[op]}")
     if tf_op is None:
         raise NotImplementedError(f"the tinytf op {op!r} has no TensorFlow counterpart in GraphDef export")
     if op in _REDUCTIONS:
@@ -230,7 +243,12 @@ def rule_for(n: NodeView, const):
     if op == "assign_variable":
         return tf_op, n.refs, {"dtype": p.attr_type(n.inputs[1].dtype), "validate_shape": p.attr(False)}
     if op == "reshape":
-        shape = const("shape", np.asarray(_static_shape(n, "reshape"), np.int32), dtypes.int32)
+        out = n.outputs[0]._shape
+        if out is not None and sum(d is None for d in out) == 1:  # one unknown size: TF's -1
+            out = [-1 if d is None else d for d in out]
+        else:
+            out = _static_shape(n, "reshape")
+        shape = const("shape", np.asarray(out, np.int32), dtypes.int32)
         return tf_op, n.refs + [shape], {**_t(n), "Tshape": p.attr_type(dtypes.int32)}
     if op == "fill":
         dims = const("dims", np.asarray(_static_shape(n, "fill"), np.int32), dtypes.int32)
@@ -240,6 +258,8 @@ def rule_for(n: NodeView, const):
         if perm is None:
             perm = list(range(len(n.inputs[0]._shape)))[::-1]
         return tf_op, n.refs + [_axis_const(n, const, perm, "perm")], {**_t(n), "Tperm": p.attr_type(dtypes.int32)}
+    if op == "concat" and len(n.refs) == 1:  # TF's ConcatV2 takes at least two (tf.concat of one is Identity)
+        return "Identity", n.refs, _t(n)
     if op == "concat":
         return tf_op, n.refs + [_axis_const(n, const, n.attrs["axis"])], \
             {**_t(n), "N": p.attr(len(n.refs)), "Tidx": p.attr_type(dtypes.int32)}

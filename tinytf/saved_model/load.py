@@ -19,12 +19,14 @@ from ..train import trackable
 from ..train.bundle import BundleReader
 from ..variables import Variable
 from . import structure
+from .asset import Asset
 from .attr_codec import array_of_proto, dtype_of_enum, shape_of_proto
 from .functions import LoadedFunction, SignatureFunction
 from .graph_io import Library
 from .proto import SavedModel
 from .save import SAVED_MODEL_FILE
 from .signatures import SignatureMap
+from .tf_library import native_functions
 
 
 class _UserObject:
@@ -73,7 +75,8 @@ def load(export_dir, tags=None, options=None):
     if not graph.nodes:
         raise ValueError(f"the SavedModel at {export_dir} has no object graph (a TF1 SavedModel?); "
                          "tinytf loads TF2 SavedModels")
-    library = Library(meta.graph_def.library.function)
+    native = native_functions(meta)  # tinytf's exact graphs, when tinytf wrote the file
+    library = Library(meta.graph_def.library.function if native is None else native)
     reader = BundleReader(os.path.join(os.fspath(export_dir), "variables", "variables"))
     keys = _checkpoint_keys(reader)
     constants = {n.name: n for n in meta.graph_def.node if n.op == "Const"}
@@ -82,6 +85,9 @@ def load(export_dir, tags=None, options=None):
         kind = node.WhichOneof("kind")
         if kind == "variable":
             objects[node_id] = _variable(node.variable, reader, keys.get(node_id), node_id)
+        elif kind == "asset":  # its file in this SavedModel's assets/ (absent files fail when read, as in TF)
+            filename = meta.asset_file_def[node.asset.asset_file_def_index].filename
+            objects[node_id] = Asset(os.path.join(os.fspath(export_dir), "assets", filename))
         elif kind == "constant":
             value = constants[node.constant.operation].attr["value"].tensor
             objects[node_id] = EagerTensor(array_of_proto(value), dtype_of_enum(value.dtype))
@@ -96,7 +102,8 @@ def load(export_dir, tags=None, options=None):
     def concrete(name, param_names=()):  # rebuilt on first use, shared by every function that lists it
         if name not in concretes:
             saved = graph.concrete_functions[name]
-            bound = [objects[i] for i in saved.bound_inputs]
+            bound = [objects[i].asset_path if isinstance(objects[i], Asset) else objects[i]  # its path
+                     for i in saved.bound_inputs]
             concretes[name] = _rebuild_concrete(library, name, saved, bound, list(param_names))
         return concretes[name]
 

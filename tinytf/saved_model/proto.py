@@ -1,6 +1,7 @@
-"""The SavedModel message (saved_model.proto): `saved_model_schema_version` and the MetaGraphDefs. The
-tensorboard package ships MetaGraphDef and everything under it compiled, but not this two-field wrapper, so
-it is declared here through protobuf's descriptor machinery (same field numbers as TensorFlow's .proto)."""
+"""The SavedModel message (saved_model.proto): `saved_model_schema_version` and the MetaGraphDefs, and the
+FingerprintDef of fingerprint.pb. The
+tensorboard package ships MetaGraphDef and everything under it compiled, but not these two messages, so
+they are declared here through protobuf's descriptor machinery (same field numbers as TensorFlow's .proto)."""
 
 from __future__ import annotations
 
@@ -32,11 +33,19 @@ def _build():
     message.field.add(name="saved_model_schema_version", number=1, type=_F.TYPE_INT64, label=_F.LABEL_OPTIONAL)
     message.field.add(name="meta_graphs", number=2, type=_F.TYPE_MESSAGE, label=_F.LABEL_REPEATED,
                       type_name=".tensorboard.MetaGraphDef")
+    fingerprint = file.message_type.add(name="FingerprintDef")  # fingerprint.proto, TF 2.21's field numbers
+    for name, number in (("saved_model_checksum", 1), ("graph_def_program_hash", 2), ("signature_def_hash", 3),
+                         ("saved_object_graph_hash", 4), ("checkpoint_hash", 5)):
+        fingerprint.field.add(name=name, number=number, type=_F.TYPE_UINT64, label=_F.LABEL_OPTIONAL)
+    fingerprint.field.add(name="uuid", number=7, type=_F.TYPE_STRING, label=_F.LABEL_OPTIONAL)
+    fingerprint.field.add(name="version", number=6, type=_F.TYPE_MESSAGE, label=_F.LABEL_OPTIONAL,
+                          type_name=".tensorboard.VersionDef")
     pool.Add(file)
-    return message_factory.GetMessageClass(pool.FindMessageTypeByName("tensorflow.SavedModel"))
+    return (message_factory.GetMessageClass(pool.FindMessageTypeByName("tensorflow.SavedModel")),
+            message_factory.GetMessageClass(pool.FindMessageTypeByName("tensorflow.FingerprintDef")))
 
 
-SavedModel = _build()
+SavedModel, FingerprintDef = _build()
 
 
 def meta_graph_class():

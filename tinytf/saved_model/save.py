@@ -1,12 +1,15 @@
 """tf.saved_model.save: the object's structure, every traced graph of its tf.functions, and its variables,
 in TensorFlow's SavedModel layout:
 
-  DIR/saved_model.pb                   SavedModel > MetaGraphDef: the function library (one FunctionDef per
-                                       traced graph, see graph_io), the SavedObjectGraph (who holds which
-                                       variables and functions), the SignatureDefs
+  DIR/saved_model.pb                   SavedModel > MetaGraphDef: the function library in TF's op names (one
+                                       FunctionDef per traced graph and per branch or loop body, see
+                                       tf_library; tinytf's exact graphs ride along in a collection, see
+                                       graph_io), the SavedObjectGraph (who holds which variables, assets and
+                                       functions), the SignatureDefs, the AssetFileDefs
   DIR/variables/variables.index/.data  the variables, as a tf.train.Checkpoint writes them, with an object
                                        graph whose node ids are the SavedObjectGraph's
-  DIR/assets/                          (empty: tinytf saves no asset files)
+  DIR/assets/                          the files of the object's tf.saved_model.Assets
+  DIR/fingerprint.pb                   the SavedModel's hashes, as TF 2.21 computes them (fingerprint.py)
 
 The whole directory is written under a temporary name next to DIR and renamed into place at the end, so a
 failed or interrupted save leaves an existing DIR as it was."""
@@ -17,19 +20,25 @@ import inspect
 import os
 import shutil
 import tempfile
+import warnings
 
 import numpy as np
 from tensorboard.compat.proto import meta_graph_pb2, trackable_object_graph_pb2
+
+from tinytf.runtime import dtypes
 
 from ..function import Function
 from ..train import trackable
 from ..train.bundle import write_bundle
 from ..variables import Variable
 from . import structure
+from .asset import Asset
 from .attr_codec import dtype_enum, shape_proto, tensor_proto
+from .fingerprint import FINGERPRINT_FILE, fingerprint_def
 from .graph_io import graph_to_functions
 from .proto import SavedModel
 from .signatures import SignatureMap, canonical_signatures
+from .tf_library import TFLibrary, native_collection
 
 SAVED_MODEL_FILE = "saved_model.pb"
 
@@ -60,11 +69,14 @@ class _Saver:
         self.objects: list = []  # SavedObjectGraph node id -> object
         self.index: dict = {}  # id(object) -> node id
         self.children: list = []  # node id -> [(local name, node id)]
-        self.library: list = []  # FunctionDefs
+        self.library: list = []  # FunctionDefs in tinytf's op names (for tinytf's loader: graph_io)
+        self.tf_library = TFLibrary()  # the same functions in TF's op names (for TensorFlow's loader)
         self.concrete: dict = {}  # id(ConcreteFunction) -> saved name
         self.constants: list = []  # graph_def Const nodes of captured tensors
         self.signatures = signatures
         self._counter = 0
+        self.asset_paths: dict = {}  # id(asset.asset_path) -> the Asset's node id
+        self.asset_files: list = []  # (source path, file name under assets/) in asset_file_def order
 
     def _add(self, obj) -> int:
         if id(obj) in self.index:
@@ -105,6 +117,7 @@ class _Saver:
             graph = concrete.unoptimized_graph
             n_own = len(graph.inputs) - sum(1 for c in graph.captures.values() if c.kind != "argument")
             self.library.extend(graph_to_functions(graph, name, n_own))
+            self.tf_library.add(graph, name, {id(c.placeholder): c.outer for c in graph.captures.values()})
         return self.concrete[key][0]
 
     def bound_inputs(self, concrete, object_graph) -> list:
@@ -125,6 +138,8 @@ class _Saver:
                         f"Trackable Python objects referring to this tensor (from gc.get_referrers, limited to two "
                         f"hops): the variable {getattr(outer, 'name', outer)!r} used by {concrete.name}")
                 ids.append(self.index[id(outer)])
+            elif id(outer) in self.asset_paths:  # an Asset's path: the function is bound to the asset
+                ids.append(self.asset_paths[id(outer)])
             else:  # a captured eager tensor: a constant node of the SavedObjectGraph and of graph_def
                 node_name = f"constant_{len(self.constants)}"
                 self.constants.append((node_name, outer))
@@ -161,7 +176,7 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
                                 checkpoint_key=key)
             variables[key] = obj_._array  # written as is: no copy of a value the save only reads
     variables[trackable.OBJECT_GRAPH_KEY] = np.array(checkpoint_graph.SerializeToString(), dtype=object)
-    _write_atomically(export_dir, payload.SerializeToString(), variables)
+    _write_atomically(export_dir, payload, meta_graph, variables, saver.asset_files)
 
 
 def _path_key(saver, node_id) -> str:
@@ -175,6 +190,7 @@ def _meta_graph(saver) -> meta_graph_pb2.MetaGraphDef:
     meta.meta_info_def.stripped_default_attrs = True
     graph = meta.object_graph_def
     n_walked = len(saver.objects)
+    saver.asset_paths = {id(obj.asset_path): i for i, obj in enumerate(saver.objects) if isinstance(obj, Asset)}
     for _ in range(n_walked):
         graph.nodes.add()
     for node_id in range(n_walked):
@@ -182,31 +198,70 @@ def _meta_graph(saver) -> meta_graph_pb2.MetaGraphDef:
         node = graph.nodes[node_id]
         for name, child in saver.children[node_id]:
             node.children.add(node_id=child, local_name=name)
-        _describe(saver, obj, node, graph)
+        _describe(saver, obj, node, graph, meta)
     for name, concrete in list(saver.concrete.values()):
         saved = graph.concrete_functions[name]
         saved.bound_inputs.extend(saver.bound_inputs(concrete, graph))
         args, kwargs = concrete.structured_input_signature
         saved.canonicalized_input_signature.CopyFrom(structure.encode((tuple(args), dict(kwargs))))
         saved.output_signature.CopyFrom(structure.encode(concrete.structured_outputs))
-    meta.graph_def.library.function.extend(saver.library)
+    meta.graph_def.library.function.extend(saver.tf_library.functions())
+    native_collection(meta, saver.library)
+    if saver.tf_library.failures:
+        name, reason = saver.tf_library.failures[0]
+        warnings.warn(f"TensorFlow will not be able to load this SavedModel (tinytf will): the function {name} "
+                      f"has no form in TensorFlow's ops ({reason})", stacklevel=3)
     for name, value in saver.constants:
         node = meta.graph_def.node.add(name=name, op="Const")
         node.attr["dtype"].type = dtype_enum(value.dtype)
         node.attr["value"].tensor.CopyFrom(tensor_proto(value.numpy()))
+    graph_nodes = {}  # object graph node id -> the graph_def node standing for it (a call's bound input)
     for node_id, obj in enumerate(saver.objects[:n_walked]):
         if isinstance(obj, Variable):
-            node = meta.graph_def.node.add(name=obj.name.removesuffix(":0") + f"_{node_id}", op="VarHandleOp")
+            name = obj.name.removesuffix(":0") + f"_{node_id}"
+            node = meta.graph_def.node.add(name=name, op="VarHandleOp")
             node.attr["dtype"].type = dtype_enum(obj.dtype)
             node.attr["shape"].shape.CopyFrom(shape_proto(obj._shape))
+            node.attr["shared_name"].s = name.encode()
+            graph_nodes[node_id] = name
+        elif isinstance(obj, Asset):
+            index = graph.nodes[node_id].asset.asset_file_def_index
+            graph_nodes[node_id] = meta.asset_file_def[index].tensor_info.name.removesuffix(":0")
+    for node_id, node in enumerate(graph.nodes):
+        if node.WhichOneof("kind") == "constant":
+            graph_nodes[node_id] = node.constant.operation
     signature_map = saver.signatures
     if signature_map is not None:
         for key, wrapper in signature_map.items():
-            _signature_def(meta, key, wrapper)
+            name = saver.concrete[id(wrapper.concrete)][0]
+            bound = [graph_nodes[i] for i in graph.concrete_functions[name].bound_inputs]
+            _signature_def(meta, key, wrapper, name, bound)
     return meta
 
 
-def _describe(saver, obj, node, graph):
+def _asset_file_def(saver, meta, asset) -> int:
+    """The AssetFileDef of an Asset: its file name under assets/ (made unique) and the graph_def placeholder
+    TF1 loaders feed its path to. Returns its index."""
+    source = asset.asset_path.numpy().decode()
+    if not os.path.isfile(source):
+        raise FileNotFoundError(f"Asset file does not exist: {source} (tf.saved_model.Asset of the saved object)")
+    taken = {name for _, name in saver.asset_files}
+    base, ext = os.path.splitext(os.path.basename(source))
+    name, i = base + ext, 1
+    while name in taken:
+        name, i = f"{base}_{i}{ext}", i + 1
+    index = len(saver.asset_files)
+    saver.asset_files.append((source, name))
+    placeholder = "asset_path_initializer" + (f"_{index}" if index else "")
+    node = meta.graph_def.node.add(name=placeholder, op="Placeholder")
+    node.attr["dtype"].type = dtype_enum(dtypes.string)
+    node.attr["shape"].shape.CopyFrom(shape_proto(()))
+    entry = meta.asset_file_def.add(filename=name)
+    entry.tensor_info.name = f"{placeholder}:0"
+    return index
+
+
+def _describe(saver, obj, node, graph, meta=None):
     """Fill one SavedObject: its kind and what the kind records."""
     if isinstance(obj, Variable):
         node.variable.dtype = dtype_enum(obj.dtype)
@@ -220,6 +275,8 @@ def _describe(saver, obj, node, graph):
         for concrete in concretes:
             node.function.concrete_functions.append(saver.concrete_name(concrete, obj._name))
         _function_spec(node.function.function_spec, obj)
+    elif isinstance(obj, Asset):
+        node.asset.asset_file_def_index = _asset_file_def(saver, meta, obj)
     elif isinstance(obj, SignatureMap):
         node.user_object.identifier = "signature_map"
         node.user_object.version.producer = node.user_object.version.min_consumer = 1
@@ -228,7 +285,7 @@ def _describe(saver, obj, node, graph):
         bare = node.bare_concrete_function
         bare.concrete_function_name = name
         bare.argument_keywords.extend(obj.input_names)
-        bare.allowed_positional_arguments = 0
+        bare.allowed_positional_arguments = len(obj.input_names)  # as TF 2.21 writes its signature wrappers
     else:
         node.user_object.identifier = {list: "trackable_list_wrapper", tuple: "trackable_tuple_wrapper",
                                        dict: "trackable_dict_wrapper"}.get(type(obj), "_generic_user_object")
@@ -236,13 +293,17 @@ def _describe(saver, obj, node, graph):
 
 
 def _function_spec(spec, function):
-    """The FunctionSpec of a tf.function: its FullArgSpec, whether it is a method, its input_signature."""
+    """The FunctionSpec of a tf.function: its FullArgSpec and its input_signature."""
     signature = function._signature
     params = list(signature.parameters.values())
     args = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     defaults = tuple(p.default for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
                      and p.default is not inspect.Parameter.empty)
     kwonly = [p.name for p in params if p.kind is p.KEYWORD_ONLY]
+    # A method's FullArgSpec is written without `self` and is_method left unset, as TF 2.21 writes it (TF's
+    # loader drops the first argument of a spec marked as a method).
+    if args[:1] == ["self"]:
+        args = args[1:]
     full = spec.fullargspec.named_tuple_value
     full.name = "FullArgSpec"
     for key, value in (("args", args), ("varargs", None), ("varkw", None),
@@ -252,19 +313,26 @@ def _function_spec(spec, function):
             full.values.add(key=key).value.CopyFrom(structure.encode(value))
         except ValueError:  # a default TF's structures cannot hold: recorded as absent
             full.values[-1].value.CopyFrom(structure.encode(None))
-    spec.is_method = hasattr(function.python_function, "__self__")
     if function.input_signature is not None:
         spec.input_signature.CopyFrom(structure.encode(tuple(function.input_signature)))
 
 
-def _signature_def(meta, key, wrapper):
+def _signature_def(meta, key, wrapper, function_name, bound):
     """The SignatureDef of one signature: its inputs as placeholders of graph_def, its outputs as the
-    outputs of a call node, as TF writes them (`serving_default_x:0`, `StatefulPartitionedCall:0`)."""
+    outputs of a call node, as TF writes them (`serving_default_x:0`, `StatefulPartitionedCall:0`). The call
+    node calls the signature's function on the placeholders and the `bound` nodes (variables, assets,
+    constants), so a TF1 session can run the signature from graph_def alone."""
     signature = meta.signature_def[key]
     signature.method_name = "tensorflow/serving/predict"
     call = f"StatefulPartitionedCall_{len(meta.signature_def) - 1}" if len(meta.signature_def) > 1 \
         else "StatefulPartitionedCall"
     call_node = meta.graph_def.node.add(name=call, op="StatefulPartitionedCall")
+    call_node.attr["f"].func.name = function_name
+    call_node.attr["config_proto"].s = b""
+    call_node.attr["executor_type"].s = b""
+    graph = wrapper.concrete.unoptimized_graph
+    call_node.attr["Tin"].list.type.extend(dtype_enum(t.dtype) for t in graph.inputs)
+    call_node.attr["Tout"].list.type.extend(dtype_enum(t.dtype) for t in graph.outputs)
     for name, spec in zip(wrapper.input_names, wrapper.input_specs):
         placeholder = f"{key}_{name}"
         node = meta.graph_def.node.add(name=placeholder, op="Placeholder")
@@ -274,13 +342,15 @@ def _signature_def(meta, key, wrapper):
         info = signature.inputs[name]
         info.name, info.dtype = f"{placeholder}:0", dtype_enum(spec.dtype)
         info.tensor_shape.CopyFrom(shape_proto(spec._shape))
-    for i, (name, spec) in enumerate(wrapper.output_specs.items()):
+    call_node.input.extend(bound)
+    for i, name in enumerate(sorted(wrapper.output_specs)):  # the call's outputs: the flattened dict, by key
+        spec = wrapper.output_specs[name]
         info = signature.outputs[name]
         info.name, info.dtype = f"{call}:{i}", dtype_enum(spec.dtype)
         info.tensor_shape.CopyFrom(shape_proto(spec._shape))
 
 
-def _write_atomically(export_dir, saved_model_bytes, variables):
+def _write_atomically(export_dir, payload, meta_graph, variables, asset_files=()):
     """Write the SavedModel under a temporary directory next to export_dir, then swap it in."""
     parent = os.path.dirname(os.path.abspath(export_dir))
     os.makedirs(parent, exist_ok=True)
@@ -289,10 +359,17 @@ def _write_atomically(export_dir, saved_model_bytes, variables):
         os.makedirs(os.path.join(staging, "variables"))
         os.makedirs(os.path.join(staging, "assets"))
         write_bundle(os.path.join(staging, "variables", "variables"), variables)
-        with open(os.path.join(staging, SAVED_MODEL_FILE), "wb") as f:
-            f.write(saved_model_bytes)
-            f.flush()
-            os.fsync(f.fileno())
+        for source, name in asset_files:
+            shutil.copyfile(source, os.path.join(staging, "assets", name))
+        with open(os.path.join(staging, "variables", "variables.index"), "rb") as f:
+            index_bytes = f.read()
+        fingerprint = fingerprint_def(payload, meta_graph, index_bytes)
+        for name, data in ((SAVED_MODEL_FILE, payload.SerializeToString(deterministic=True)),
+                           (FINGERPRINT_FILE, fingerprint.SerializeToString())):
+            with open(os.path.join(staging, name), "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
         if os.path.isdir(export_dir):  # the old one moves aside only once the new one is complete
             old = staging + ".old"
             os.replace(export_dir, old)
