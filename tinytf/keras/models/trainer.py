@@ -29,10 +29,10 @@ def _accuracy_for(y_true, y_pred):
     true_last = y_true.shape[-1] if true_rank else None
     pred_last = y_pred.shape[-1] if pred_rank else None
     if pred_last == 1:
-        return metrics_module.binary_accuracy
+        return metrics_module.BinaryAccuracy
     if true_rank < pred_rank or (true_last == 1 and (pred_last or 0) > 1):
-        return metrics_module.sparse_categorical_accuracy
-    return metrics_module.categorical_accuracy
+        return metrics_module.SparseCategoricalAccuracy
+    return metrics_module.CategoricalAccuracy
 
 
 def _validates_at(epoch: int, validation_freq) -> bool:
@@ -61,7 +61,7 @@ class CompiledMetric:
         if self.metric is not None:
             return
         if self.identifier in ("accuracy", "acc"):
-            self.metric = metrics_module.MeanMetricWrapper(_accuracy_for(y_true, y_pred), name=self.identifier)
+            self.metric = _accuracy_for(y_true, y_pred)(name=self.identifier)
         else:
             self.metric = metrics_module.get(self.identifier)
             if isinstance(self.identifier, str):
