@@ -304,3 +304,33 @@ def test_model_checkpoint_auto_mode_refuses_metrics_without_a_direction(tmp_path
     with pytest.raises(ValueError, match="monitor=val_accuracy_typo"):
         _checkpoint_direction(tmp_path, "val_accuracy_typo", ["accuracy"])
     assert _checkpoint_direction(tmp_path, "val_score", [score], mode="max") == "greater"
+
+
+class _Terminal:
+    """A stream that says it is a terminal and counts the redraws."""
+
+    def __init__(self):
+        self.text = ""
+
+    def isatty(self):
+        return True
+
+    def write(self, text):
+        self.text += text
+
+    def flush(self):
+        pass
+
+
+def test_the_progress_bar_redraws_a_terminal_at_most_every_interval():
+    from tinytf.keras.callbacks.progbar import Progbar
+
+    throttled, every = _Terminal(), _Terminal()
+    bars = [Progbar(200, stream=throttled), Progbar(200, interval=0.0, stream=every)]
+    for step in range(1, 201):
+        for bar in bars:
+            bar.update(step, [("loss", 1.0 / step)])
+    assert every.text.count("\r") == 200
+    assert 2 <= throttled.text.count("\r") < 50  # the first step, the last, and one per 0.05 s between
+    assert throttled.text.endswith("\n") and "200/200" in throttled.text.rsplit("\r", 1)[1]
+    assert "loss: 0.0050" in throttled.text.rsplit("\r", 1)[1]
