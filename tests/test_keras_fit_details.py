@@ -334,3 +334,30 @@ def test_the_progress_bar_redraws_a_terminal_at_most_every_interval():
     assert 2 <= throttled.text.count("\r") < 50  # the first step, the last, and one per 0.05 s between
     assert throttled.text.endswith("\n") and "200/200" in throttled.text.rsplit("\r", 1)[1]
     assert "loss: 0.0050" in throttled.text.rsplit("\r", 1)[1]
+
+
+def test_early_stopping_and_plateau_read_the_metric_direction_too():
+    x, y = _regression(16)
+    y = (y > 0).astype(np.float32)
+
+    def fit(monitor, metrics, mode="auto"):
+        keras.backend.clear_session()
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1, activation="sigmoid")])
+        model.compile(optimizer="sgd", loss="binary_crossentropy", metrics=metrics)
+        early = keras.callbacks.EarlyStopping(monitor=monitor, mode=mode, patience=5)
+        plateau = keras.callbacks.ReduceLROnPlateau(monitor=monitor, mode=mode, patience=5)
+        model.fit(x, y, batch_size=8, epochs=2, validation_data=(x, y), verbose=0, callbacks=[early, plateau])
+        return early.monitor_op.__name__, plateau.monitor_op.__name__, early.best
+
+    assert fit("val_accuracy", ["accuracy"])[:2] == ("greater", "greater")
+    assert fit("val_loss", [])[:2] == ("less", "less")
+    assert fit("val_mae", ["mae"])[:2] == ("less", "less")
+
+    def score(y_true, y_pred):
+        return tf.reduce_mean(y_pred)
+
+    with pytest.raises(ValueError, match="EarlyStopping callback received monitor=val_score"):
+        fit("val_score", [score])
+    assert fit("val_score", [score], mode="max")[:2] == ("greater", "greater")
+    with pytest.warns(UserWarning, match="mode 'up' is unknown"):
+        assert fit("loss", [], mode="up")[:2] == ("less", "less")

@@ -128,3 +128,35 @@ def p_keras_model_checkpoint_mode_auto(tf):
         results.append(outcome(lambda m=monitor, ms=metrics: _monitored_fit(keras, m, "auto", ms),
                                "isn't able to automatically determine"))
     return results
+
+
+def _early_and_plateau(keras, monitor, metrics, mode="auto"):
+    keras.backend.clear_session()
+    x = data((24, 3), seed=1)
+    y = (x.sum(1, keepdims=True) > 0).astype("float32")
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1, activation="sigmoid")])
+    _fix(model)
+    model.compile(optimizer=keras.optimizers.SGD(0.5), loss="binary_crossentropy", metrics=metrics)
+    early = keras.callbacks.EarlyStopping(monitor=monitor, mode=mode, patience=1, min_delta=0.01)
+    plateau = keras.callbacks.ReduceLROnPlateau(monitor=monitor, mode=mode, patience=1, factor=0.5, min_delta=0.01)
+    history = model.fit(x, y, batch_size=8, epochs=6, validation_data=(x[:8], y[:8]), shuffle=False, verbose=0,
+                        callbacks=[early, plateau])
+    return [early.monitor_op.__name__, plateau.monitor_op.__name__, early.stopped_epoch,
+            round(float(early.best), 5), len(history.history["loss"]),
+            [round(v, 6) for v in history.history["learning_rate"]]]
+
+
+@program
+def p_keras_monitor_callbacks_mode_auto(tf):
+    keras = tf.keras
+
+    def custom_score(y_true, y_pred):
+        return tf.reduce_mean(y_pred)
+
+    cases = [("val_loss", ["accuracy"]), ("loss", []), ("val_accuracy", ["accuracy"]), ("val_mae", ["mae"]),
+             ("val_auc", [keras.metrics.AUC(name="auc")])]
+    results = [outcome(lambda c=c: _early_and_plateau(keras, *c), "") for c in cases]
+    results.append(outcome(lambda: _early_and_plateau(keras, "val_accuracy", ["accuracy"], mode="min"), ""))
+    results.append(outcome(lambda: _early_and_plateau(keras, "val_custom_score", [custom_score]),
+                           "isn't able to automatically determine"))
+    return results

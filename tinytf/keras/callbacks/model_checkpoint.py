@@ -10,29 +10,7 @@ import warnings
 import numpy as np
 
 from .callback import Callback
-
-
-def monitor_direction(callback_name: str, model, monitor: str, mode: str):
-    """np.less or np.greater: the `mode`; in "auto" mode Keras 3's rule: "loss" (or "val_loss") is minimized,
-    any other name must be one of the compiled metrics, whose `_direction` ("up" or "down") decides. A metric
-    that is not compiled, or has no direction (a Mean, a plain function), is Keras 3's ValueError."""
-    if mode == "min":
-        return np.less
-    if mode == "max":
-        return np.greater
-    name = monitor.removeprefix("val_")
-    direction = np.less if name == "loss" else None
-    compiled = getattr(model, "_compiled_metrics", []) + getattr(model, "_weighted_metrics", [])
-    for entry in compiled:  # the last one of that name decides, as in Keras
-        metric = getattr(entry, "metric", None)
-        if metric is not None and metric.name == name and metric._direction is not None:
-            direction = np.greater if metric._direction == "up" else np.less
-    if direction is None:
-        raise ValueError(f"{callback_name} callback received monitor={monitor}, but Keras isn't able to "
-                         f"automatically determine whether that metric should be maximized or minimized. Pass "
-                         f"`mode='max'` in order to monitor based on the highest metric value, or pass "
-                         f"`mode='min'` in order to use the lowest value.")
-    return direction
+from .monitor_callback import monitor_direction
 
 
 class BatchCounter:
