@@ -5,15 +5,19 @@ per-step overhead of fit on a 1-unit Dense with batch 1 against a bare tf.functi
 run unchanged under TensorFlow:
 
     python -m tinytf.bench.keras_fit                                   # tinytf: graph fit, eager fit, numpy
-    /path/to/tf-venv/bin/python benchmarks/keras_fit.py tensorflow      # TensorFlow's fit, same sitting
+    python -m tinytf.bench.keras_fit --compare [/path/to/tf-venv/bin/python]   # and TensorFlow's, one table
+    /path/to/tf-venv/bin/python benchmarks/keras_fit.py tensorflow      # TensorFlow's fit alone
 
 Prints seconds per epoch (best of `rounds`), the BLAS thread setting and the machine load."""
 
 from __future__ import annotations
 
 import importlib
+import json
 import os
+import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -32,30 +36,47 @@ def data():
 
 def fit_epoch_seconds(tf, run_eagerly=False, rounds=3) -> float:
     """Best time of one fit epoch (after a first epoch that traces)."""
+    return best_seconds({"fit": mlp_fit_epoch(tf, run_eagerly)}, rounds)["fit"]
+
+
+def mlp_fit_epoch(tf, run_eagerly=False):
+    """A function running one fit epoch of the MLP, after a first epoch that traces."""
     keras = tf.keras
     x, y, init = data()
     model = keras.Sequential([keras.Input((FEATURES,)), keras.layers.Dense(HIDDEN, activation="relu"),
                               keras.layers.Dense(CLASSES)])
-    return _best_epoch_seconds(keras, model, x, y, init, run_eagerly, rounds)
+    return _fit_epoch(keras, model, x, y, init, run_eagerly)
 
 
-def _best_epoch_seconds(keras, model, x, y, init, run_eagerly, rounds) -> float:
-    """Compile `model` from `init` with SGD and softmax cross-entropy; the best time of one fit epoch after a
-    first epoch that traces."""
+def _fit_epoch(keras, model, x, y, init, run_eagerly):
+    """Compile `model` from `init` with SGD and softmax cross-entropy, run a first epoch that traces, and return
+    a function running one more."""
     model.set_weights(init)
     model.compile(optimizer=keras.optimizers.SGD(0.01),
                   loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True), run_eagerly=run_eagerly)
     model.fit(x, y, batch_size=BATCH, epochs=1, shuffle=False, verbose=0)
-    best = float("inf")
+    return lambda: model.fit(x, y, batch_size=BATCH, epochs=1, shuffle=False, verbose=0)
+
+
+def best_seconds(runs: dict, rounds=3) -> dict:
+    """{name: function} -> {name: best wall seconds of one call}; the functions take turns in every round, so a
+    change of load on the shared machine falls on all of them."""
+    best = {name: float("inf") for name in runs}
     for _ in range(rounds):
-        start = time.perf_counter()
-        model.fit(x, y, batch_size=BATCH, epochs=1, shuffle=False, verbose=0)
-        best = min(best, time.perf_counter() - start)
+        for name, run in runs.items():
+            start = time.perf_counter()
+            run()
+            best[name] = min(best[name], time.perf_counter() - start)
     return best
 
 
 def numpy_epoch_seconds(rounds=3) -> float:
-    """The same epoch by hand: forward, softmax cross-entropy, backward and SGD per batch, in numpy."""
+    return best_seconds({"numpy": mlp_numpy_epoch()}, rounds)["numpy"]
+
+
+def mlp_numpy_epoch():
+    """The same epoch by hand: forward, softmax cross-entropy, backward and SGD per batch, in numpy (a function
+    running one, after a first one)."""
     x, y, init = data()
     w1, b1, w2, b2 = [p.copy() for p in init]
     lr = np.float32(0.01)
@@ -80,12 +101,7 @@ def numpy_epoch_seconds(rounds=3) -> float:
             b1 -= lr * dhidden.sum(axis=0)
 
     epoch()
-    best = float("inf")
-    for _ in range(rounds):
-        start = time.perf_counter()
-        epoch()
-        best = min(best, time.perf_counter() - start)
-    return best
+    return epoch
 
 
 CNN_N, CNN_FILTERS = 4096, 16
@@ -102,17 +118,26 @@ def cnn_data():
 
 
 def cnn_fit_epoch_seconds(tf, run_eagerly=False, rounds=3) -> float:
+    return best_seconds({"fit": cnn_fit_epoch(tf, run_eagerly)}, rounds)["fit"]
+
+
+def cnn_fit_epoch(tf, run_eagerly=False):
+    """A function running one fit epoch of the CNN, after a first epoch that traces."""
     keras = tf.keras
     x, y, init = cnn_data()
     model = keras.Sequential([keras.Input((28, 28, 1)), keras.layers.Conv2D(CNN_FILTERS, 3, activation="relu"),
                               keras.layers.MaxPooling2D(), keras.layers.Flatten(), keras.layers.Dropout(0.2),
                               keras.layers.Dense(CLASSES)])
-    return _best_epoch_seconds(keras, model, x, y, init, run_eagerly, rounds)
+    return _fit_epoch(keras, model, x, y, init, run_eagerly)
 
 
 def cnn_numpy_epoch_seconds(rounds=3) -> float:
+    return best_seconds({"numpy": cnn_numpy_epoch()}, rounds)["numpy"]
+
+
+def cnn_numpy_epoch():
     """The CNN's epoch by hand: im2col convolution, relu, 2x2 max pooling, dropout, dense, softmax
-    cross-entropy, and their gradients, SGD per batch."""
+    cross-entropy, and their gradients, SGD per batch (a function running one, after a first one)."""
     x, y, init = cnn_data()
     kernel, bias, w, b = [p.copy() for p in init]
     lr, rate = np.float32(0.01), 0.2
@@ -147,27 +172,19 @@ def cnn_numpy_epoch_seconds(rounds=3) -> float:
             bias -= lr * dpre.sum(axis=0)
 
     epoch()
-    best = float("inf")
-    for _ in range(rounds):
-        start = time.perf_counter()
-        epoch()
-        best = min(best, time.perf_counter() - start)
-    return best
+    return epoch
 
 
-def step_overhead_seconds(tf, steps=2000) -> tuple:
-    """(fit seconds per step, bare tf.function train step seconds per step) for a 1-unit Dense on batch 1."""
+def step_overhead_seconds(tf, steps=2000, rounds=5) -> dict:
+    """Per-step seconds of fit and of a bare tf.function train step, for a 1-unit Dense on batch 1: wall time and
+    this process's CPU time (which a loaded machine disturbs less), each the best of `rounds` rounds in which
+    the two alternate."""
     keras = tf.keras
     x = np.ones((steps, 1), np.float32)
     y = np.zeros((steps, 1), np.float32)
     model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
     model.compile(optimizer=keras.optimizers.SGD(0.01), loss="mse")
     model.fit(x[:4], y[:4], batch_size=1, epochs=1, shuffle=False, verbose=0)
-    best_fit = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        model.fit(x, y, batch_size=1, epochs=1, shuffle=False, verbose=0)
-        best_fit = min(best_fit, (time.perf_counter() - start) / steps)
     bare = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
     optimizer = keras.optimizers.SGD(0.01)
 
@@ -182,35 +199,97 @@ def step_overhead_seconds(tf, steps=2000) -> tuple:
     xs = [tf.constant(x[i:i + 1]) for i in range(steps)]
     ys = [tf.constant(y[i:i + 1]) for i in range(steps)]
     train_step(xs[0], ys[0])
-    best_bare = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
+
+    def fit():
+        model.fit(x, y, batch_size=1, epochs=1, shuffle=False, verbose=0)
+
+    def bare_steps():
         for xb, yb in zip(xs, ys):
             train_step(xb, yb)
-        best_bare = min(best_bare, (time.perf_counter() - start) / steps)
-    return best_fit, best_bare
+
+    best = {"fit_step": float("inf"), "bare_step": float("inf"), "fit_step_cpu": float("inf"),
+            "bare_step_cpu": float("inf")}
+    for _ in range(rounds):
+        for name, run in (("fit_step", fit), ("bare_step", bare_steps)):
+            wall, cpu = time.perf_counter(), time.process_time()
+            run()
+            best[name] = min(best[name], (time.perf_counter() - wall) / steps)
+            best[name + "_cpu"] = min(best[name + "_cpu"], (time.process_time() - cpu) / steps)
+    return best
+
+
+def measure(tf, library: str) -> dict:
+    """Every figure of this benchmark for one library (tinytf adds its eager fit and the numpy floors)."""
+    if library == "tinytf":  # each fit and its numpy floor take turns
+        figures = best_seconds({"mlp_fit": mlp_fit_epoch(tf), "mlp_numpy": mlp_numpy_epoch()})
+        figures.update(best_seconds({"cnn_fit": cnn_fit_epoch(tf), "cnn_numpy": cnn_numpy_epoch()}))
+        figures["mlp_fit_eager"] = fit_epoch_seconds(tf, run_eagerly=True, rounds=1)
+    else:
+        figures = {"mlp_fit": fit_epoch_seconds(tf), "cnn_fit": cnn_fit_epoch_seconds(tf)}
+    figures.update(step_overhead_seconds(tf))
+    return figures
+
+
+def _other_library(python: str) -> dict:
+    """TensorFlow's figures, measured by `python` (a TF environment) running this file, right after ours."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["TF_CPP_MIN_LOG_LEVEL"] = "3"
+    done = subprocess.run([python, os.path.abspath(__file__), "tensorflow", "--json"], capture_output=True,
+                          text=True, cwd=tempfile.gettempdir(), env=env, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def table(ours: dict, theirs: dict | None) -> str:
+    """The figures side by side, with the issue's ratios."""
+    tf_mlp = f"{theirs['mlp_fit']:.3f} s" if theirs else "-"
+    tf_cnn = f"{theirs['cnn_fit']:.3f} s" if theirs else "-"
+    tf_step = f"{theirs['fit_step'] * 1e6:.0f} us" if theirs else "-"
+    rows = ["| measurement | tinytf | numpy by hand | TF 2.21 fit | tinytf / numpy | tinytf / TF |",
+            "|---|---|---|---|---|---|"]
+    for name, key, floor in (("MLP fit, one epoch", "mlp_fit", "mlp_numpy"), ("CNN fit, one epoch", "cnn_fit",
+                                                                            "cnn_numpy")):
+        versus_tf = f"{ours[key] / theirs[key]:.2f}" if theirs else "-"
+        rows.append(f"| {name} | {ours[key]:.3f} s | {ours[floor]:.3f} s | {tf_mlp if key == 'mlp_fit' else tf_cnn} "
+                    f"| {ours[key] / ours[floor]:.2f} | {versus_tf} |")
+    overhead = (ours["fit_step"] - ours["bare_step"]) * 1e6
+    step_versus_tf = f"{ours['fit_step'] / theirs['fit_step']:.2f}" if theirs else "-"
+    rows.append(f"| 1-unit Dense, batch 1: fit step | {ours['fit_step'] * 1e6:.0f} us (bare tf.function step "
+                f"{ours['bare_step'] * 1e6:.0f} us, overhead {overhead:.0f} us) | - | {tf_step} | - | "
+                f"{step_versus_tf} |")
+    cpu_overhead = (ours["fit_step_cpu"] - ours["bare_step_cpu"]) * 1e6
+    rows.append(f"| same, CPU time of this process | {ours['fit_step_cpu'] * 1e6:.0f} us (bare "
+                f"{ours['bare_step_cpu'] * 1e6:.0f} us, overhead {cpu_overhead:.0f} us) | - | - | - | - |")
+    rows.append(f"| MLP fit run_eagerly, one epoch | {ours['mlp_fit_eager']:.3f} s | - | - | "
+                f"{ours['mlp_fit_eager'] / ours['mlp_numpy']:.2f} | - |")
+    return "\n".join(rows)
 
 
 def main(argv) -> None:
-    library = argv[0] if argv else "tinytf"
-    print(f"BLAS threads: OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')} "
-          f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}; load average: {os.getloadavg()}")
+    """`keras_fit.py [tinytf|tensorflow] [--json] [--compare [PYTHON]]`: --compare runs TensorFlow's side with
+    PYTHON (default /work/tfenv/bin/python or $TF_PYTHON) right after tinytf's, and prints one table."""
+    args = [a for a in argv if not a.startswith("--")]
+    library = args[0] if args and args[0] in ("tinytf", "tensorflow") else "tinytf"
+    as_json = "--json" in argv
+    compare = None
+    if "--compare" in argv:
+        after = argv[argv.index("--compare") + 1:]
+        compare = after[0] if after and not after[0].startswith("--") else os.environ.get(
+            "TF_PYTHON", "/work/tfenv/bin/python")
     tf = importlib.import_module(library)
-    graph = fit_epoch_seconds(tf)
-    print(f"{library} fit, one epoch: {graph:.3f} s")
+    if not as_json:
+        print(f"BLAS threads: OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')} "
+              f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}; load average before: "
+              f"{os.getloadavg()}")
+    figures = measure(tf, library)
+    if as_json:
+        print(json.dumps(figures))
+        return
+    theirs = _other_library(compare) if compare else None
+    print(f"load average after: {os.getloadavg()}")
     if library == "tinytf":
-        floor = numpy_epoch_seconds()
-        eager = fit_epoch_seconds(tf, run_eagerly=True, rounds=1)
-        print(f"tinytf fit run_eagerly, one epoch: {eager:.3f} s")
-        print(f"numpy by hand, one epoch: {floor:.3f} s; tinytf fit / numpy = {graph / floor:.2f}")
-    cnn = cnn_fit_epoch_seconds(tf)
-    print(f"{library} CNN fit, one epoch ({CNN_N} examples): {cnn:.3f} s")
-    if library == "tinytf":
-        cnn_floor = cnn_numpy_epoch_seconds()
-        print(f"numpy CNN by hand, one epoch: {cnn_floor:.3f} s; tinytf CNN fit / numpy = {cnn / cnn_floor:.2f}")
-    fit_step, bare_step = step_overhead_seconds(tf)
-    print(f"{library} 1-unit Dense, batch 1: fit {fit_step * 1e6:.1f} us/step, bare tf.function train step "
-          f"{bare_step * 1e6:.1f} us/step, fit overhead {(fit_step - bare_step) * 1e6:.1f} us/step")
+        print(table(figures, theirs))
+    else:
+        print(json.dumps(figures))
 
 
 if __name__ == "__main__":

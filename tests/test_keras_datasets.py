@@ -92,7 +92,8 @@ def test_cache_layout_and_single_download(server, capsys):
     np.testing.assert_array_equal(x_train[:2], raw.transpose(0, 2, 3, 1))
 
 
-def test_a_stale_cached_file_is_fetched_again_and_a_bad_download_leaves_nothing(server, monkeypatch, capsys):
+def test_a_stale_cached_file_is_fetched_again_and_a_bad_download_is_kept_as_keras_does(server, monkeypatch,
+                                                                                       capsys):
     keras.datasets.boston_housing.load_data()
     cached = server["home"] / "datasets" / "boston_housing.npz"
     cached.write_bytes(b"half a file")
@@ -100,9 +101,16 @@ def test_a_stale_cached_file_is_fetched_again_and_a_bad_download_leaves_nothing(
     assert "hash does not match the original value" in capsys.readouterr().out
     assert _Handler.requests.count("/boston_housing.npz") == 2
     monkeypatch.setattr(keras.datasets.mnist, "FILE_HASH", "0" * 64)
-    with pytest.raises(ValueError, match="Incomplete or corrupted file detected"):
+    with pytest.raises(ValueError, match="Incomplete or corrupted file detected. The auto file hash does not match "
+                                         "the provided value of 0000"):
         keras.datasets.mnist.load_data()
-    assert not (server["home"] / "datasets" / "mnist.npz").exists()
+    kept = server["home"] / "datasets" / "mnist.npz"
+    assert kept.read_bytes() == (server["served"] / "mnist.npz").read_bytes()  # Keras 3 keeps the download
+    capsys.readouterr()
+    with pytest.raises(ValueError, match="Incomplete or corrupted file detected"):
+        keras.datasets.mnist.load_data()  # the kept file fails its check, so it is downloaded again
+    assert "A local file was found, but it seems to be incomplete" in capsys.readouterr().out
+    assert _Handler.requests.count("/mnist.npz") == 2
     with pytest.raises(Exception, match="URL fetch failure on .*404"):
         keras.utils.get_file("missing.npz", origin=server["base"] + "missing.npz")
     assert not (server["home"] / "datasets" / "missing.npz").exists()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 import tinytf as _tf
 
 from . import masking, serialization
@@ -203,6 +205,9 @@ def reduce_weighted_values(values, sample_weight=None, reduction="sum_over_batch
         return total
     if reduction == "mean_with_sample_weight" and sample_weight is not None:
         return _tf.math.divide_no_nan(total, _tf.reduce_sum(sample_weight * _tf.ones_like(values)))
+    count = values.shape.num_elements() if values.shape.is_fully_defined() else None
+    if count:  # a size known at trace time and not 0: divide_no_nan's guard can never act, a plain division
+        return total / np.asarray(count, values.dtype.as_numpy_dtype)[()]
     return _tf.math.divide_no_nan(total, _tf.cast(_tf.size(values), values.dtype))
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 
 class Callback:
     """Base class: override the hooks you need; `self.model` and `self.params` are set by fit."""
@@ -23,35 +25,73 @@ class Callback:
     def on_train_end(self, logs=None): ...
     def on_epoch_begin(self, epoch, logs=None): ...
     def on_epoch_end(self, epoch, logs=None): ...
-    def on_train_batch_begin(self, batch, logs=None): ...
-    def on_train_batch_end(self, batch, logs=None): ...
-    def on_test_begin(self, logs=None): ...
-    def on_test_end(self, logs=None): ...
+    def on_train_batch_begin(self, batch, logs=None):
+        self.on_batch_begin(batch, logs)  # Keras 3: the old name is the alias a subclass may override
+
+    def on_train_batch_end(self, batch, logs=None):
+        self.on_batch_end(batch, logs)
+
     def on_test_batch_begin(self, batch, logs=None): ...
     def on_test_batch_end(self, batch, logs=None): ...
     def on_predict_begin(self, logs=None): ...
     def on_predict_end(self, logs=None): ...
     def on_predict_batch_begin(self, batch, logs=None): ...
     def on_predict_batch_end(self, batch, logs=None): ...
-
-    def on_batch_begin(self, batch, logs=None):
-        self.on_train_batch_begin(batch, logs)
-
-    def on_batch_end(self, batch, logs=None):
-        self.on_train_batch_end(batch, logs)
+    def on_batch_begin(self, batch, logs=None): ...
+    def on_batch_end(self, batch, logs=None): ...
 
 
 _HOOKS = ["on_train_begin", "on_train_end", "on_epoch_begin", "on_epoch_end", "on_train_batch_begin",
           "on_train_batch_end", "on_test_begin", "on_test_end", "on_test_batch_begin", "on_test_batch_end",
           "on_predict_begin", "on_predict_end", "on_predict_batch_begin", "on_predict_batch_end"]
 
+# a callback that overrides the old name of a train-batch hook takes part in the new one (Callback's defaults
+# call it)
+_ALIASES = {"on_train_batch_begin": "on_batch_begin", "on_train_batch_end": "on_batch_end"}
+
+
+def _overrides(callback, name: str) -> bool:
+    """Whether `callback` does anything in hook `name`: a method of its own class, or a function set on the
+    instance (LambdaCallback), for the hook or its old alias."""
+    for attribute in (name, _ALIASES.get(name)):
+        if attribute is None:
+            continue
+        if attribute in getattr(callback, "__dict__", {}):
+            return True
+        if getattr(type(callback), attribute, None) is not getattr(Callback, attribute):
+            return True
+    return False
+
+
+def pythonify_logs(logs) -> dict:
+    """Logs as callbacks see them (Keras 3's `pythonify_logs`): sorted, nested dicts flattened, tensors and
+    numpy values as Python floats where they convert."""
+    result = {}
+    for key, value in sorted((logs or {}).items()):
+        if isinstance(value, dict):
+            result.update(pythonify_logs(value))
+            continue
+        if hasattr(value, "numpy"):
+            value = value.numpy()
+        if isinstance(value, np.ndarray) and value.size == 1:
+            value = value.reshape(())  # float() of a 1-element array, without numpy's deprecation warning
+        try:
+            value = float(value)
+        except (TypeError, ValueError):
+            pass
+        result[key] = value
+    return result
+
 
 class CallbackList(Callback):
-    """Calls each hook on every callback in order."""
+    """Calls each hook on every callback in order. Only the callbacks that override a hook are called for it,
+    and the logs are turned into Python numbers only when one of them will read them: a fit with no batch
+    callbacks converts no metric per step (Keras 3 converts for the callbacks it dispatches to as well)."""
 
     def __init__(self, callbacks=None, model=None, **params):
         super().__init__()
         self.callbacks = list(callbacks or [])
+        self._readers: dict = {}
         if model is not None:
             self.set_model(model)
         if params:
@@ -59,6 +99,7 @@ class CallbackList(Callback):
 
     def append(self, callback) -> None:
         self.callbacks.append(callback)
+        self._readers = {}
 
     def set_model(self, model) -> None:
         super().set_model(model)
@@ -70,6 +111,19 @@ class CallbackList(Callback):
         for callback in self.callbacks:
             callback.set_params(params)
 
+    def readers(self, name: str) -> list:
+        """The callbacks that do something in hook `name`."""
+        readers = self._readers.get(name)
+        if readers is None:
+            readers = self._readers[name] = [c for c in self.callbacks if _overrides(c, name)]
+        return readers
+
+    def on_batch_begin(self, batch, logs=None):
+        self.on_train_batch_begin(batch, logs)
+
+    def on_batch_end(self, batch, logs=None):
+        self.on_train_batch_end(batch, logs)
+
 
 def _fan_out(name):
     indexed = "batch" in name or "epoch" in name  # hooks that take an epoch or batch index before the logs
@@ -77,9 +131,14 @@ def _fan_out(name):
     def hook(self, *args, **kwargs):
         # Keras passes every hook its logs (None when there are none), so plain functions set on a
         # LambdaCallback can take (batch, logs) or (logs) as Keras documents
+        readers = self.readers(name)
+        if not readers:
+            return
         args = list(args)
         logs = kwargs.pop("logs", args.pop() if len(args) > int(indexed) else None)
-        for callback in self.callbacks:
+        if logs is not None:
+            logs = pythonify_logs(logs)
+        for callback in readers:
             getattr(callback, name)(*args, logs)
 
     hook.__name__ = name

@@ -10,34 +10,7 @@ import warnings
 import numpy as np
 
 from .callback import Callback
-
-# Words in a metric name that say which way it improves (Keras 3 reads a `_direction` off the metric object).
-_UP = ("accuracy", "acc", "auc", "precision", "recall", "iou", "top_k", "f1", "cosine_similarity", "specificity",
-       "sensitivity", "true_positives", "true_negatives")
-_DOWN = ("loss", "error", "crossentropy", "hinge", "divergence", "poisson", "logcosh", "log_cosh", "mse", "mae",
-         "mape", "msle", "squared", "absolute", "false_positives", "false_negatives")
-
-
-def monitor_direction(callback_name: str, model, monitor: str, mode: str):
-    """np.less or np.greater: the `mode`, or in "auto" mode what the monitored metric's kind says; a metric
-    the model does not have (or of no known kind) is Keras 3's ValueError."""
-    if mode == "min":
-        return np.less
-    if mode == "max":
-        return np.greater
-    name = monitor.removeprefix("val_")
-    if name == "loss":
-        return np.less
-    metric_names = {m.name for m in (getattr(model, "metrics", None) or [])}
-    if name in metric_names:
-        if any(word in name for word in _DOWN):
-            return np.less
-        if any(word in name for word in _UP):
-            return np.greater
-    raise ValueError(f"{callback_name} callback received monitor={monitor}, but Keras isn't able to automatically "
-                     f"determine whether that metric should be maximized or minimized. Pass `mode='max'` in order "
-                     f"to monitor based on the highest metric value, or pass `mode='min'` in order to use the "
-                     f"lowest value.")
+from .monitor_callback import monitor_direction
 
 
 class BatchCounter:

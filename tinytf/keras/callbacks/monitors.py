@@ -9,42 +9,28 @@ import warnings
 import numpy as np
 
 from .callback import Callback
+from .monitor_callback import MonitorCallback
 
 
-def _mode_compare(monitor: str, mode: str):
-    """The "better" test for a monitored value: lower for losses, higher for accuracies and the like."""
-    if mode not in ("auto", "min", "max"):
-        warnings.warn(f"mode {mode} is unknown, fallback to auto mode.", stacklevel=3)
-        mode = "auto"
-    if mode == "auto":
-        higher = any(word in monitor for word in ("acc", "auc", "precision", "recall", "f1", "iou"))
-        mode = "max" if higher and "loss" not in monitor else "min"
-    return (np.greater, 1) if mode == "max" else (np.less, -1)
-
-
-class EarlyStopping(Callback):
+class EarlyStopping(MonitorCallback):
     """Stops fit when `monitor` has not improved by min_delta for `patience` epochs."""
 
     def __init__(self, monitor="val_loss", min_delta=0, patience=0, verbose=0, mode="auto", baseline=None,
                  restore_best_weights=False, start_from_epoch=0):
-        super().__init__()
-        self.monitor, self.patience, self.verbose = monitor, patience, verbose
+        super().__init__(monitor, mode, baseline, min_delta)
+        self.patience, self.verbose = patience, verbose
         self.baseline, self.restore_best_weights, self.start_from_epoch = baseline, restore_best_weights, \
             start_from_epoch
-        self.monitor_op, sign = _mode_compare(monitor, mode)
-        self.min_delta = abs(min_delta) * sign
         self.wait, self.stopped_epoch, self.best_epoch = 0, 0, 0
-        self.best, self.best_weights = None, None
+        self.best_weights = None
 
     def on_train_begin(self, logs=None):
         self.wait, self.stopped_epoch, self.best_epoch = 0, 0, 0
-        self.best = np.inf if self.monitor_op is np.less else -np.inf
-        self.best_weights = None
-
-    def _improved(self, value, reference) -> bool:
-        return bool(self.monitor_op(value - self.min_delta, reference))
+        self.best, self.best_weights = None, None
 
     def on_epoch_end(self, epoch, logs=None):
+        if self.monitor_op is None:  # decided once the compiled metrics exist (Keras 3)
+            self._set_monitor_op()
         value = (logs or {}).get(self.monitor)
         if value is None:
             warnings.warn(f"Early stopping conditioned on metric `{self.monitor}` which is not available. "
@@ -53,13 +39,13 @@ class EarlyStopping(Callback):
         if epoch < self.start_from_epoch:
             return
         if self.restore_best_weights and self.best_weights is None:
-            self.best_weights = self.model.get_weights()
+            self.best_weights, self.best_epoch = self.model.get_weights(), epoch
         self.wait += 1
-        if self._improved(value, self.best):
+        if self._is_improvement(value, self.best):
             self.best, self.best_epoch = value, epoch
             if self.restore_best_weights:
                 self.best_weights = self.model.get_weights()
-            if self.baseline is None or self._improved(value, self.baseline):
+            if self.baseline is None or self._is_improvement(value, self.baseline):
                 self.wait = 0
             return
         if self.wait >= self.patience and epoch > 0:
@@ -100,30 +86,24 @@ class LearningRateScheduler(Callback):
             logs["learning_rate"] = float(np.asarray(self.model.optimizer.learning_rate))
 
 
-class ReduceLROnPlateau(Callback):
+class ReduceLROnPlateau(MonitorCallback):
     """Multiplies the learning rate by `factor` when `monitor` stalls for `patience` epochs."""
 
     def __init__(self, monitor="val_loss", factor=0.1, patience=10, verbose=0, mode="auto", min_delta=1e-4,
                  cooldown=0, min_lr=0.0, **kwargs):
-        super().__init__()
+        super().__init__(monitor, mode, min_delta=min_delta)
         if factor >= 1.0:
             raise ValueError(f"ReduceLROnPlateau does not support a factor >= 1.0. Received factor={factor}")
-        self.monitor, self.factor, self.patience, self.verbose = monitor, factor, patience, verbose
-        self.min_delta, self.cooldown, self.min_lr = min_delta, cooldown, min_lr
-        self.monitor_op, _ = _mode_compare(monitor, mode)
+        self.factor, self.patience, self.verbose = factor, patience, verbose
+        self.cooldown, self.min_lr = cooldown, min_lr
         self.wait, self.cooldown_counter = 0, 0
-        self.best = None
 
     def on_train_begin(self, logs=None):
-        self.best = np.inf if self.monitor_op is np.less else -np.inf
-        self.wait, self.cooldown_counter = 0, 0
-
-    def _better(self, value) -> bool:
-        if self.monitor_op is np.less:
-            return value < self.best - self.min_delta
-        return value > self.best + self.min_delta
+        self.best, self.wait, self.cooldown_counter = None, 0, 0
 
     def on_epoch_end(self, epoch, logs=None):
+        if self.monitor_op is None:  # decided once the compiled metrics exist (Keras 3)
+            self._set_monitor_op()
         logs = logs if logs is not None else {}
         optimizer = self.model.optimizer
         logs["learning_rate"] = float(np.asarray(optimizer.learning_rate))
@@ -135,7 +115,7 @@ class ReduceLROnPlateau(Callback):
         if self.cooldown_counter > 0:
             self.cooldown_counter -= 1
             self.wait = 0
-        if self._better(value):
+        if self._is_improvement(value, self.best):
             self.best, self.wait = value, 0
         elif self.cooldown_counter <= 0:
             self.wait += 1

@@ -23,8 +23,11 @@ def format_time_per_unit(seconds: float, unit: str = "step") -> str:
 class Progbar:
     """A progress bar over `target` steps; verbose=1 draws the bar, verbose=2 prints one summary line."""
 
-    def __init__(self, target, width: int = 20, verbose: int = 1, unit_name: str = "step", stream=None):
+    def __init__(self, target, width: int = 20, verbose: int = 1, interval: float = 0.05, unit_name: str = "step",
+                 stream=None):
         self.target, self.width, self.verbose, self.unit_name = target, width, verbose, unit_name
+        self.interval = interval  # a terminal is redrawn at most this often (seconds), as Keras 3 does
+        self._last_update = 0.0
         self.stream = stream or sys.stdout
         self.dynamic = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.start = time.time()
@@ -62,6 +65,10 @@ class Progbar:
         if finalize is None:
             finalize = self.target is not None and current >= self.target
         if self.verbose == 1 and self.dynamic:
+            now = time.time()
+            if now - self._last_update < self.interval and not finalize:
+                return
+            self._last_update = now
             line = self._line(current, finalize, colour=True)
             self.stream.write("\r" + line + " " * max(0, self._last_length - len(line)))
             self._last_length = len(line)

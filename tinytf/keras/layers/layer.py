@@ -5,6 +5,7 @@ its inputs against `input_spec`, collects losses, and serializes through get_con
 
 from __future__ import annotations
 
+import functools
 import inspect
 import warnings
 
@@ -326,6 +327,12 @@ class Layer:
         if type(self).build is Layer.build:
             self.built = True
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        build = cls.__dict__.get("build")
+        if build is not None and not getattr(build, "_marks_built", False):
+            cls.build = _marking_built(build)
+
     # --- build and call ----------------------------------------------------------------------------------------
     def build(self, input_shape=None) -> None:
         """Make the weights for inputs of this shape; the base version makes none."""
@@ -540,3 +547,16 @@ def _tensor_argument_count(args, kwargs) -> int:
 
 def serialize_activation(activation):
     return activations.serialize(activation)
+
+
+def _marking_built(build):
+    """A subclass's `build` that marks the layer built when it returns, as Keras 3 wraps it: a user who calls
+    `layer.build(shape)` and then `set_weights` gets a layer that is not built again on its first call."""
+    @functools.wraps(build)
+    def build_and_mark(self, *args, **kwargs):
+        result = build(self, *args, **kwargs)
+        self.built = True
+        return result
+
+    build_and_mark._marks_built = True
+    return build_and_mark

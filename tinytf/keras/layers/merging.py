@@ -6,6 +6,7 @@ import functools
 
 import tinytf as _tf
 
+from ..masking import get_keras_mask, set_keras_mask
 from .layer import Layer
 
 
@@ -70,10 +71,26 @@ class Subtract(Merge):
 
 
 class Multiply(Merge):
-    """The elementwise product of the inputs."""
+    """The elementwise product of the inputs. As in Keras 3, a masked input counts as 1 where it is masked, and
+    when every input has a mask the output is 0 where all of them are masked."""
 
     def _merge(self, inputs):
-        return functools.reduce(lambda a, b: a * b, inputs)
+        masks = [get_keras_mask(x) for x in inputs]
+        if all(m is None for m in masks):
+            return functools.reduce(lambda a, b: a * b, inputs)
+        every_masked = all(m is not None for m in masks)
+        output = output_mask = None
+        for x, mask in zip(inputs, masks):
+            if mask is not None:
+                mask = _broadcast_mask(mask, x)
+                x = _tf.where(mask, x, _tf.ones_like(x))
+                if every_masked:
+                    output_mask = mask if output_mask is None else _tf.logical_or(output_mask, mask)
+            output = x if output is None else output * x
+        if every_masked:
+            output = _tf.where(output_mask, output, _tf.zeros_like(output))
+            set_keras_mask(output, _tf.reduce_any(output_mask, axis=-1))
+        return output
 
 
 class Average(Merge):
@@ -84,13 +101,46 @@ class Average(Merge):
 
 
 class Maximum(Merge):
+    """The elementwise maximum of the inputs; masked values never win (see _merge_ignoring_masked)."""
+
     def _merge(self, inputs):
-        return functools.reduce(_tf.maximum, inputs)
+        return _merge_ignoring_masked(_tf.maximum, inputs)
 
 
 class Minimum(Merge):
+    """The elementwise minimum of the inputs; masked values never win (see _merge_ignoring_masked)."""
+
     def _merge(self, inputs):
-        return functools.reduce(_tf.minimum, inputs)
+        return _merge_ignoring_masked(_tf.minimum, inputs)
+
+
+def _broadcast_mask(mask, x):
+    """A [batch, steps] mask spread over x's last (feature) axis."""
+    return _tf.broadcast_to(_tf.expand_dims(mask, -1), _tf.shape(x))
+
+
+def _merge_ignoring_masked(op, inputs):
+    """Keras 3's merge for operations without an identity element (max, min): where an input is masked it
+    takes the running result's value, and where the running result is masked it takes the input's, so a
+    masked value never decides. The output's mask is the OR of the masks while every input so far has one;
+    it is attached here (any over the feature axis), so the Layer does not compute another."""
+    output = output_mask = None
+    for x in inputs:
+        mask = get_keras_mask(x)
+        if mask is not None:
+            mask = _broadcast_mask(mask, x)
+        if output is None:
+            output, output_mask = x, mask
+            continue
+        if mask is not None:
+            x = _tf.where(mask, x, output)
+        if output_mask is not None:
+            output = _tf.where(output_mask, output, x)
+        output_mask = _tf.logical_or(output_mask, mask) if mask is not None and output_mask is not None else None
+        output = op(output, x)
+    if output_mask is not None:
+        set_keras_mask(output, _tf.reduce_any(output_mask, axis=-1))
+    return output
 
 
 class Concatenate(Layer):

@@ -59,30 +59,42 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5):
 
 
 class Accuracy(MeanMetricWrapper):
+    _direction = "up"
+
     def __init__(self, name="accuracy", dtype=None):
         super().__init__(accuracy, name=name, dtype=dtype)
 
 
 class BinaryAccuracy(MeanMetricWrapper):
+    _direction = "up"
+
     def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
         super().__init__(binary_accuracy, name=name, dtype=dtype, threshold=threshold)
 
 
 class CategoricalAccuracy(MeanMetricWrapper):
+    _direction = "up"
+
     def __init__(self, name="categorical_accuracy", dtype=None):
         super().__init__(categorical_accuracy, name=name, dtype=dtype)
 
 
 class SparseCategoricalAccuracy(MeanMetricWrapper):
+    _direction = "up"
+
     def __init__(self, name="sparse_categorical_accuracy", dtype=None):
         super().__init__(sparse_categorical_accuracy, name=name, dtype=dtype)
 
 
 class TopKCategoricalAccuracy(MeanMetricWrapper):
+    _direction = "up"
+
     def __init__(self, k=5, name="top_k_categorical_accuracy", dtype=None):
         super().__init__(top_k_categorical_accuracy, name=name, dtype=dtype, k=k)
 
 
 class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
+    _direction = "up"
+
     def __init__(self, k=5, name="sparse_top_k_categorical_accuracy", dtype=None):
         super().__init__(sparse_top_k_categorical_accuracy, name=name, dtype=dtype, k=k)

@@ -7,6 +7,7 @@ import tinytf as _tf
 from tinytf.scopes import init_scope
 from tinytf.variables import Variable
 
+from .. import losses as _losses
 from ..losses import squeeze_to_same_rank
 from ..masking import apply_mask, get_keras_mask
 from ..naming import snake_case
@@ -14,6 +15,10 @@ from ..naming import snake_case
 
 class Metric:
     """Base class: subclasses make state with add_variable and implement update_state and result."""
+
+    # Which way the metric improves ("up", "down", or None: unknown), as Keras 3 marks its metrics; callbacks in
+    # mode="auto" read it
+    _direction = None
 
     def __init__(self, name=None, dtype=None):
         self.name = name or snake_case(type(self).__name__)
@@ -121,6 +126,8 @@ class MeanMetricWrapper(Mean):
     def __init__(self, fn, name=None, dtype=None, **kwargs):
         super().__init__(name=name or getattr(fn, "__name__", "mean_metric_wrapper"), dtype=dtype)
         self._fn, self._fn_kwargs = fn, kwargs
+        if _is_keras_loss(fn):  # Keras 3: a wrapped loss is to be minimized
+            self._direction = "down"
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         mask = get_keras_mask(y_pred)  # masked predictions do not count (Keras 3)
@@ -129,3 +136,8 @@ class MeanMetricWrapper(Mean):
 
     def get_config(self) -> dict:
         return {**super().get_config(), **self._fn_kwargs}
+
+
+def _is_keras_loss(fn) -> bool:
+    """Whether `fn` is one of keras.losses' functions or loss objects."""
+    return isinstance(fn, _losses.Loss) or (callable(fn) and getattr(fn, "__module__", None) == _losses.__name__)

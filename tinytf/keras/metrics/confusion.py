@@ -69,6 +69,8 @@ class _ThresholdMetric(Metric):
 class Precision(_ThresholdMetric):
     """tp / (tp + fp): of the predicted positives, the share that are positive."""
 
+    _direction = "up"
+
     def __init__(self, thresholds=None, top_k=None, class_id=None, name="precision", dtype=None):
         super().__init__(thresholds, top_k, class_id, name, dtype)
 
@@ -79,6 +81,8 @@ class Precision(_ThresholdMetric):
 class Recall(_ThresholdMetric):
     """tp / (tp + fn): of the positives, the share predicted positive."""
 
+    _direction = "up"
+
     def __init__(self, thresholds=None, top_k=None, class_id=None, name="recall", dtype=None):
         super().__init__(thresholds, top_k, class_id, name, dtype)
 
@@ -88,6 +92,8 @@ class Recall(_ThresholdMetric):
 
 class AUC(Metric):
     """The area under the ROC (or PR) curve, by a Riemann sum over counts at evenly spaced thresholds."""
+
+    _direction = "up"
 
     def __init__(self, num_thresholds=200, curve="ROC", summation_method="interpolation", name=None, dtype=None,
                  thresholds=None, multi_label=False, num_labels=None, label_weights=None, from_logits=False):

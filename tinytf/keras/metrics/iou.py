@@ -12,6 +12,8 @@ from .base import Metric
 class MeanIoU(Metric):
     """The mean over classes of tp / (tp + fp + fn), y_true and y_pred given as class ids."""
 
+    _direction = "up"
+
     def __init__(self, num_classes, name=None, dtype=None, ignore_class=None, sparse_y_true=True,
                  sparse_y_pred=True, axis=-1):
         super().__init__(name=name or unique_name("mean_io_u"), dtype=dtype)  # numbered, as in Keras 3

@@ -26,6 +26,8 @@ class MeanAbsolutePercentageError(MeanMetricWrapper):
 class RootMeanSquaredError(Mean):
     """sqrt of the mean of every squared error seen."""
 
+    _direction = "down"
+
     def __init__(self, name="root_mean_squared_error", dtype=None):
         super().__init__(name=name, dtype=dtype)
 

@@ -9,6 +9,9 @@ import numpy as np
 
 import tinytf as _tf
 from tinytf.runtime import nest
+from tinytf.runtime.tensor import EagerTensor
+
+from .step_functions import template_of
 
 
 def _to_numpy(value):
@@ -17,6 +20,30 @@ def _to_numpy(value):
     if isinstance(value, (_tf.Tensor, _tf.Variable)):
         return np.asarray(value.numpy())
     return np.asarray(value)
+
+
+def _as_batchable(value):
+    """An array leaf as batches will hold it: float64 becomes float32 (Keras' floatx) once, not per batch."""
+    array = _to_numpy(value)
+    return array.astype(np.float32) if array.dtype == np.float64 else array
+
+
+def batch_wrapper(array):
+    """How slices of `array` become tensors. A numeric array's slices are wrapped as they are (its dtype
+    found once); others (strings, objects) go through the general conversion per batch."""
+    if array.dtype.kind not in "biufc" or array.ndim == 0:
+        return to_tensor
+    dtype = to_tensor(array[:0]).dtype
+    return lambda part: EagerTensor(part, dtype)
+
+
+def batch_tuple(x, y, sw):
+    """The batch a step receives: (x,), (x, y) or (x, y, sample_weight)."""
+    if y is None and sw is None:
+        return (x,)
+    if sw is None:
+        return (x, y)
+    return (x, y, sw)
 
 
 def to_tensor(array):
@@ -57,9 +84,9 @@ class ArrayBatches:
     """Batches of in-memory arrays, shuffled per epoch when asked."""
 
     def __init__(self, x, y=None, sample_weight=None, batch_size=None, shuffle=False, class_weight=None):
-        self.x = nest.map_structure(_to_numpy, x)
-        self.y = None if y is None else nest.map_structure(_to_numpy, y)
-        self.sample_weight = _to_numpy(sample_weight)
+        self.x = nest.map_structure(_as_batchable, x)
+        self.y = None if y is None else nest.map_structure(_as_batchable, y)
+        self.sample_weight = None if sample_weight is None else _as_batchable(sample_weight)
         sizes = {name: [len(a) for a in nest.flatten(value)] for name, value in
                  [("x", self.x), ("y", self.y), ("sample_weight", self.sample_weight)] if value is not None}
         counts = {n for v in sizes.values() for n in v}
@@ -89,6 +116,25 @@ class ArrayBatches:
             y = None if self.y is None else nest.map_structure(take, self.y)
             sw = None if self.sample_weight is None else take(self.sample_weight)
             yield x, y, sw
+
+    def flat_batches(self):
+        """(template, leaves) per batch: the batch tuple's structure (the same object every batch) and its
+        tensors in flat order, sliced whole from the arrays with numpy (no per-sample work)."""
+        parts = batch_tuple(self.x, self.y, self.sample_weight)
+        template = template_of(parts)
+        arrays = nest.flatten(parts)
+        wrappers = [batch_wrapper(a) for a in arrays]
+        pairs = list(zip(wrappers, arrays))
+        size = self.batch_size
+        if self.shuffle:
+            order = np.random.permutation(self.num_samples)
+            for start in range(0, self.num_samples, size):
+                index = order[start:start + size]
+                yield template, [wrap(a[index]) for wrap, a in pairs]
+        else:
+            for start in range(0, self.num_samples, size):
+                stop = start + size
+                yield template, [wrap(a[start:stop]) for wrap, a in pairs]
 
 
 def _class_weights(y, class_weight, sample_weight):
@@ -125,6 +171,12 @@ class IterableBatches:
             yield (nest.map_structure(to_tensor, x), None if y is None else nest.map_structure(to_tensor, y),
                    None if sw is None else to_tensor(sw))
             count += 1
+
+    def flat_batches(self):
+        """(template, leaves) per batch; a generator may change the structure from one batch to the next."""
+        for x, y, sw in self.batches():
+            parts = batch_tuple(x, y, sw)
+            yield template_of(parts), nest.flatten(parts)
 
 
 def make_batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False, class_weight=None, steps=None):

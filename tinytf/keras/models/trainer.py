@@ -17,7 +17,10 @@ from .. import metrics as metrics_module
 from .. import optimizers as optimizers_module
 from .. import serialization
 from ..callbacks import CallbackList, History, ProgbarLogger
+from ..callbacks.callback import pythonify_logs
 from . import data_adapter
+from .state_snapshot import restore, snapshot
+from .step_functions import StepFunctions
 
 
 def _accuracy_for(y_true, y_pred):
@@ -26,10 +29,10 @@ def _accuracy_for(y_true, y_pred):
     true_last = y_true.shape[-1] if true_rank else None
     pred_last = y_pred.shape[-1] if pred_rank else None
     if pred_last == 1:
-        return metrics_module.binary_accuracy
+        return metrics_module.BinaryAccuracy
     if true_rank < pred_rank or (true_last == 1 and (pred_last or 0) > 1):
-        return metrics_module.sparse_categorical_accuracy
-    return metrics_module.categorical_accuracy
+        return metrics_module.SparseCategoricalAccuracy
+    return metrics_module.CategoricalAccuracy
 
 
 def _validates_at(epoch: int, validation_freq) -> bool:
@@ -58,7 +61,7 @@ class CompiledMetric:
         if self.metric is not None:
             return
         if self.identifier in ("accuracy", "acc"):
-            self.metric = metrics_module.MeanMetricWrapper(_accuracy_for(y_true, y_pred), name=self.identifier)
+            self.metric = _accuracy_for(y_true, y_pred)(name=self.identifier)
         else:
             self.metric = metrics_module.get(self.identifier)
             if isinstance(self.identifier, str):
@@ -234,85 +237,91 @@ class Trainer:
         x, _, _ = data_adapter.unpack(data)
         return self(x, training=False)
 
-    def _step_function(self, kind: str):
-        """The step as a tf.function (or the plain method with run_eagerly)."""
+    def _step_function(self, kind: str) -> StepFunctions:
+        """The step as tf.functions of flat tensors, one per batch structure (the plain method with
+        run_eagerly). Called with a structured batch, it flattens it."""
         attribute = f"_{kind}_function"
         existing = getattr(self, attribute, None)
         if existing is not None:
             return existing
         method = getattr(self, f"{kind}_step")
 
-        def step(data):
+        def one_step(data):
             return method(data)
 
-        function = step if getattr(self, "run_eagerly", False) else _tf.function(step, reduce_retracing=True)
+        function = StepFunctions(one_step, eager=getattr(self, "run_eagerly", False))
         setattr(self, attribute, function)
         return function
 
-    def _multi_step_function(self, kind: str):
+    def _multi_step_function(self, kind: str) -> StepFunctions:
         """steps_per_execution > 1: one tf.function call runs the step on each of a tuple of batches in turn
-        (the steps unrolled in one graph, as Keras runs N steps per execution) and returns the last logs."""
+        (the steps unrolled in one graph, as Keras runs N steps per execution). Train and test return the last
+        logs; predict returns the outputs of the steps joined along the batch axis, as Keras 3 does."""
         attribute = f"_{kind}_multi_function"
         existing = getattr(self, attribute, None)
         if existing is not None:
             return existing
         method = getattr(self, f"{kind}_step")
 
-        def steps(batches):
-            logs = None
-            for data in batches:
-                logs = method(data)
-            return logs
+        if kind == "predict":
+            def steps(batches):
+                outputs = [method(data) for data in batches]
+                return nest.map_structure(lambda *parts: _tf.concat(parts, axis=0), *outputs)
+        else:
+            def steps(batches):
+                logs = None
+                for data in batches:
+                    logs = method(data)
+                return logs
 
-        function = steps if getattr(self, "run_eagerly", False) else _tf.function(steps, reduce_retracing=True)
+        function = StepFunctions(steps, eager=getattr(self, "run_eagerly", False))
         setattr(self, attribute, function)
         return function
 
-    def _executions(self, batches):
-        """(first step, last step, batch tuples) per execution: steps_per_execution batches at a time."""
+    def _executions(self, source, kind: str):
+        """(first step, last step, function, leaves) per execution: steps_per_execution batches at a time, their
+        tensors flat, and the function that runs them (looked up again only when the batches' structure
+        changes: arrays keep one template object for every batch)."""
         size = getattr(self, "steps_per_execution", 1) or 1
-        chunk, first = [], 0
-        for step, (bx, by, bsw) in enumerate(batches):
-            if not chunk:
+        single, multi = self._step_function(kind), None
+        template = function = None
+        batches = source.flat_batches()
+        if size == 1:
+            for step, (batch_template, leaves) in enumerate(batches):
+                if batch_template is not template:
+                    template, function = batch_template, single.for_template(batch_template)
+                yield step, step, function, leaves
+            return
+        multi = self._multi_step_function(kind)
+        templates, leaves, first = [], [], 0
+        for step, (batch_template, batch_leaves) in enumerate(batches):
+            if not templates:
                 first = step
-            chunk.append(self._batch_tuple(bx, by, bsw))
-            if len(chunk) == size:
-                yield first, step, chunk
-                chunk = []
-        if chunk:  # a short last execution still reports first + N - 1 as its last step, as Keras 3 does
-            yield first, first + size - 1, chunk
-
-    def _run_execution(self, kind: str, chunk):
-        """One execution: the single-step function for one batch, the multi-step one for several."""
-        if len(chunk) == 1:
-            return self._step_function(kind)(chunk[0])
-        return self._multi_step_function(kind)(tuple(chunk))
-
-    @staticmethod
-    def _batch_tuple(x, y, sw):
-        if y is None and sw is None:
-            return (x,)
-        if sw is None:
-            return (x, y)
-        return (x, y, sw)
+            templates.append(batch_template)
+            leaves.extend(batch_leaves)
+            if len(templates) == size:
+                if template is None or any(t is not u for t, u in zip(templates, template)):
+                    template = tuple(templates)  # it keeps its templates alive: `is` stays meaningful
+                    function = multi.for_template(template)
+                yield first, step, function, leaves
+                templates, leaves = [], []
+        if templates:  # a short last execution still reports first + N - 1 as its last step, as Keras 3 does
+            short = single.for_template(templates[0]) if len(templates) == 1 else \
+                multi.for_template(tuple(templates))  # one batch left: the single step's trace serves it
+            yield first, first + size - 1, short, leaves
 
     def _state_variables(self) -> list:
         optimizer_variables = list(getattr(self.optimizer, "variables", []) or [])
         return list(self.weights) + optimizer_variables
 
-    def _run_train_step(self, data, state=None, chunk=None):
-        """The train step (or one execution of several, `chunk`); if it raises, the weights and optimizer
-        state are put back as they were. `state` (the variables to guard) may be passed in so that a loop does
-        not collect it again every step."""
+    def _run_train_step(self, data, state=None):
+        """The train step on one structured batch; if it raises, the weights and optimizer state are put back."""
         state = self._state_variables() if state is None else state
-        saved = [v.read_value() for v in state]
+        saved = snapshot(state)
         try:
-            if chunk is not None:
-                return self._run_execution("train", chunk)
             return self._step_function("train")(data)
-        except Exception:
-            for variable, value in zip(state, saved):
-                variable.assign(value)
+        except BaseException:
+            restore(state, saved)
             raise
 
     # --- fit ---------------------------------------------------------------------------------------------------
@@ -324,7 +333,7 @@ class Trainer:
 
     @staticmethod
     def _python_logs(logs: dict) -> dict:
-        return {k: float(np.asarray(v.numpy() if hasattr(v, "numpy") else v)) for k, v in sorted(logs.items())}
+        return pythonify_logs(logs)
 
     @staticmethod
     def _verbose(verbose):
@@ -357,11 +366,20 @@ class Trainer:
             self._reset_metrics()
             callback_list.on_epoch_begin(epoch)
             step = -1
-            for first, step, chunk in self._executions(train.batches()):
+            for first, step, function, leaves in self._executions(train, "train"):
                 callback_list.on_train_batch_begin(first)
-                logs = self._python_logs(self._run_train_step(None, state, chunk))
-                state = state or self._state_variables()
-                callback_list.on_train_batch_end(step, logs)
+                # A failed step leaves weights and optimizer state as they were. Values are replaced on
+                # assignment, never changed in place, so the arrays themselves are the backup: no copy.
+                guarded = state if state is not None else self._state_variables()
+                saved = snapshot(guarded)
+                try:
+                    logs = function(*leaves)
+                except BaseException:
+                    restore(guarded, saved)
+                    raise
+                if state is None:
+                    state = self._state_variables()
+                callback_list.on_train_batch_end(step, logs)  # made Python numbers only if a callback reads them
                 if self.stop_training:
                     break
             if step < 0:
@@ -402,10 +420,9 @@ class Trainer:
         saved = {m.name: [v.read_value() for v in m.variables] for m in self.metrics} if _internal else None
         self._reset_metrics()
         callback_list.on_test_begin()
-        logs = {}
-        for first, step, chunk in self._executions(batches.batches()):
+        for first, step, function, leaves in self._executions(batches, "test"):
             callback_list.on_test_batch_begin(first)
-            logs = self._python_logs(self._run_execution("test", chunk))
+            logs = function(*leaves)
             callback_list.on_test_batch_end(step, logs)
         logs = self._python_logs(self.get_metrics_result())
         callback_list.on_test_end(logs)
@@ -426,13 +443,16 @@ class Trainer:
         else:
             batches = data_adapter.make_batches(x, steps=steps)
         callback_list = self._callbacks(callbacks, verbose, steps=batches.steps)
+        self.stop_predicting = False
         callback_list.on_predict_begin()
         outputs = []
-        for step, (bx, by, bsw) in enumerate(batches.batches()):
-            callback_list.on_predict_batch_begin(step)
-            result = self._step_function("predict")(self._batch_tuple(bx, by, bsw))
+        for first, step, function, leaves in self._executions(batches, "predict"):
+            callback_list.on_predict_batch_begin(first)
+            result = function(*leaves)
             outputs.append(nest.map_structure(lambda t: np.asarray(t.numpy()), result))
             callback_list.on_predict_batch_end(step, {"outputs": result})
+            if self.stop_predicting:
+                break
         callback_list.on_predict_end()
         if not outputs:
             raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). Please use "
@@ -447,7 +467,7 @@ class Trainer:
         batches = data_adapter.ArrayBatches(x, y, sample_weight, batch_size=len(nest.flatten(
             nest.map_structure(data_adapter._to_numpy, x))[0]), class_weight=class_weight)
         bx, by, bsw = next(batches.batches())
-        logs = self._python_logs(self._run_train_step(self._batch_tuple(bx, by, bsw)))
+        logs = self._python_logs(self._run_train_step(data_adapter.batch_tuple(bx, by, bsw)))
         return self._batch_result(logs, return_dict)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
@@ -456,7 +476,7 @@ class Trainer:
         batches = data_adapter.ArrayBatches(x, y, sample_weight, batch_size=len(nest.flatten(
             nest.map_structure(data_adapter._to_numpy, x))[0]))
         bx, by, bsw = next(batches.batches())
-        logs = self._python_logs(self._step_function("test")(self._batch_tuple(bx, by, bsw)))
+        logs = self._python_logs(self._step_function("test")(data_adapter.batch_tuple(bx, by, bsw)))
         return self._batch_result(logs, return_dict)
 
     def predict_on_batch(self, x):

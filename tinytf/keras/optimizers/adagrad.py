@@ -11,7 +11,7 @@ class Adagrad(Optimizer):
     """acc += g^2; w -= lr * g / sqrt(acc + epsilon)."""
 
     def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7, weight_decay=None,
-                 clipnorm=None, clipvalue=None, global_clipnorm=None, name="adagrad", **kwargs):
+                 clipnorm=None, clipvalue=None, global_clipnorm=None, name=None, **kwargs):
         super().__init__(learning_rate, weight_decay=weight_decay, clipnorm=clipnorm, clipvalue=clipvalue,
                          global_clipnorm=global_clipnorm, name=name, **kwargs)
         self.initial_accumulator_value = initial_accumulator_value

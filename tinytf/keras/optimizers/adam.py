@@ -14,7 +14,7 @@ class Adam(Optimizer):
     With amsgrad, v is replaced by the running maximum of v."""
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False,
-                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None, name="adam", **kwargs):
+                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None, name=None, **kwargs):
         super().__init__(learning_rate, weight_decay=weight_decay, clipnorm=clipnorm, clipvalue=clipvalue,
                          global_clipnorm=global_clipnorm, name=name, **kwargs)
         self.beta_1 = beta_1

@@ -25,6 +25,7 @@ from tinytf.scopes import init_scope
 from tinytf.train.checkpoint import restore_pending
 from tinytf.variables import Variable
 
+from ..naming import snake_case, unique_name
 from .clipping import clip_by_global_norm, clip_by_norm, clip_by_value
 from .schedules import LearningRateSchedule, deserialize, serialize
 
@@ -58,7 +59,9 @@ class Optimizer:
         if sum(c is not None for c in (clipnorm, clipvalue, global_clipnorm)) > 1:
             raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. Received: "
                              f"clipnorm={clipnorm}, clipvalue={clipvalue}, global_clipnorm={global_clipnorm}")
-        self.name = name or type(self).__name__.lower()
+        # Keras 3: unnamed optimizers take their class name in snake case, made unique (adam, adam_1; RMSprop is
+        # rm_sprop), from the counters layers use, which clear_session resets
+        self.name = name or unique_name(snake_case(type(self).__name__))
         self.weight_decay = weight_decay
         self.clipnorm = clipnorm
         self.clipvalue = clipvalue

@@ -13,7 +13,7 @@ class RMSprop(Optimizer):
     else w -= increment."""
 
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False,
-                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None, name="rmsprop", **kwargs):
+                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None, name=None, **kwargs):
         super().__init__(learning_rate, weight_decay=weight_decay, clipnorm=clipnorm, clipvalue=clipvalue,
                          global_clipnorm=global_clipnorm, name=name, **kwargs)
         self.rho = rho

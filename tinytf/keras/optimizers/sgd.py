@@ -12,7 +12,7 @@ class SGD(Optimizer):
     nesterov w += momentum * m - lr * g (using the new m)."""
 
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, weight_decay=None, clipnorm=None,
-                 clipvalue=None, global_clipnorm=None, name="SGD", **kwargs):
+                 clipvalue=None, global_clipnorm=None, name=None, **kwargs):
         super().__init__(learning_rate, weight_decay=weight_decay, clipnorm=clipnorm, clipvalue=clipvalue,
                          global_clipnorm=global_clipnorm, name=name, **kwargs)
         if not isinstance(momentum, numbers.Real) or isinstance(momentum, bool) or not 0 <= momentum <= 1:

@@ -171,7 +171,8 @@ def get_file(fname=None, origin=None, untar=False, md5_hash=None, file_hash=None
                 os.remove(target)
             raise
         if file_hash is not None and not validate_file(target, file_hash, hash_algorithm):
-            os.remove(target)  # (Keras keeps the bad file; a cache holds only files that passed their check)
+            # Keras 3 keeps the file it downloaded (it can be inspected); the next call finds its hash wrong
+            # and downloads again
             raise ValueError(f"Incomplete or corrupted file detected. The {hash_algorithm} file hash does not match "
                              f"the provided value of {file_hash}.")
     if extract or untar:
