@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import inspect
 
-from tinytf.runtime import nest, numpy_errors, shapes
+from tinytf.runtime import nest, shapes
 from tinytf.runtime.codegen import compile_graph, node_at
 from tinytf.runtime.context import state
 from tinytf.runtime.dispatch import convert_to_tensor

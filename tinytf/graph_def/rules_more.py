@@ -841,6 +841,20 @@ RULES = {
 # Ops with no export rule, and why. Export raises NotImplementedError with the reason. (placeholder, const,
 # cond, while_loop and fused blocks are written by the exporter itself, export.py.)
 UNEXPORTED = {
+    **{name: "an accumulator of the loop_accumulation pass (operands kept by reference, run as a few large "
+       "GEMMs after the loop): optimizer-internal, and no TF op keeps Python references"
+       for name in ("loop_accumulator", "accumulate_matmul", "accumulate_sum", "accumulated_matmul",
+                    "accumulated_sum")},
+    "dataset_bind": "a tf.data pipeline over Python sources bound to graph tensors: no dataset graph exists to "
+                    "export",
+    "parse_sequence_example": "tinytf's parse_sequence_example attributes differ from ParseSequenceExampleV2's; "
+                              "not written",
+    **{name: "TF's DepthwiseConv2dNative family; the rule is not written yet"
+       for name in ("depthwise_conv2d", "depthwise_conv2d_backprop_filter", "depthwise_conv2d_backprop_input")},
+    **{name: "a draw of tf.random.Generator at a state value; TF draws through RngReadAndSkip on the state's "
+       "resource and the stateless V2 ops, a different split of the same work: not written"
+       for name in ("generator_random_float", "generator_random_int", "generator_random_full_int",
+                    "generator_advance")},
     **{f"gradient_stack{suffix}": "a mutable Python list of while_loop's gradient; TF's accumulators are "
        "value-semantics TensorLists, so the same graph would compute otherwise in TF"
        for suffix in ("", "_push", "_read")},
