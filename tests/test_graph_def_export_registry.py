@@ -35,6 +35,10 @@ EXPORTED_ELSEWHERE = {
     **{f"tensor_array_{name}": "TF's TensorList ops (TF ran them in the tensor_array SavedModel of "
        "tests/test_saved_model_tf_reads.py)"
        for name in ("new", "write", "read", "stack", "gather", "concat", "unstack", "scatter", "size")},
+    **{name: "TF's stateful random kernel with the op's (seed, seed2) (TF ran them in the random SavedModel of "
+       "tests/test_saved_model_tf_reads.py, drawing tinytf's numbers)"
+       for name in ("random_uniform", "random_standard_normal", "truncated_normal", "random_uniform_int",
+                    "random_shuffle")},
     "print": "StringFormat + PrintV2 (TF ran it in the printing SavedModel of tests/test_saved_model_tf_reads.py)",
     "py_function": "EagerPyFunc: drawn in TensorBoard; runs only in the process holding the function",
     "numpy_function": "PyFunc: drawn in TensorBoard; runs only in the process holding the function",

@@ -1,7 +1,7 @@
 """TensorFlow 2.21 loads the SavedModels tinytf writes: tools/check_tf_loads_tinytf_saved_models.py wrote five
 SavedModels with tinytf (the issue's Adder, a variable updated by assign_add, tf.cond and while_loop through
 AutoGraph, a Keras MLP through `model.export` (and its gradient, as fine-tuning takes it) and through
-`tf.saved_model.save(model)`, a small Keras CNN, tf.print, TensorArrays, a tf.saved_model.Asset),
+`tf.saved_model.save(model)`, a small Keras CNN, tf.print, TensorArrays, seeded random ops, a tf.saved_model.Asset),
 loaded them in TF 2.21, called their functions and signatures, ran `saved_model_cli show --all`, computed their
 fingerprints and the errors of a missing asset and a corrupted or missing fingerprint, and recorded it all in
 tests/tf_reference/tinytf_saved_models_read_by_tf.json. Here tinytf writes the same SavedModels again: their

@@ -109,6 +109,13 @@ def _models(tf):
                 sums = sums.write(i, total)
             return sums.stack(), sums.gather([0]), sums.concat(), sums.size()
 
+    class Draw(tf.Module):  # stateful random ops with op seeds: TF's kernels draw the same numbers
+        @tf.function(input_signature=[])
+        def draw(self):
+            return (tf.random.uniform([4], seed=7), tf.random.normal([3], seed=8),
+                    tf.random.truncated_normal([3], seed=9), tf.random.uniform([4], 0, 10, tf.int32, seed=10),
+                    tf.random.shuffle(tf.range(6), seed=11))
+
     def cnn():
         model = tf.keras.Sequential([tf.keras.Input((8, 8, 1)), tf.keras.layers.Conv2D(3, 3, activation="relu"),
                                      tf.keras.layers.MaxPooling2D(2), tf.keras.layers.Flatten(),
@@ -122,6 +129,7 @@ def _models(tf):
         "keras_cnn": lambda path: cnn().export(path, verbose=False),
         "printing": lambda path: tf.saved_model.save(Printer(), path),
         "tensor_array": lambda path: tf.saved_model.save(Collect(), path),
+        "random": lambda path: tf.saved_model.save(Draw(), path),
         "counter": lambda path: tf.saved_model.save(Counter(), path),
         "control_flow": lambda path: tf.saved_model.save(Flow(), path),
         "keras_export": lambda path: mlp().export(path, verbose=False),
@@ -178,6 +186,8 @@ def read(tf, folder: str) -> dict:
     images = tf.constant(np.linspace(-1.0, 1.0, 128).reshape(2, 8, 8, 1).astype(np.float32))
     out["keras_cnn"] = {"serve": _numbers(cnn.serve(images))}
     out["printing"] = _printed(tf, os.path.join(folder, "printing"))
+    drawn = tf.saved_model.load(os.path.join(folder, "random"))
+    out["random"] = {"first": _numbers(drawn.draw()), "second": _numbers(drawn.draw())}
     collect = tf.saved_model.load(os.path.join(folder, "tensor_array"))
     out["tensor_array"] = _numbers(collect.running(tf.constant([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0], [4.0, 0.0, 1.0]])))
     asset = tf.saved_model.load(os.path.join(folder, "asset"))

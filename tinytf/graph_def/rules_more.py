@@ -719,6 +719,26 @@ def _numpy_function(n, const):
     return "PyFunc", n.refs, attrs
 
 
+# --- stateful random ops: TF's kernels with the op's (seed, seed2), which give the same Philox streams -----------
+def _seeds(n):
+    seed = n.attrs["stream"].seed or (0, 0)  # (0, 0): not seeded, as TF's attributes say it
+    return {"seed": p.attr(int(seed[0])), "seed2": p.attr(int(seed[1]))}
+
+
+def _random(tf_op):
+    def rule(n, const):
+        return tf_op, n.refs, {**_seeds(n), "dtype": p.attr_type(n.outputs[0].dtype), **_t(n)}
+    return rule
+
+
+def _random_uniform_int(n, const):  # (shape, minval, maxval)
+    return "RandomUniformInt", n.refs, {**_seeds(n), "Tout": p.attr_type(n.outputs[0].dtype), **_t(n)}
+
+
+def _random_shuffle(n, const):
+    return "RandomShuffle", n.refs, {**_seeds(n), **_t(n)}
+
+
 # --- TensorArray: TF 2's TensorList ops (value semantics, as tinytf's handles: each write gives a new one) -----
 def _element_shape(n, const, hint="element_shape"):
     shape = n.attrs.get("element_shape")
@@ -836,6 +856,9 @@ RULES = {
     "stateless_random_float": _stateless_float, "stateless_random_int": _stateless_int,
     "stateless_random_full_int": _stateless_full_int,
     "py_function": _py_function, "numpy_function": _numpy_function, "print": _print, **TENSOR_ARRAY_RULES,
+    "random_uniform": _random("RandomUniform"), "random_standard_normal": _random("RandomStandardNormal"),
+    "truncated_normal": _random("TruncatedNormal"), "random_uniform_int": _random_uniform_int,
+    "random_shuffle": _random_shuffle,
 }
 
 # Ops with no export rule, and why. Export raises NotImplementedError with the reason. (placeholder, const,
@@ -868,11 +891,6 @@ UNEXPORTED = {
     "write_summary": "summary writes hold the writer in the op, not as TF's resource input",
     "assert": "tinytf's Assert attributes (message parts) differ from TF's Assert(condition, data); not written",
     "dropout_keep": "a stateful random stream object; TF's dropout is RandomUniform + GreaterEqual, not written",
-    "random_uniform": "the op holds a stateful stream object, not TF's (seed, seed2) attributes",
-    "random_standard_normal": "the op holds a stateful stream object, not TF's (seed, seed2) attributes",
-    "truncated_normal": "the op holds a stateful stream object, not TF's (seed, seed2) attributes",
-    "random_uniform_int": "the op holds a stateful stream object, not TF's (seed, seed2) attributes",
-    "random_shuffle": "the op holds a stateful stream object, not TF's (seed, seed2) attributes",
     "strided_slice_assign": "assigns into a variable's slice: TF's ResourceStridedSliceAssign, not written",
     "sort": "TF writes sort as TopKV2 over negated values with transposes; not written",
     "argsort": "TF writes argsort as TopKV2 over negated values with transposes; not written",
@@ -937,5 +955,7 @@ TF_NAMES = {
     "tensor_array_read": "TensorListGetItem", "tensor_array_stack": "TensorListStack",
     "tensor_array_gather": "TensorListGather", "tensor_array_concat": "TensorListConcatV2",
     "tensor_array_unstack": "TensorListFromTensor", "tensor_array_scatter": "TensorListScatterIntoExistingList",
-    "tensor_array_size": "TensorListLength",
+    "tensor_array_size": "TensorListLength", "random_uniform": "RandomUniform",
+    "random_standard_normal": "RandomStandardNormal", "truncated_normal": "TruncatedNormal",
+    "random_uniform_int": "RandomUniformInt", "random_shuffle": "RandomShuffle",
 }
