@@ -393,8 +393,12 @@ def test_import_graph_def_names_unsupported_ops():
     graph_def, _ = _graph_def()
     graph_def.node.add(name="weird", op="FancyNewOp", input=["y"])
     graph = tf.compat.v1.Graph()
-    with graph.as_default(), pytest.raises(ValueError, match="'FancyNewOp' .*node 'weird'"):
+    with graph.as_default():  # imported without a value: it raises when something needs it (TF1's Saver ops)
         tf.compat.v1.import_graph_def(graph_def)
+        with pytest.raises(ValueError, match="'FancyNewOp' .*node 'weird'"):
+            graph.get_tensor_by_name("import/weird:0")
+        with pytest.raises(ValueError, match="'FancyNewOp' .*node 'weird'"):
+            tf.compat.v1.import_graph_def(graph_def, return_elements=["weird:0"])
     with pytest.raises(ValueError, match="needs a value"):
         tf.graph_util.import_graph_def(_graph_def()[0])
 
