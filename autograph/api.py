@@ -10,9 +10,10 @@ import threading
 import types
 import warnings
 
-from . import transpiler
+from . import ops_assert, ops_conditionals, ops_loops, transpiler, undefined
 from .errors import ConversionError, UnsupportedLanguageElementError, endless_recursion_error, with_user_frames
 from .features import Feature, as_features, enabled, features_active
+from .ops_builtins import OVERLOADS, print_
 from .parsing import SourceUnavailableError
 
 _LIBRARY_MODULES = {"tinytf", "numpy", "gast", "astunparse", "pytest", "_pytest", "pluggy", "builtins"}
@@ -135,25 +136,17 @@ def converted_call(f, args, kwargs):
     if kwargs is None:
         kwargs = {}
     try:
-        overload = _builtin_overloads().get(f)
+        overload = OVERLOADS.get(f)
     except TypeError:  # unhashable callables (tensors are not callable anyway)
         overload = None
     if overload is not None:
         return overload(*args, **kwargs)
     if f is print and enabled(Feature.BUILTIN_FUNCTIONS):
-        from .ops_builtins import print_
-
         return print_(*args, **kwargs)
     converted = _convert_callable(f, warn=True)
     if converted is None:
         return f(*args, **kwargs)
     return converted(*args, **kwargs)
-
-
-def _builtin_overloads():
-    from .ops_builtins import OVERLOADS
-
-    return OVERLOADS
 
 
 def to_graph(entity, recursive=True, experimental_optional_features=None):
@@ -207,8 +200,6 @@ def set_loop_options(parallel_iterations=None, swap_memory=None, maximum_iterati
 @functools.lru_cache(maxsize=None)
 def namespace():
     """The `ag__` object converted code calls its helpers through."""
-    from . import ops_assert, ops_conditionals, ops_loops, undefined
-
     module = types.ModuleType("ag__", "AutoGraph's run-time helpers, as converted code sees them")
     for name, value in {
         "if_stmt": ops_conditionals.if_stmt, "if_exp": ops_conditionals.if_exp,
