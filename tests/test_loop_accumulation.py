@@ -53,7 +53,7 @@ def _assert_close(a, b, rtol=2e-5):
         np.testing.assert_allclose(x, y, rtol=rtol, atol=rtol * max(1.0, float(np.max(np.abs(y)))))
 
 
-STEPS, ROWS, N_IN, N_OUT = 70, 32, 24, 40  # 70 x 32 contracted rows: two flushes and a remainder
+STEPS, ROWS, N_IN, N_OUT = 70, 32, 24, 40  # 70 x 32 contracted rows: several flushes and a remainder
 XS = rng.standard_normal((STEPS, ROWS, N_IN)).astype(np.float32)
 DZ = rng.standard_normal((STEPS, ROWS, N_OUT)).astype(np.float32)
 
