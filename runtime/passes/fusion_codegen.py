@@ -138,9 +138,13 @@ def _emit_buffers(cg, node, indent):
 
 
 def chunked_block(node) -> bool:
-    """Whether the block runs chunk by chunk (runtime/chunked.py): buffer form, every step of one shape, every
-    input of that shape or a scalar (no broadcasting inside a chunk), and an output too big for L2."""
+    """Whether the block runs chunk by chunk (runtime/chunked.py): two steps or more (a single ufunc has no
+    intermediate to keep in cache: chunking the conv workload's lone relu made it 6% slower), buffer form,
+    every step of one shape, every input of that shape or a scalar (no broadcasting inside a chunk), and an
+    output too big for L2."""
     steps = node.attrs["steps"]
+    if len(steps) < 2:
+        return False
     shape = steps[0].shape
     size = num_elements(shape)
     if size is None or not buffered_block(node) or not all(s.shape == shape for s in steps):
