@@ -112,14 +112,15 @@ def test_transport_names_and_requirements(ray_session, monkeypatch):
         ray_transports.resolve("collective")
 
 
+def compiled():
+    model = make_model()
+    model.compile(optimizer="adam", loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=["accuracy"])
+    return model
+
+
 def test_fit_under_scope_matches_one_process(two_workers):
     x, y = data()
-
-    def compiled():
-        model = make_model()
-        model.compile(optimizer="adam", loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
-                      metrics=["accuracy"])
-        return model
 
     with two_workers.scope():
         model = compiled()
@@ -142,12 +143,6 @@ class BatchLogs(tf.keras.callbacks.Callback):
 
 def test_fit_with_validation_and_batch_logs_matches_one_process(two_workers):
     x, y = data()
-
-    def compiled():
-        model = make_model()
-        model.compile(optimizer="adam", loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
-                      metrics=["accuracy"])
-        return model
 
     with two_workers.scope():
         model = compiled()
