@@ -8,6 +8,7 @@ import weakref
 
 import numpy as np
 import pytest
+from ways import traced_with
 
 import tinytf as tf
 from benchmarks import workloads
@@ -17,15 +18,7 @@ from tinytf.runtime.registry import OpDef, register
 
 
 def _compiled(fn, args, planning=True):
-    saved = tf.config.optimizer.get_experimental_options()
-    tf.config.optimizer.set_experimental_options({"buffer_planning": planning, "disable_all": False})
-    try:
-        compiled = tf.function(fn)
-        compiled.get_concrete_function(*args)
-    finally:
-        tf.config.optimizer.set_experimental_options({"buffer_planning": saved.get("buffer_planning", True),
-                                                       "disable_all": saved.get("disable_all", False)})
-    return compiled
+    return traced_with(fn, args, buffer_planning=planning, disable_all=False)
 
 
 def _code(compiled, args):

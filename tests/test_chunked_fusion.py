@@ -6,6 +6,7 @@ import threading
 
 import numpy as np
 import pytest
+from ways import traced_with
 
 import tinytf as tf
 from tinytf.runtime import chunked
@@ -27,14 +28,7 @@ def small_chunks(monkeypatch):
 
 
 def _compiled(fn, args, disable_all=False):
-    saved = tf.config.optimizer.get_experimental_options()
-    tf.config.optimizer.set_experimental_options({"disable_all": disable_all})
-    try:
-        compiled = tf.function(fn)
-        compiled.get_concrete_function(*args)
-    finally:
-        tf.config.optimizer.set_experimental_options({"disable_all": saved.get("disable_all", False)})
-    return compiled
+    return traced_with(fn, args, disable_all=disable_all)
 
 
 def _code(compiled, args):

@@ -7,6 +7,7 @@ import threading
 
 import numpy as np
 import pytest
+from ways import traced_with
 
 import tinytf as tf
 from benchmarks import workloads
@@ -18,26 +19,11 @@ rng = np.random.default_rng(7)
 
 def _compiled(fn, args, **options):
     """`fn` traced with every pass on except those switched off in `options` (restored afterwards)."""
-    saved = tf.config.optimizer.get_experimental_options()
-    tf.config.optimizer.set_experimental_options({"disable_all": False, "loop_accumulation": True, **options})
-    try:
-        compiled = tf.function(fn)
-        compiled.get_concrete_function(*args)
-    finally:
-        tf.config.optimizer.set_experimental_options({"disable_all": saved.get("disable_all", False),
-                                                       "loop_accumulation": saved.get("loop_accumulation", True)})
-    return compiled
+    return traced_with(fn, args, **{"disable_all": False, "loop_accumulation": True, **options})
 
 
 def _no_passes(fn, args):
-    saved = tf.config.optimizer.get_experimental_options()
-    tf.config.optimizer.set_experimental_options({"disable_all": True})
-    try:
-        compiled = tf.function(fn)
-        compiled.get_concrete_function(*args)
-    finally:
-        tf.config.optimizer.set_experimental_options({"disable_all": saved.get("disable_all", False)})
-    return compiled
+    return traced_with(fn, args, disable_all=True)
 
 
 def _ops(compiled, args):

@@ -110,3 +110,17 @@ def raises(fn, *words, error=(InvalidArgumentError, ValueError, TypeError)):
             run()
         for word in words:
             assert word in str(info.value), str(info.value)
+
+
+def traced_with(fn, args, **options):
+    """`tf.function(fn)` traced for `args` under the graph-pass `options` (e.g. disable_all=True,
+    buffer_planning=False); the options in force before are put back whatever happens."""
+    saved = tf.config.optimizer.get_experimental_options()
+    tf.config.optimizer.set_experimental_options(options)
+    try:
+        compiled = tf.function(fn)
+        compiled.get_concrete_function(*args)
+    finally:
+        tf.config.optimizer.set_experimental_options({key: saved.get(key, key != "disable_all") for key in options})
+    return compiled
+
