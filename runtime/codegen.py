@@ -19,25 +19,22 @@ from .dtypes import DType
 from .graph import Graph
 from .ops.core import const_op
 
-_RESERVED = set(keyword.kwlist) | set(dir(builtins)) | {"np", "_buffers", "_np_state", "_np_enter", "_np_leave",
-                                                      "_np_quiet"}
+_RESERVED = set(keyword.kwlist) | set(dir(builtins)) | {"np", "_buffers", "_np_body", "_np_run", "_np_call",
+                                                      "_np_refused", "_np_error"}
 _file_counter = itertools.count()
 
 # Each generated module keeps {line number: node} under this global name, so a run-time error raised in
 # generated code can name the node and the user's line (see node_at).
 LINE_MAP_GLOBAL = "__line_nodes__"
 
-# Entry points compute under tinytf's numpy error state, set once per call (numpy_errors.py): the IEEE results TF
-# gives silently (x / 0, log(0), overflow) do not warn, and the caller's state is back on return. The plain
-# function of compile_graph stays as the user reads it; its callers run it through numpy_errors.call.
-_QUIET_NAMES = {"_np_enter": numpy_errors.enter, "_np_leave": numpy_errors.leave, "_np_quiet": numpy_errors.QUIET}
-_QUIET_ENTER = "_np_state = _np_enter(_np_quiet)"
-
-
-def _quietly(lines: list) -> list:
-    """`lines` (at indent 1) run under tinytf's numpy error state: the first line sets it, and a `finally`
-    resets it however they end."""
-    return [_QUIET_ENTER, "try:", *("    " + line for line in lines), "finally:", "    _np_leave(_np_state)"]
+# Entry points compute under tinytf's numpy error state (numpy_errors.py): the IEEE results TF gives silently
+# (x / 0, log(0), overflow) do not warn, and the caller's state is untouched. The graph's body is a function of
+# its own, `_np_body`, which the entry runs inside numpy_errors' prepared context (`_np_run`: about 100
+# instructions, where setting and resetting numpy's state costs about 1,600, a third of a one-op call). When
+# that context is in use (another thread's call, or a call from inside one), `_np_call` sets and resets the
+# state instead. The plain function of compile_graph stays as the user reads it; its callers run it through
+# numpy_errors.call.
+_QUIET_NAMES = {"_np_run": numpy_errors.run, "_np_call": numpy_errors.call, "_np_refused": numpy_errors.run_refused}
 
 
 def _is_literal(value) -> bool:
@@ -266,23 +263,39 @@ def _exec(source: str, label: str, namespace: dict, line_nodes: dict, defined: s
 
 
 def build_entry(compiled: CompiledGraph, name: str, params, prologue, epilogue, extra: dict, label: str):
-    """A function `name(params)` that runs `prologue` lines, then the graph body inlined (its parameters
-    must be bound by the prologue), then `epilogue` lines (which may use the names in compiled.outputs).
-    Exceptions raised by the body are passed to `_error(exception)` from `extra`, if given."""
-    lines = [f"def {name}({', '.join(params)}):"]
-    lines += ["    " + line for line in prologue]
-    handle = "_error" in extra
-    body = [line[4:] for line in compiled.body] or ["pass"]
-    if handle:
-        body = ["try:", *("    " + line for line in body), "except Exception as _exc:",
-                "    raise _error(_exc) from _exc"]
-    start = len(lines) + 3 + handle  # the body's first line, after _quietly's two and the `try:` of `handle`
-    lines += ["    " + line for line in _quietly(body)]
-    lines += ["    " + line for line in epilogue]
-    source = "\n".join(lines) + "\n"
+    """A function `name(params)` that runs `prologue` lines (which must bind the graph's parameters, unless
+    they are names of `extra`), then the graph body, then `epilogue` lines (which may use the names in
+    compiled.outputs). Exceptions raised by the body are passed to `_error(exception)` from `extra`, if given.
+
+    The body runs as `_np_body(graph parameters)` under tinytf's numpy error state (see _QUIET_NAMES) and
+    returns the outputs that are its own locals; the others (constants of the code) the epilogue reads as they
+    are."""
     namespace = dict(compiled.namespace)
     namespace.update(_QUIET_NAMES)
     namespace.update(extra)
+    if not compiled.body:  # no graph to run here (Session.run's entry that calls its plan): the lines alone
+        source = "\n".join([f"def {name}({', '.join(params)}):", *("    " + line for line in (*prologue, *epilogue))])
+        _exec(source + "\n", f"{label} #{next(_file_counter)}", namespace, {}, name)
+        return namespace[name]
+    handle = "_error" in extra
+    body = [line[4:] for line in compiled.body]
+    if handle:
+        body = ["try:", *("    " + line for line in body), "except Exception as _exc:",
+                "    raise _error(_exc) from _exc"]
+    local = list(dict.fromkeys(o for o in compiled.outputs if o.isidentifier() and o not in namespace))
+    returned = "".join(o + ", " for o in local)
+    inner = [f"def _np_body({', '.join(compiled.params)}):", *("    " + line for line in body),
+             f"    return ({returned})"]
+    start = 2 + handle  # the body's first line: after _np_body's def and the `try:` of `handle`
+    args = ", ".join(compiled.params)
+    lines = [*inner, f"def {name}({', '.join(params)}):"]
+    lines += ["    " + line for line in prologue]
+    target = f"{returned}= " if local else ""  # every output a constant of the code: nothing to unpack
+    lines += ["    try:", f"        {target}_np_run(_np_body, {args})", "    except RuntimeError as _np_error:",
+              "        if not _np_refused(_np_error):", "            raise",
+              f"        {target}_np_call(_np_body, ({args}{',' if len(compiled.params) == 1 else ''}), {{}})"]
+    lines += ["    " + line for line in epilogue]
+    source = "\n".join(lines) + "\n"
     _exec(source, f"{label} #{next(_file_counter)}", namespace,
           {start + index: node for index, node in compiled.body_nodes.items()}, name)
     return namespace[name]
