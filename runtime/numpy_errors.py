@@ -10,9 +10,9 @@ runs, and never changes it for the user's code:
   about 100 machine instructions a call, where `ContextVar.set` + `reset` cost about 1,600 and
   `with np.errstate(all="ignore")` about 10,000 (callgrind, numpy 2.4, Python 3.11). Measured whole: an eager
   op costs about 900 instructions (3-5%) more, the operators' fast path about 180 (5%).
-- generated graph code sets and resets the variable once per call (`enter` / `leave`), not per op: about
-  1,500 instructions (0.18 us) a tf.function call, the one cost here that is not small (the installed entry
-  of a one-op function went from 0.39 to 0.57 us).
+- a generated entry (codegen.build_entry) runs the graph's body as a function through `run` too, once per
+  call, not per op: a one-op tf.function call costs 5,447 instructions, against 6,111 when the entry set and
+  reset the variable and about 4,500 with no error state at all; `call` is its fallback.
 - constant folding and kernels' own blocks use `quiet()`, a context manager.
 
 A context can be entered by one thread at a time and not twice: when `run` is refused (a kernel running inside
