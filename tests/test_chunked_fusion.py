@@ -2,11 +2,9 @@
 whole-array evaluation, numpy and every pass off, on 1, 2 and 3 threads, with several outputs, scalars and
 integer blocks, under concurrent calls; outputs never shared between calls; and the thread-count settings."""
 
-import threading
-
 import numpy as np
 import pytest
-from ways import traced_with
+from ways import in_threads, traced_with
 
 import tinytf as tf
 from tinytf.runtime import chunked
@@ -136,22 +134,13 @@ def test_concurrent_calls_with_threads(small_chunks):
     compiled = _compiled(chain, args)
     inputs = [(X * s, Y) for s in (1.0, -0.5, 2.0, 0.25)]
     expected = [chain_np(x, y)[0] for x, y in inputs]
-    errors = []
 
     def worker(k):
-        try:
-            for _ in range(10):
-                got = compiled(tf.constant(inputs[k][0]), tf.constant(inputs[k][1]))[0].numpy()
-                np.testing.assert_allclose(got, expected[k], rtol=1e-5, atol=1e-6)
-        except Exception as e:  # noqa: BLE001 (reported below)
-            errors.append(e)
+        for _ in range(10):
+            got = compiled(tf.constant(inputs[k][0]), tf.constant(inputs[k][1]))[0].numpy()
+            np.testing.assert_allclose(got, expected[k], rtol=1e-5, atol=1e-6)
 
-    threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors[0]
+    in_threads(worker)
 
 
 def test_thread_count_follows_settings(monkeypatch):

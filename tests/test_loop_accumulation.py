@@ -3,11 +3,9 @@ or reduce_sum per iteration is summed in batches after the loop. Checked against
 function with the pass off and with every pass off, on an LSTM's gradients, across flushes, for zero
 iterations, under concurrent calls, and that loops outside the exact pattern are left alone."""
 
-import threading
-
 import numpy as np
 import pytest
-from ways import traced_with
+from ways import in_threads, traced_with
 
 import tinytf as tf
 from benchmarks import workloads
@@ -206,22 +204,13 @@ def test_concurrent_calls_keep_their_own_accumulators():
     compiled = _compiled(fn, (tf.constant(XS), tf.constant(DZ)))
     inputs = [(XS * s, DZ) for s in (1.0, -2.0, 0.5, 3.0)]
     expected = [1 + np.einsum("tri,tro->io", x, d) for x, d in inputs]
-    errors = []
 
     def worker(k):
-        try:
-            for _ in range(15):
-                got = compiled(tf.constant(inputs[k][0]), tf.constant(inputs[k][1])).numpy()
-                np.testing.assert_allclose(got, expected[k], rtol=2e-5, atol=1e-3)
-        except Exception as e:  # noqa: BLE001 (reported below)
-            errors.append(e)
+        for _ in range(15):
+            got = compiled(tf.constant(inputs[k][0]), tf.constant(inputs[k][1])).numpy()
+            np.testing.assert_allclose(got, expected[k], rtol=2e-5, atol=1e-3)
 
-    threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors[0]
+    in_threads(worker)
 
 
 def test_the_pass_can_be_switched_off():

@@ -4,6 +4,8 @@ types of a trace, `check_partial` partial input shapes, `raises` the error of ba
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 
@@ -123,4 +125,23 @@ def traced_with(fn, args, **options):
     finally:
         tf.config.optimizer.set_experimental_options({key: saved.get(key, key != "disable_all") for key in options})
     return compiled
+
+
+def in_threads(worker, count=4):
+    """worker(k) for k in range(count), each on a thread of its own, all at once; the first exception any
+    of them raised is raised here (after all have ended)."""
+    errors = []
+
+    def guarded(k):
+        try:
+            worker(k)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=guarded, args=(k,)) for k in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[0]
 
