@@ -1,12 +1,12 @@
-"""The fast paths of the pooling and convolution kernels (runtime/ops/conv_kernels.py) against plain loops over
-windows: tiled pools (ksize == strides) forward and backward, with ties, NaN, integer inputs, remainders that
-VALID drops; conv2d and its filter gradient writing into given buffers."""
+"""The fast paths of the pooling and convolution kernels (runtime/ops/pool_kernels.py and conv_kernels.py)
+against plain loops over windows: tiled pools (ksize == strides) forward and backward, with ties, NaN,
+integer inputs, remainders that VALID drops; conv2d and its filter gradient writing into given buffers."""
 
 import numpy as np
 import pytest
 
 import tinytf as tf
-from tinytf.runtime.ops import conv, conv_kernels, nn_grad
+from tinytf.runtime.ops import conv, nn_grad, pool_kernels
 
 
 def _loop_pool(x, k, reduce):
@@ -43,7 +43,7 @@ def test_tiled_pools_match_window_loops(ksize, padding, shape):
     x = rng.integers(-3, 4, shape).astype(np.float32)  # small integers: many ties inside windows
     k = ksize[0]
     attrs = dict(ksize=ksize, strides=ksize, padding=padding)
-    assert conv_kernels.tiled_view(x, ksize, ksize, padding) is not None
+    assert pool_kernels.tiled_view(x, ksize, ksize, padding) is not None
     np.testing.assert_array_equal(conv._max_pool_kernel(x, **attrs), _loop_pool(x, k, np.max))
     np.testing.assert_allclose(conv._avg_pool_kernel(x, **attrs), _loop_pool(x, k, np.mean), rtol=1e-6)
     g = rng.standard_normal(conv._max_pool_kernel(x, **attrs).shape).astype(np.float32)
@@ -70,8 +70,8 @@ def test_tiled_pool_integers_and_nan():
 
 def test_overlapping_pools_keep_the_general_path():
     x = np.random.default_rng(1).standard_normal((1, 5, 5, 2)).astype(np.float32)
-    assert conv_kernels.tiled_view(x, (3, 3), (2, 2), "VALID") is None
-    assert not conv_kernels.tiles(5, 5, (2, 2), (2, 2), "SAME")  # SAME pads 5 to 6: not a tiling
+    assert pool_kernels.tiled_view(x, (3, 3), (2, 2), "VALID") is None
+    assert not pool_kernels.tiles(5, 5, (2, 2), (2, 2), "SAME")  # SAME pads 5 to 6: not a tiling
 
 
 def test_conv_writes_into_given_buffers():

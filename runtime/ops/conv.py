@@ -13,7 +13,7 @@ from numpy.lib.stride_tricks import as_strided
 from .. import shapes
 from ..dispatch import apply, convert_to_tensor
 from ..registry import OpDef, register
-from . import conv_kernels
+from . import conv_kernels, pool_kernels
 from .common import require, same_dtype
 
 
@@ -179,9 +179,9 @@ def _window_offsets(x, ksize, strides, out, padding, pad_value):
 
 def _max_pool_kernel(x, *, ksize, strides, padding):
     # padding never wins the max: -inf for floats, the smallest value for integers
-    tiles = conv_kernels.tiled_view(x, ksize, strides, padding)
+    tiles = pool_kernels.tiled_view(x, ksize, strides, padding)
     if tiles is not None:
-        return conv_kernels.tiled_max_pool(tiles)
+        return pool_kernels.tiled_max_pool(tiles)
     lowest = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     out = _out_hw(x.shape, ksize, strides, _NO_DILATION, padding)
     views = _window_offsets(x, ksize, strides, out, padding, lowest)
@@ -198,9 +198,9 @@ def _real_counts(size, window, stride, out, before):
 
 
 def _avg_pool_kernel(x, *, ksize, strides, padding):
-    tiles = conv_kernels.tiled_view(x, ksize, strides, padding)
+    tiles = pool_kernels.tiled_view(x, ksize, strides, padding)
     if tiles is not None:
-        return conv_kernels.tiled_avg_pool(tiles)
+        return pool_kernels.tiled_avg_pool(tiles)
     out = _out_hw(x.shape, ksize, strides, _NO_DILATION, padding)
     views = _window_offsets(x, ksize, strides, out, padding, 0)
     total = views[0].copy()

@@ -11,7 +11,7 @@ import numpy as np
 from .. import shapes
 from ..dispatch import apply
 from ..registry import OpDef, gradient, register, wants
-from . import conv, conv_kernels, nn
+from . import conv, conv_kernels, nn, pool_kernels
 from . import math as m
 from .array import expand_dims
 from .conv import (
@@ -297,8 +297,8 @@ def _argmax_in_windows(x, ksize, strides, padding):
 
 
 def _max_pool_grad_kernel(x, g, *, ksize, strides, padding):
-    tiles = conv_kernels.tiled_view(x, ksize, strides, padding)
-    fast = None if tiles is None else conv_kernels.tiled_max_pool_grad(x, tiles, g)
+    tiles = pool_kernels.tiled_view(x, ksize, strides, padding)
+    fast = None if tiles is None else pool_kernels.tiled_max_pool_grad(x, tiles, g)
     if fast is not None:
         return fast
     winner = _argmax_in_windows(x, ksize, strides, padding)
@@ -350,8 +350,8 @@ def _max_pool2d_take_grad(record, dy):
 def _avg_pool_grad_kernel(g, *rest, shape, ksize, strides, padding):
     in_shape = _input_shape(g, rest, shape)
     n, out_h, out_w, channels = g.shape
-    if conv_kernels.tiles(in_shape[1], in_shape[2], ksize, strides, padding):
-        return conv_kernels.tiled_avg_pool_grad(in_shape, ksize, g)
+    if pool_kernels.tiles(in_shape[1], in_shape[2], ksize, strides, padding):
+        return pool_kernels.tiled_avg_pool_grad(in_shape, ksize, g)
     if padding == "VALID":
         scaled = g / g.dtype.type(ksize[0] * ksize[1])
     else:
