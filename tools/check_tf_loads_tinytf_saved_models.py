@@ -139,7 +139,12 @@ def _models(tf):
 
 
 def write(tf, folder: str) -> None:
-    """The SavedModels, written with the library given (tinytf)."""
+    """The SavedModels, written with the library given (tinytf). Keras names layers from a process-wide
+    counter (`dense`, `dense_1`, ...), and random ops record the global seed next to their op seed; both are in
+    the files: start the count afresh and clear the global seed, so the digests do not depend on what the
+    process ran before."""
+    tf.keras.backend.clear_session()
+    tf.random.set_seed(None)
     os.makedirs(folder, exist_ok=True)
     for name, save in _models(tf).items():
         save(os.path.join(folder, name))

@@ -36,31 +36,12 @@ from .asset import Asset
 from .attr_codec import dtype_enum, shape_proto, tensor_proto
 from .fingerprint import FINGERPRINT_FILE, fingerprint_def
 from .graph_io import graph_to_functions
+from .object_functions import functions_of
 from .proto import SavedModel
 from .signatures import SignatureMap, canonical_signatures
 from .tf_library import TFLibrary, native_collection
 
 SAVED_MODEL_FILE = "saved_model.pb"
-
-
-def _functions_of(obj) -> list:
-    """(name, Function) of an object's tf.functions: its attributes and its class's decorated methods."""
-    if isinstance(obj, (list, tuple, dict, Variable)):
-        return []
-    found = {}
-    for klass in reversed(type(obj).__mro__):
-        for name, value in vars(klass).items():
-            if isinstance(value, Function):
-                found[name] = None
-    for name, value in list(getattr(obj, "__dict__", {}).items()):
-        if isinstance(value, Function) and not name.startswith("_"):
-            found[name] = value
-    out = []
-    for name, value in found.items():
-        value = getattr(obj, name) if value is None else value
-        if isinstance(value, Function):
-            out.append((name, value))
-    return out
 
 
 class _Saver:
@@ -95,7 +76,7 @@ class _Saver:
         while position < len(self.objects):
             obj = self.objects[position]
             items = [] if isinstance(obj, (Function, SignatureMap)) else list(trackable.children(obj))
-            items += _functions_of(obj)
+            items += functions_of(obj)
             if position == 0 and self.signatures is not None:
                 items.append(("signatures", self.signatures))
             if isinstance(obj, SignatureMap):
@@ -153,7 +134,7 @@ class _Saver:
 def save(obj, export_dir, signatures=None, options=None) -> None:
     """`tf.saved_model.save(obj, export_dir, signatures=None)`."""
     export_dir = os.fspath(export_dir)
-    if isinstance(obj, Function) or not (trackable.is_trackable(obj) or _functions_of(obj)):
+    if isinstance(obj, Function) or not (trackable.is_trackable(obj) or functions_of(obj)):
         raise ValueError(f"Expected an object of type `Trackable`, such as `tf.Module` or a subclass of the "
                          f"`Trackable` class, for export. Got {obj} with type {type(obj)}.")
     signatures = canonical_signatures(obj, signatures)

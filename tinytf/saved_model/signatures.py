@@ -13,6 +13,7 @@ from tinytf.runtime.tensor import Tensor
 from ..concrete_function import ConcreteFunction
 from ..function import Function
 from ..tensor_spec import TensorSpec
+from .object_functions import functions_of
 
 DEFAULT_KEY = "serving_default"
 
@@ -100,9 +101,7 @@ def canonical_signatures(obj, signatures) -> dict:
     """`signatures=` as {key: SignatureWrapper}: a function -> serving_default; a dict as given; None -> the
     object's one tf.function with an input_signature if it has exactly one (as TF), else a Keras model's call."""
     if signatures is None:
-        from .save import _functions_of
-
-        with_signature = [f for _, f in _functions_of(obj) if f.input_signature is not None]
+        with_signature = [f for _, f in functions_of(obj) if f.input_signature is not None]
         if len(with_signature) == 1:
             signatures = {DEFAULT_KEY: with_signature[0]}
         else:

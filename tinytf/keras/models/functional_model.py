@@ -85,6 +85,9 @@ class Functional(Model):
         return len(self._flat_inputs) == 1 and all(len(n.input_tensors) == 1 for n in inner) and len(
             {id(n.input_tensors[0]) for n in inner}) == len(inner)
 
+    def _summary_layout(self) -> tuple:
+        return self._is_chain(), self._nodes
+
     def _checkpoint_children(self):
         """Keras 3 checkpoints a Functional model's layers as `_operations` (the InputLayers included)."""
         return [("_operations" if key == "_graph_layers" else key, value)
@@ -178,3 +181,6 @@ class Functional(Model):
 
     def _convert_input(self, value):
         return value  # inputs take the dtypes of their keras.Input (in _flatten_inputs), not the model's
+
+
+Model.functional_class = Functional

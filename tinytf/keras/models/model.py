@@ -12,12 +12,19 @@ from .trainer import Trainer
 class Model(Trainer, Layer):
     """Base of subclassed, Functional and Sequential models."""
 
+    # `keras.Model(inputs, outputs)` makes a Functional model. Functional subclasses Model, so this module
+    # cannot import it: functional_model.py installs the class here when it is defined.
+    functional_class: type | None = None
+
     def __new__(cls, *args, **kwargs):
         if cls is Model and (args or "inputs" in kwargs):
-            from .functional_model import Functional
-
-            return Functional.__new__(Functional)
+            return Model.functional_class.__new__(Model.functional_class)
         return super().__new__(cls)
+
+    def _summary_layout(self) -> tuple:
+        """(whether the summary lists the layers as one column, the call nodes whose connections it shows):
+        a subclassed or Sequential model is a column; Functional models say otherwise."""
+        return True, None
 
     def __init__(self, *args, **kwargs):
         name = kwargs.pop("name", None)

@@ -119,16 +119,8 @@ def _connections(layer, relevant_nodes) -> str:
 
 def summary_lines(model, line_length=None, positions=None, layer_range=None) -> list:
     """The summary of `model` as lines of text."""
-    from .functional_model import Functional
-
-    relevant_nodes = None
-    if isinstance(model, Functional):
-        layers = model.layers
-        sequential_like = model._is_chain()
-        relevant_nodes = model._nodes
-    else:
-        layers = model.layers
-        sequential_like = True
+    layers = model.layers
+    sequential_like, relevant_nodes = model._summary_layout()
     if sequential_like:
         default_length, default_positions = 88, [0.45, 0.80, 1.0]
         header, aligns = ["Layer (type)", "Output Shape", "Param #"], ["left", "left", "right"]
