@@ -95,7 +95,8 @@ def guard_prologue(names, args, params, fallback: str, extra: dict) -> list:
     for i, (a, name) in enumerate(zip(args, names)):
         extra[f"_k{i}d"], extra[f"_k{i}s"] = a.dtype, a._value.shape
         checks.append(f"type({name}) is not _ET or {name}.dtype is not _k{i}d")
-    lines = [f"{', '.join(held)}, = {', '.join(names)},", f"if {' or '.join(checks)}:", fallback]
+    hold = f"{held[0]} = {names[0]}" if len(names) == 1 else f"{', '.join(held)}, = {', '.join(names)},"
+    lines = [hold, f"if {' or '.join(checks)}:", fallback]
     lines += [f"{param} = _a{i}._value" for i, param in enumerate(params)]
     lines += [f"if {' or '.join(f'{p}.shape != _k{i}s' for i, p in enumerate(params))}:", fallback,
               "_count[0] += 1"]

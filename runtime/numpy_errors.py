@@ -10,9 +10,10 @@ runs, and never changes it for the user's code:
   about 100 machine instructions a call, where `ContextVar.set` + `reset` cost about 1,600 and
   `with np.errstate(all="ignore")` about 10,000 (callgrind, numpy 2.4, Python 3.11). Measured whole: an eager
   op costs about 900 instructions (3-5%) more, the operators' fast path about 180 (5%).
-- a generated entry (codegen.build_entry) runs the graph's body as a function through `run` too, once per
-  call, not per op: a one-op tf.function call costs 5,447 instructions, against 6,111 when the entry set and
-  reset the variable and about 4,500 with no error state at all; `call` is its fallback.
+- a generated entry (codegen.build_entry) runs the graph's body and the wrapping of its results as a function
+  through `run` too, once per call, not per op: a one-op tf.function call costs about 5,130 instructions,
+  against 6,111 when the entry set and reset the variable and about 4,500 with no error state at all (the
+  rest is Context.run and the body's own frame); `call` is its fallback.
 - constant folding and kernels' own blocks use `quiet()`, a context manager.
 
 A context can be entered by one thread at a time and not twice: when `run` is refused (a kernel running inside
