@@ -35,6 +35,15 @@ def program(fn):
     return fn
 
 
+def run(tf, name):
+    """Program `name`'s result under `tf`, from a fresh Keras state: Keras names layers, metrics and
+    optimizers from process-wide counters (`auc`, `auc_1`, ...), so without it a name would depend on which
+    programs ran before in the same process (the recorder runs one module, the test all of them, pytest -k a
+    few)."""
+    tf.keras.backend.clear_session()
+    return PROGRAMS[name](tf)
+
+
 def load_all() -> dict:
     """Import every module of this package (each registers its programs) and return PROGRAMS."""
     for info in pkgutil.iter_modules(__path__):
