@@ -13,10 +13,10 @@ from tinytf.runtime.errors import InvalidArgumentError
 
 from ..constant import convert_to_tensor
 from ..tensor_spec import TensorSpec
-from .dataset import INFINITE, UNKNOWN
+from .dataset import INFINITE, UNKNOWN, UnaryDataset, dataset_methods
 from .sources import as_int
 from .structure import ElementError, with_batch_dim, without_batch_dim
-from .transforms import UnaryDataset
+from .symbolic import any_symbolic, concrete_args, deferred_transform
 
 
 def _dense(spec) -> bool:
@@ -298,3 +298,24 @@ class RebatchDataset(UnaryDataset):
                 del pending[:self._size]
         if pending and not self._drop:
             yield stack_components(pending, context)
+
+
+@dataset_methods
+class _BatchingMethods:
+    def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None):
+        return (deferred_transform(self, BatchDataset, batch_size, drop_remainder,
+                                   element_spec=with_batch_dim(self.element_spec, None))
+                or BatchDataset(self, batch_size, drop_remainder))
+
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False, name=None):
+        if any_symbolic(concrete_args([batch_size])):  # the spec is that of a batch of any size
+            spec = PaddedBatchDataset(self, 1, padded_shapes, padding_values, False).element_spec
+            return deferred_transform(self, PaddedBatchDataset, batch_size, element_spec=spec, build=lambda ds, size: (
+                PaddedBatchDataset(ds, size, padded_shapes, padding_values, drop_remainder)))
+        return PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)
+
+    def unbatch(self, name=None):
+        return UnbatchDataset(self)
+
+    def rebatch(self, batch_size, drop_remainder=False, name=None):
+        return RebatchDataset(self, batch_size, drop_remainder)

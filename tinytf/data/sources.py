@@ -12,20 +12,10 @@ from tinytf.runtime.tensor import EagerTensor, Tensor
 
 from ..constant import convert_to_tensor
 from ..tensor_spec import TensorSpec
-from .dataset import INFINITE, UNKNOWN, DatasetV2
+from .dataset import INFINITE, UNKNOWN, DatasetV2, dataset_methods
 from .sparse_elements import sparse_rows
 from .structure import ElementError, common_spec, leaves_of, normalize, spec_of, without_batch_dim
-from .symbolic import is_symbolic
-
-
-def concrete_where_known(element):
-    """Graph constants (a list converted while tracing) as eager tensors: only true graph inputs stay symbolic."""
-    def concrete(t):
-        if not is_symbolic(t):
-            return t
-        value = constant_value(t)
-        return t if value is None else EagerTensor(np.asarray(value), t.dtype)
-    return nest.map_structure(concrete, element)
+from .symbolic import concrete_where_known, deferred, is_symbolic
 
 
 def with_values(structure, graph_tensors, values):
@@ -329,3 +319,41 @@ class ConcatenateDataset(DatasetV2):
     def _flat_iter(self):
         yield from self._first._flat_iter()
         yield from self._second._flat_iter()
+
+
+@dataset_methods
+class _SourceMethods:
+    @staticmethod
+    def from_tensor_slices(tensors, name=None):
+        return TensorSliceDataset(tensors)
+
+    @staticmethod
+    def from_tensors(tensors, name=None):
+        return TensorDataset(tensors)
+
+    @staticmethod
+    def range(*args, output_type=dtypes.int64, name=None, **ignored):
+        """range(stop), range(start, stop[, step]); TF ignores keywords other than output_type and name."""
+        def build(*bounds):
+            return RangeDataset(*bounds, dtype=output_type)
+        return deferred(build, args, lambda: TensorSpec((), dtypes.as_dtype(output_type)), (), "_RangeDataset") \
+            or build(*args)
+
+    @staticmethod
+    def counter(start=0, step=1, dtype=dtypes.int64, name=None):
+        """start, start + step, start + 2 * step, ... without end."""
+        return CounterDataset(start, step, dtype)
+
+    @staticmethod
+    def from_generator(generator, output_types=None, output_shapes=None, args=None, output_signature=None,
+                       name=None):
+        return GeneratorDataset(generator, output_types, output_shapes, args, output_signature)
+
+    @staticmethod
+    def zip(*datasets, name=None):
+        if len(datasets) == 1 and not isinstance(datasets[0], DatasetV2):
+            datasets = datasets[0]
+        return ZipDataset(datasets)
+
+    def concatenate(self, dataset, name=None):
+        return ConcatenateDataset(self, dataset)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from tinytf.runtime import nest, shapes
+from tinytf.runtime.errors import OpError
 from tinytf.runtime.tensor import EagerTensor, Tensor
 
 from ..constant import convert_to_tensor
@@ -171,13 +172,14 @@ class DatasetSpec:
     def _to_components(self, value) -> list:
         return value._to_components()
 
-    def _from_components(self, components):
-        from .symbolic import from_variant
-
-        return from_variant(self.element_spec, components[0])
+    # _from_components (the dataset a variant tensor holds) is installed by symbolic.py, above DatasetV2
 
     def is_compatible_with(self, other) -> bool:
         return self == getattr(other, "_type_spec", other)
+
+
+# errors of one element's computation, which become ElementErrors instead of ending the pipeline
+ELEMENT_ERRORS = (OpError, ValueError, TypeError, ArithmeticError, IndexError)
 
 
 class ElementError:

@@ -13,29 +13,23 @@ import numpy as np
 
 from tinytf.runtime import dtypes, nest
 from tinytf.runtime.context import state as context
-from tinytf.runtime.errors import FailedPreconditionError, InvalidArgumentError, OpError
+from tinytf.runtime.errors import FailedPreconditionError, InvalidArgumentError
 
 from ..tensor_spec import TensorSpec
 from .autoshard import SHARD_HINT
-from .dataset import AUTOTUNE, INFINITE, UNKNOWN, DatasetV2
+from .dataset import AUTOTUNE, INFINITE, UNKNOWN, DatasetV2, UnaryDataset, dataset_methods
 from .functions import TracedDatasetFunction, TracedFunction, python_function
-from .sources import RangeDataset, ZipDataset, as_int, concrete_where_known
-from .structure import ElementError, common_spec, describe, normalize, spec_of
-from .symbolic import is_symbolic, lifted_tensors, with_bound_functions
-
-# errors of one element's computation, which become ElementErrors instead of ending the pipeline
-ELEMENT_ERRORS = (OpError, ValueError, TypeError, ArithmeticError, IndexError)
-
-
-class UnaryDataset(DatasetV2):
-    """A transformation of one input dataset, with the input's cardinality unless it says otherwise."""
-
-    def __init__(self, input_dataset, element_spec=None):
-        super().__init__(input_dataset.element_spec if element_spec is None else element_spec, (input_dataset,))
-        self._input = input_dataset
-
-    def _cardinality(self):
-        return self._input._cardinality()
+from .parallel import parallel_map
+from .sources import RangeDataset, ZipDataset, as_int
+from .structure import ELEMENT_ERRORS, ElementError, common_spec, describe, normalize, spec_of
+from .symbolic import (
+    concrete_where_known,
+    deferred,
+    deferred_transform,
+    is_symbolic,
+    lifted_tensors,
+    with_bound_functions,
+)
 
 
 class OptionsDataset(UnaryDataset):
@@ -67,8 +61,6 @@ class MapDataset(UnaryDataset):
     def _flat_iter(self):
         fn = self._function
         if self._parallel:
-            from .parallel import parallel_map
-
             deterministic = self._deterministic
             if deterministic is None:
                 deterministic = self.options().deterministic is not False
@@ -487,3 +479,54 @@ class CacheDataset(UnaryDataset):
             with open(self._filename + ".tinytf-cache", "wb") as f:
                 pickle.dump(elements, f)
 
+
+
+@dataset_methods
+class _TransformMethods:
+    def with_options(self, options, name=None):
+        return OptionsDataset(self, self.options().merge(options))
+
+    def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
+        return MapDataset(self, map_func, num_parallel_calls, deterministic)
+
+    def filter(self, predicate, name=None):
+        return FilterDataset(self, predicate)
+
+    def flat_map(self, map_func, name=None):
+        return FlatMapDataset(self, map_func)
+
+    def interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None,
+                   deterministic=None, name=None):
+        return InterleaveDataset(self, map_func, cycle_length, block_length, num_parallel_calls)
+
+    def take(self, count, name=None):
+        return deferred_transform(self, TakeDataset, count) or TakeDataset(self, count)
+
+    def skip(self, count, name=None):
+        return deferred_transform(self, SkipDataset, count) or SkipDataset(self, count)
+
+    def repeat(self, count=None, name=None):
+        return deferred_transform(self, RepeatDataset, count) or RepeatDataset(self, count)
+
+    def enumerate(self, start=0, name=None):
+        spec = (TensorSpec((), dtypes.int64), self.element_spec)
+        return deferred(enumerate_dataset, (self, start), lambda: spec, (self,), ZipDataset._tf_name) \
+            or enumerate_dataset(self, start)
+
+    def take_while(self, predicate, name=None):
+        return TakeWhileDataset(self, predicate)
+
+    def scan(self, initial_state, scan_func, name=None):
+        return ScanDataset(self, initial_state, scan_func)
+
+    def shard(self, num_shards, index, name=None):
+        return deferred_transform(self, ShardDataset, num_shards, index) or ShardDataset(self, num_shards, index)
+
+    def unique(self, name=None):
+        return UniqueDataset(self)
+
+    def ignore_errors(self, log_warning=False, name=None):
+        return IgnoreErrorsDataset(self)
+
+    def cache(self, filename="", name=None):
+        return CacheDataset(self, filename)

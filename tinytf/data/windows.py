@@ -8,12 +8,11 @@ from tinytf.runtime import dtypes, nest
 from tinytf.runtime.errors import InvalidArgumentError
 
 from ..tensor_spec import TensorSpec
-from .dataset import INFINITE, UNKNOWN, DatasetV2
+from .dataset import INFINITE, UNKNOWN, DatasetV2, UnaryDataset, dataset_methods
 from .functions import TracedFunction, python_function
 from .sources import as_int
 from .structure import DatasetSpec, ElementError, describe
-from .symbolic import lifted_tensors, with_bound_functions
-from .transforms import UnaryDataset
+from .symbolic import any_symbolic, concrete_args, deferred_transform, lifted_tensors, with_bound_functions
 
 
 class _ListDataset(DatasetV2):
@@ -236,3 +235,22 @@ class _EagerGroupByWindow(GroupByWindowDataset):
                 yield from self._reduce_func(_int64(key), _ListDataset(spec, group))._flat_iter()
         for key, group in sorted(groups.items()):  # TF flushes what is left by key
             yield from self._reduce_func(_int64(key), _ListDataset(spec, group))._flat_iter()
+
+
+@dataset_methods
+class _WindowMethods:
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        if any_symbolic(concrete_args([size, shift, stride, drop_remainder])):  # a window's spec has no sizes
+            spec = WindowDataset(self, 1).element_spec
+            return deferred_transform(self, WindowDataset, size, shift, stride, drop_remainder, element_spec=spec)
+        return WindowDataset(self, size, shift, stride, drop_remainder)
+
+    def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None, name=None):
+        return GroupByWindowDataset(self, key_func, reduce_func, window_size, window_size_func)
+
+    def bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
+                                  padded_shapes=None, padding_values=None, pad_to_bucket_boundary=False,
+                                  no_padding=False, drop_remainder=False, name=None):
+        return bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
+                                         padded_shapes, padding_values, pad_to_bucket_boundary, no_padding,
+                                         drop_remainder)
