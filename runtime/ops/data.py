@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, numpy_errors
 from ..dispatch import apply
 from ..errors import OutOfRangeError
 from ..registry import OpDef, register
@@ -23,9 +23,10 @@ VARIANT = dtypes.DType("variant", object)  # the dtype of iterator handles
 
 def _new_iterator(*values, source):
     """A fresh iterator; a dataset built from graph tensors is first bound to their values (its `_bind`)."""
-    if values:
-        source = source._bind(values)
-    return source._graph_iterator()
+    with numpy_errors.user_state():
+        if values:
+            source = source._bind(values)
+        return source._graph_iterator()
 
 
 def _components(item) -> tuple:
@@ -46,7 +47,8 @@ def _graph_value(value):
 
 
 def _get_next_optional(iterator, *, specs):
-    item = iterator._next_flat()
+    with numpy_errors.user_state():
+        item = iterator._next_flat()
     if item is None:
         return (np.bool_(False),) + tuple(np.zeros(tuple(d or 0 for d in (shape or ())), dtype.np)
                                           for dtype, shape in specs)
@@ -54,7 +56,8 @@ def _get_next_optional(iterator, *, specs):
 
 
 def _get_next(iterator, *, specs):
-    item = iterator._next_flat()
+    with numpy_errors.user_state():
+        item = iterator._next_flat()
     if item is None:
         raise OutOfRangeError("End of sequence")
     out = _components(item)
@@ -62,11 +65,13 @@ def _get_next(iterator, *, specs):
 
 
 def _has_next(iterator):
-    return np.bool_(iterator._peek_flat() is not None)
+    with numpy_errors.user_state():
+        return np.bool_(iterator._peek_flat() is not None)
 
 
 # The iterator ops pull from tf.data's Python pipeline (which may run the user's generator): calls_python, so
-# eagerly that code runs under the user's numpy error state (its own tf.functions set tinytf's).
+# eagerly that code runs under the user's numpy error state, and inside graph code (tinytf's quiet state) the
+# kernels pull under numpy_errors.user_state(), numpy's default (the pipeline's own tf.functions set tinytf's).
 iterator_new_op = register(OpDef(
     "iterator_new", _new_iterator, lambda *inputs, source: (VARIANT, ()), stateful=True, differentiable=False,
     foldable=False, calls_python=True,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 
 from tinytf.autograph import convert_for_function
-from tinytf.runtime import nest
+from tinytf.runtime import nest, numpy_errors
 from tinytf.runtime.context import state
 from tinytf.runtime.interpret import call_inputs, eval_graph
 from tinytf.runtime.ops.data import VARIANT
@@ -101,7 +101,9 @@ class TracedFunction:
         if direct is not None and not state.tapes:
             concrete = self._concrete
             try:
-                return tuple(direct(*values, *self._lifted_raw, *concrete._captured()))
+                # the graph's code without its entry: under tinytf's numpy state, as the entry would run it
+                # (the pipeline may be pulled under the user's state: eagerly, or by a graph's iterator op)
+                return tuple(numpy_errors.call(direct, (*values, *self._lifted_raw, *concrete._captured()), {}))
             except Exception as e:  # noqa: BLE001 - re-raised naming the node and the user's line, as a call does
                 raise runtime_error(e, concrete.name) from e
         if self._sparse_in:
