@@ -30,12 +30,12 @@ def _new_iterator(*values, source):
 
 
 def _components(item) -> tuple:
-    """A flat element with its composite components (plain tuples, e.g. a sparse tensor's three arrays)
-    spread out, one value per output of the op, and string scalars (bytes inside pipelines) as the 0-d
-    object arrays graph values are."""
-    if not any(type(v) is tuple or type(v) is bytes for v in item):
+    """A flat element with its composite components (tuples: a sparse tensor's three arrays, a ragged tensor's
+    flat values and row splits) spread out, one value per output of the op, and string scalars (bytes inside
+    pipelines) as the 0-d object arrays graph values are."""
+    if not any(isinstance(v, (tuple, bytes)) for v in item):
         return tuple(item)
-    return tuple(_graph_value(c) for v in item for c in (v if type(v) is tuple else (v,)))
+    return tuple(_graph_value(c) for v in item for c in (v if isinstance(v, tuple) else (v,)))
 
 
 def _graph_value(value):

@@ -9,14 +9,22 @@ from tinytf.runtime import nest
 from tinytf.runtime.errors import at_user_line
 from tinytf.runtime.ops import data as data_ops
 
+from .ragged_elements import is_ragged_spec
 from .structure import describe
 
 
+def _is_composite(spec) -> bool:
+    """A leaf that is several outputs of the iterator ops (sparse, ragged; a ragged_rank 0 spec's values are
+    dense tensors)."""
+    return (hasattr(spec, "_component_specs") and hasattr(spec, "_from_components")
+            and not (is_ragged_spec(spec) and spec._ragged_rank == 0))
+
+
 def specs_of(structure) -> tuple:
-    """(dtype, shape) of each output of the iterator ops: a composite leaf (sparse) gives its components'."""
+    """(dtype, shape) of each output of the iterator ops: a composite leaf gives its components'."""
     out = []
     for s in nest.flatten(structure):
-        parts = s._component_specs if hasattr(s, "_component_specs") and hasattr(s, "_from_components") else [s]
+        parts = s._component_specs if _is_composite(s) else [s]
         out.extend((p.dtype, p._shape) for p in parts)
     return tuple(out)
 
@@ -25,7 +33,7 @@ def _pack(structure, values):
     """The element of the iterator ops' outputs: composite leaves rebuilt from their components."""
     values, leaves = list(values), []
     for s in nest.flatten(structure):
-        if hasattr(s, "_component_specs") and hasattr(s, "_from_components"):
+        if _is_composite(s):
             n = len(s._component_specs)
             leaves.append(s._from_components(values[:n]))
             del values[:n]

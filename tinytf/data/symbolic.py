@@ -155,13 +155,19 @@ class Deferred(DatasetV2):
 
 
 def concrete_where_known(element):
-    """Graph constants (a list converted while tracing) as eager tensors: only true graph inputs stay symbolic."""
+    """Graph constants (a list converted while tracing, a tf.ragged.constant's components) as eager tensors:
+    only true graph inputs stay symbolic."""
     def concrete(t):
         if not is_symbolic(t):
             return t
         value = constant_value(t)
         return t if value is None else EagerTensor(np.asarray(value), t.dtype)
-    return nest.map_structure(concrete, element)
+    return nest.map_structure(concrete, element, expand_composites=True)
+
+
+def symbolic_tensors(element) -> tuple:
+    """The graph tensors of an element, composites' components included, in nest order."""
+    return tuple(t for t in nest.flatten(element, expand_composites=True) if is_symbolic(t))
 
 
 def concrete_args(args) -> list:
