@@ -99,6 +99,22 @@ dataset_bind_op = register(OpDef(
                         "another tf.function receives"))
 
 
+def _cardinality(*values, source):
+    """The number of elements of `source` bound to the op's input values (its graph tensors), as an int64:
+    a dataset built from a tf.function's arguments knows its cardinality only when the graph runs."""
+    return np.int64(source._bind(values)._cardinality())
+
+
+dataset_cardinality_op = register(OpDef(
+    "dataset_cardinality", _cardinality, lambda *inputs, source: (dtypes.int64, ()), stateful=True,
+    differentiable=False, foldable=False,
+    doc="the cardinality of a dataset built from graph tensors (INFINITE -1, UNKNOWN -2), computed when it runs"))
+
+
+def dataset_cardinality(source, inputs):
+    return apply(dataset_cardinality_op, list(inputs), {"source": source})
+
+
 iterator_has_next_op = register(OpDef(
     "iterator_has_next", _has_next, lambda it: (dtypes.bool_, ()), stateful=True, differentiable=False,
     foldable=False, calls_python=True,

@@ -12,7 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from tinytf.runtime import dtypes
+from tinytf.runtime.context import state
 from tinytf.runtime.errors import user_location
+from tinytf.runtime.ops.data import dataset_cardinality
 from tinytf.runtime.tensor import EagerTensor
 
 from .graph_loop import dataset_loop_source
@@ -50,7 +52,11 @@ class DatasetV2:
         return self._element_spec
 
     def cardinality(self):
-        """The number of elements, or INFINITE_CARDINALITY (-1) / UNKNOWN_CARDINALITY (-2), as an int64."""
+        """The number of elements, or INFINITE_CARDINALITY (-1) / UNKNOWN_CARDINALITY (-2), as an int64. A
+        dataset built from graph tensors (a tf.function's arguments) counts when the graph runs, as TF does."""
+        inputs = self._graph_inputs()
+        if inputs and state.graph is not None:
+            return dataset_cardinality(self, inputs)
         return EagerTensor(np.int64(self._cardinality()), dtypes.int64)
 
     def __len__(self) -> int:

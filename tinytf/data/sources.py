@@ -3,6 +3,8 @@ that join datasets (zip, concatenate)."""
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from tinytf.runtime import dtypes, nest, shapes
@@ -17,7 +19,7 @@ from .dataset import INFINITE, UNKNOWN, DatasetV2, dataset_methods
 from .ragged_elements import RaggedValue, from_ragged_tensor, is_ragged_spec, ragged_rows
 from .sparse_elements import sparse_rows
 from .structure import ElementError, common_spec, leaves_of, normalize, spec_of, without_batch_dim
-from .symbolic import concrete_where_known, deferred, is_symbolic, symbolic_tensors
+from .symbolic import concrete_args, concrete_where_known, deferred, is_symbolic, symbolic_tensors
 
 
 def with_values(structure, graph_tensors, values):
@@ -196,8 +198,23 @@ class GeneratorDataset(DatasetV2):
             spec = _zip_types_and_shapes(output_types, shapes_)
         super().__init__(spec)
         self._generator = generator
-        self._args = tuple(a.numpy() if isinstance(a, Tensor) else a for a in (args or ()))
+        # As TF, the generator is called with its args as numpy values (bytes for a string scalar). Graph tensors
+        # (a tf.function's arguments) are graph inputs of the dataset, given their values when the graph's iterator
+        # op binds it (_bound_copy).
+        self._args = tuple(concrete_args([convert_to_tensor(a) if isinstance(a, (list, tuple)) else a
+                                          for a in (args or ())]))
+        self._graph_tensors = tuple(a for a in self._args if is_symbolic(a))
+        if not self._graph_tensors:
+            self._args = tuple(a.numpy() if isinstance(a, Tensor) else a for a in self._args)
         self._specs = nest.flatten(spec)
+
+    def _bound_copy(self, values):
+        new = copy.copy(self)
+        given = {id(t): EagerTensor(np.asarray(v), t.dtype).numpy() for t, v in zip(self._graph_tensors, values)}
+        new._args = tuple(given[id(a)] if is_symbolic(a) else a.numpy() if isinstance(a, Tensor) else a
+                          for a in self._args)
+        new._graph_tensors = ()
+        return new
 
     def _flat_iter(self):
         for value in self._generator(*self._args):

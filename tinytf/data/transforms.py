@@ -23,6 +23,7 @@ from .parallel import parallel_map
 from .sources import RangeDataset, ZipDataset, as_int
 from .structure import ELEMENT_ERRORS, ElementError, common_spec, describe, normalize, spec_of
 from .symbolic import (
+    concrete_args,
     concrete_where_known,
     deferred,
     deferred_transform,
@@ -190,13 +191,33 @@ class InterleaveDataset(FlatMapDataset):
 
     def __init__(self, input_dataset, map_func, cycle_length=None, block_length=None, num_parallel_calls=None):
         super().__init__(input_dataset, map_func)
+        # cycle_length and block_length may be graph tensors (a tf.function's arguments): graph inputs of the
+        # dataset, given their values when the graph's iterator op binds it (_bound_copy)
+        self._sizes = tuple(concrete_args([cycle_length, block_length]))
+        if any(is_symbolic(a) for a in self._sizes):
+            self._graph_tensors = tuple(getattr(self, "_graph_tensors", ())) + tuple(
+                a for a in self._sizes if is_symbolic(a))
+        else:
+            self._set_sizes(*self._sizes)
+        if num_parallel_calls is not None:
+            self._tf_name = "_ParallelInterleaveDataset"
+
+    def _set_sizes(self, cycle_length, block_length):
         cycle = AUTOTUNE if cycle_length is None else as_int(cycle_length, "cycle_length")
         self._cycle = (os.cpu_count() or 1) if cycle == AUTOTUNE else cycle
         self._block = 1 if block_length is None else as_int(block_length, "block_length")
         if self._cycle <= 0 or self._block <= 0:
             raise InvalidArgumentError("cycle_length and block_length of interleave must be positive")
-        if num_parallel_calls is not None:
-            self._tf_name = "_ParallelInterleaveDataset"
+
+    def _bound_copy(self, values):
+        values = list(values)
+        sizes = [a for a in self._sizes if is_symbolic(a)]
+        n_lifted = len(values) - len(sizes)
+        new = super()._bound_copy(values[:n_lifted]) if n_lifted else copy.copy(self)
+        given = dict(zip(map(id, sizes), values[n_lifted:]))
+        new._set_sizes(*[int(given[id(a)]) if is_symbolic(a) else a for a in self._sizes])
+        new._graph_tensors = ()
+        return new
 
     def _flat_iter(self):
         structure = self._input.element_spec
