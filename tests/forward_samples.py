@@ -48,6 +48,7 @@ SKIPPED = {
     "iterator_get_next_optional": "stateful: advances a tf.data iterator (tests/test_data_*.py)",
     "iterator_has_next": "stateful: peeks a tf.data iterator (tests/test_data_*.py)",
     "dataset_bind": "makes a tf.data dataset of graph tensors for another tf.function (tests/test_data_graph.py)",
+    "dataset_cardinality": "the cardinality of a tf.data dataset of graph tensors (tests/test_data_graph_args.py)",
     "gradient_stack": "a mutable list made by while_loop's gradient (tests/test_gradients_second_order_loops.py)",
     "gradient_stack_push": "mutates a gradient stack (tests/test_gradients_second_order_loops.py)",
     "gradient_stack_read": "reads a gradient stack (tests/test_gradients_second_order_loops.py)",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, numpy_errors
 from ..dispatch import apply
 from ..errors import OutOfRangeError
 from ..registry import OpDef, register
@@ -23,18 +23,19 @@ VARIANT = dtypes.DType("variant", object)  # the dtype of iterator handles
 
 def _new_iterator(*values, source):
     """A fresh iterator; a dataset built from graph tensors is first bound to their values (its `_bind`)."""
-    if values:
-        source = source._bind(values)
-    return source._graph_iterator()
+    with numpy_errors.user_state():
+        if values:
+            source = source._bind(values)
+        return source._graph_iterator()
 
 
 def _components(item) -> tuple:
-    """A flat element with its composite components (plain tuples, e.g. a sparse tensor's three arrays)
-    spread out, one value per output of the op, and string scalars (bytes inside pipelines) as the 0-d
-    object arrays graph values are."""
-    if not any(type(v) is tuple or type(v) is bytes for v in item):
+    """A flat element with its composite components (tuples: a sparse tensor's three arrays, a ragged tensor's
+    flat values and row splits) spread out, one value per output of the op, and string scalars (bytes inside
+    pipelines) as the 0-d object arrays graph values are."""
+    if not any(isinstance(v, (tuple, bytes)) for v in item):
         return tuple(item)
-    return tuple(_graph_value(c) for v in item for c in (v if type(v) is tuple else (v,)))
+    return tuple(_graph_value(c) for v in item for c in (v if isinstance(v, tuple) else (v,)))
 
 
 def _graph_value(value):
@@ -46,7 +47,8 @@ def _graph_value(value):
 
 
 def _get_next_optional(iterator, *, specs):
-    item = iterator._next_flat()
+    with numpy_errors.user_state():
+        item = iterator._next_flat()
     if item is None:
         return (np.bool_(False),) + tuple(np.zeros(tuple(d or 0 for d in (shape or ())), dtype.np)
                                           for dtype, shape in specs)
@@ -54,7 +56,8 @@ def _get_next_optional(iterator, *, specs):
 
 
 def _get_next(iterator, *, specs):
-    item = iterator._next_flat()
+    with numpy_errors.user_state():
+        item = iterator._next_flat()
     if item is None:
         raise OutOfRangeError("End of sequence")
     out = _components(item)
@@ -62,11 +65,13 @@ def _get_next(iterator, *, specs):
 
 
 def _has_next(iterator):
-    return np.bool_(iterator._peek_flat() is not None)
+    with numpy_errors.user_state():
+        return np.bool_(iterator._peek_flat() is not None)
 
 
 # The iterator ops pull from tf.data's Python pipeline (which may run the user's generator): calls_python, so
-# eagerly that code runs under the user's numpy error state (its own tf.functions set tinytf's).
+# eagerly that code runs under the user's numpy error state, and inside graph code (tinytf's quiet state) the
+# kernels pull under numpy_errors.user_state(), numpy's default (the pipeline's own tf.functions set tinytf's).
 iterator_new_op = register(OpDef(
     "iterator_new", _new_iterator, lambda *inputs, source: (VARIANT, ()), stateful=True, differentiable=False,
     foldable=False, calls_python=True,
@@ -92,6 +97,22 @@ dataset_bind_op = register(OpDef(
     "dataset_bind", _bind_dataset, lambda *inputs, source: (VARIANT, ()), stateful=True, differentiable=False,
     foldable=False, doc="a dataset built from graph tensors, bound to their values: what a dataset argument of "
                         "another tf.function receives"))
+
+
+def _cardinality(*values, source):
+    """The number of elements of `source` bound to the op's input values (its graph tensors), as an int64:
+    a dataset built from a tf.function's arguments knows its cardinality only when the graph runs."""
+    return np.int64(source._bind(values)._cardinality())
+
+
+dataset_cardinality_op = register(OpDef(
+    "dataset_cardinality", _cardinality, lambda *inputs, source: (dtypes.int64, ()), stateful=True,
+    differentiable=False, foldable=False,
+    doc="the cardinality of a dataset built from graph tensors (INFINITE -1, UNKNOWN -2), computed when it runs"))
+
+
+def dataset_cardinality(source, inputs):
+    return apply(dataset_cardinality_op, list(inputs), {"source": source})
 
 
 iterator_has_next_op = register(OpDef(

@@ -8,22 +8,35 @@ from __future__ import annotations
 
 import numpy as np
 
-from tinytf.runtime import nest, shapes
+from tinytf.runtime import dtypes, nest, shapes
 from tinytf.runtime.errors import InvalidArgumentError
 
 from ..constant import convert_to_tensor
 from ..tensor_spec import TensorSpec
-from .dataset import INFINITE, UNKNOWN
+from .dataset import INFINITE, UNKNOWN, UnaryDataset, dataset_methods
+from .ragged_elements import (
+    RaggedValue,
+    dense_to_ragged_spec,
+    dense_to_ragged_value,
+    is_ragged_spec,
+    ragged_rows,
+    stack_ragged,
+)
 from .sources import as_int
 from .structure import ElementError, with_batch_dim, without_batch_dim
-from .transforms import UnaryDataset
+from .symbolic import any_symbolic, concrete_args, deferred_transform
 
 
 def _dense(spec) -> bool:
-    """A TensorSpec, not a composite's (sparse) or a dataset's spec."""
+    """A TensorSpec, not a composite's (sparse, ragged) or a dataset's spec."""
     from .sparse_elements import is_sparse_spec
 
     return isinstance(spec, TensorSpec) and not is_sparse_spec(spec)
+
+
+def _ragged_columns(structure) -> dict:
+    """Position -> spec of the ragged components of flat elements of `structure` (batched by stack_ragged)."""
+    return {i: s for i, s in enumerate(nest.flatten(structure)) if is_ragged_spec(s)}
 
 
 def _batch_cardinality(n, size, drop_remainder):
@@ -32,11 +45,15 @@ def _batch_cardinality(n, size, drop_remainder):
     return n // size if drop_remainder else -(-n // size)
 
 
-def stack_components(items, context) -> tuple:
-    """One batch of flat elements: each component stacked along a new first dimension."""
+def stack_components(items, context, ragged=None) -> tuple:
+    """One batch of flat elements: each component stacked along a new first dimension (`ragged`: position ->
+    spec of the ragged components, see _ragged_columns)."""
     out = []
     for c in range(len(items[0])):
         column = [item[c] for item in items]
+        if ragged and c in ragged:
+            out.append(stack_ragged(column, ragged[c], context))
+            continue
         if type(column[0]) in (tuple, bytes):  # sparse components batch whatever their shapes; bytes are scalars
             out.append(_stack(column))
             continue
@@ -89,6 +106,7 @@ class BatchDataset(UnaryDataset):
             return
         items = []
         context = self._error_context()
+        ragged = _ragged_columns(self._input.element_spec)
         for item in self._input._flat_iter():
             if type(item) is ElementError:
                 items = []
@@ -96,15 +114,15 @@ class BatchDataset(UnaryDataset):
                 continue
             items.append(item)
             if len(items) == self._size:
-                yield _stack_or_error(items, context)
+                yield _stack_or_error(items, context, ragged)
                 items = []
         if items and not self._drop:
-            yield _stack_or_error(items, context)
+            yield _stack_or_error(items, context, ragged)
 
 
-def _stack_or_error(items, context):
+def _stack_or_error(items, context, ragged=None):
     try:
-        return stack_components(items, context)
+        return stack_components(items, context, ragged)
     except InvalidArgumentError as e:
         return ElementError(e)
 
@@ -226,7 +244,9 @@ class UnbatchDataset(UnaryDataset):
 
 
 def _split(component):
-    """The rows of one component: a sparse one (a tuple) by its first index."""
+    """The rows of one component: a sparse one (a tuple) by its first index, a ragged one by its row splits."""
+    if type(component) is RaggedValue:
+        return ragged_rows(component)
     if type(component) is tuple:
         from .sparse_elements import sparse_rows
 
@@ -283,6 +303,7 @@ class RebatchDataset(UnaryDataset):
         """Rebatching elements with sparse components: their rows, batched again (the dense shape of a new batch
         is the largest of its rows', each row keeping its batch's)."""
         context = self._error_context()
+        ragged = _ragged_columns(without_batch_dim(self._input.element_spec, "rebatch"))
         pending = []
         for item in self._input._flat_iter():
             if type(item) is ElementError:
@@ -294,7 +315,60 @@ class RebatchDataset(UnaryDataset):
                 continue
             pending.extend(rows)
             while len(pending) >= self._size:
-                yield stack_components(pending[:self._size], context)
+                yield stack_components(pending[:self._size], context, ragged)
                 del pending[:self._size]
         if pending and not self._drop:
-            yield stack_components(pending, context)
+            yield stack_components(pending, context, ragged)
+
+
+class DenseToRaggedDataset(UnaryDataset):
+    """ragged_batch's first step: components with unknown dimensions become ragged (ragged_elements.
+    dense_to_ragged_spec), so that the batch after it stacks them into RaggedTensors."""
+
+    _tf_name = "_DenseToRaggedDataset"
+
+    def __init__(self, input_dataset, row_splits_dtype):
+        splits_dtype = dtypes.as_dtype(row_splits_dtype)
+        if splits_dtype not in (dtypes.int32, dtypes.int64):
+            raise ValueError(f"row_splits_dtype must be tf.int32 or tf.int64, got {splits_dtype.name}")
+        spec = nest.map_structure(lambda s: dense_to_ragged_spec(s, splits_dtype), input_dataset.element_spec)
+        super().__init__(input_dataset, spec)
+        before = nest.flatten(input_dataset.element_spec)
+        self._ranks = [(i, s._ragged_rank, splits_dtype.np)  # the dense components that become ragged
+                       for i, s in enumerate(nest.flatten(spec)) if s is not before[i] and s._ragged_rank > 0]
+
+    def _flat_iter(self):
+        ranks = self._ranks
+        for item in self._input._flat_iter():
+            if type(item) is ElementError or not ranks:
+                yield item
+                continue
+            item = list(item)
+            for i, rank, splits_dtype in ranks:
+                item[i] = dense_to_ragged_value(item[i], rank, splits_dtype)
+            yield tuple(item)
+
+
+@dataset_methods
+class _BatchingMethods:
+    def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None):
+        return (deferred_transform(self, BatchDataset, batch_size, drop_remainder,
+                                   element_spec=with_batch_dim(self.element_spec, None))
+                or BatchDataset(self, batch_size, drop_remainder))
+
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False, name=None):
+        if any_symbolic(concrete_args([batch_size])):  # the spec is that of a batch of any size
+            spec = PaddedBatchDataset(self, 1, padded_shapes, padding_values, False).element_spec
+            return deferred_transform(self, PaddedBatchDataset, batch_size, element_spec=spec, build=lambda ds, size: (
+                PaddedBatchDataset(ds, size, padded_shapes, padding_values, drop_remainder)))
+        return PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)
+
+    def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=dtypes.int64, name=None):
+        """Batches whose components of varying shape are RaggedTensors (TF's dense_to_ragged_batch)."""
+        return DenseToRaggedDataset(self, row_splits_dtype).batch(batch_size, drop_remainder)
+
+    def unbatch(self, name=None):
+        return UnbatchDataset(self)
+
+    def rebatch(self, batch_size, drop_remainder=False, name=None):
+        return RebatchDataset(self, batch_size, drop_remainder)

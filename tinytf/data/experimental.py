@@ -62,6 +62,7 @@ def _transformation(method):
 
 
 enumerate_dataset = _transformation("enumerate")
+dense_to_ragged_batch = _transformation("ragged_batch")
 unbatch = _transformation("unbatch")
 unique = _transformation("unique")
 ignore_errors = _transformation("ignore_errors")

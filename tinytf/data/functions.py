@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 
 from tinytf.autograph import convert_for_function
-from tinytf.runtime import nest
+from tinytf.runtime import nest, numpy_errors
 from tinytf.runtime.context import state
 from tinytf.runtime.interpret import call_inputs, eval_graph
 from tinytf.runtime.ops.data import VARIANT
@@ -22,8 +22,10 @@ from tinytf.runtime.trace import trace
 from ..concrete_function import _runtime_error as runtime_error
 from ..constant import convert_to_tensor
 from ..function import function
+from ..ragged.ragged_tensor import RaggedTensor
 from ..sparse import SparseTensor
 from ..tensor_spec import TensorSpec
+from .ragged_elements import from_ragged_tensor, is_ragged_component, to_ragged_tensor
 from .sparse_elements import from_sparse_tensor, is_sparse_spec, to_sparse_tensor
 from .structure import DatasetSpec, describe
 
@@ -33,6 +35,35 @@ def call_with_element(fn, element, unpack: bool):
     if unpack and isinstance(element, tuple) and not hasattr(element, "_fields"):
         return fn(*element)
     return fn(element)
+
+
+def _is_composite(spec) -> bool:
+    """A spec whose values are composite tensors (sparse, ragged) in a function's arguments and results."""
+    return is_sparse_spec(spec) or is_ragged_component(spec)
+
+
+def _argument_spec(spec):
+    """The spec of a traced function's argument for an element component (a ragged_rank 0 spec's values are
+    dense tensors, as TF gives them)."""
+    return spec if _is_composite(spec) else TensorSpec(spec._shape, spec.dtype)
+
+
+def _argument(spec, value):
+    """A flat element component as the tensor a function receives."""
+    if is_sparse_spec(spec):
+        return to_sparse_tensor(spec, value)
+    if is_ragged_component(spec):
+        return to_ragged_tensor(spec, value)
+    return EagerTensor(value, spec.dtype)
+
+
+def _component(tensor):
+    """A function's result as a flat element component (numpy values)."""
+    if isinstance(tensor, SparseTensor):
+        return from_sparse_tensor(tensor)
+    if type(tensor) is RaggedTensor:
+        return from_ragged_tensor(tensor)
+    return tensor._value
 
 
 def _as_output(value):
@@ -75,8 +106,7 @@ class TracedFunction:
             return _as_output(out)
 
         flat_fn.__name__ = getattr(fn, "__name__", "fn").replace("<lambda>", "lambda")
-        specs = [s if is_sparse_spec(s) else TensorSpec(s._shape, s.dtype)
-                 for structure in structures for s in nest.flatten(structure)]
+        specs = [_argument_spec(s) for structure in structures for s in nest.flatten(structure)]
         self.lifted = ()  # the enclosing graph's tensors the function reads (extra trailing arguments)
         self._lifted_values = ()
         if state.graph is None:
@@ -87,13 +117,13 @@ class TracedFunction:
         self.output_spec = nest.map_structure(
             lambda t: t._type_spec if nest.is_composite(t) else TensorSpec(t._shape, t.dtype), outputs)
         self._in_specs = specs
-        self._sparse_in = any(is_sparse_spec(s) for s in specs)
+        self._composite_in = any(_is_composite(s) for s in specs)
         self._in_dtypes = [s.dtype for s in specs]
         # Plain numeric elements call the compiled graph directly with numpy values, as a matched tf.function
         # call does (no binding, checks or tensor wrapping per element); sparse and string elements, whose
         # values change form at the boundary, take the ConcreteFunction's call.
         plain = [s for s in nest.flatten(self.output_spec)] + list(specs)
-        self._direct = None if any(is_sparse_spec(s) or s.dtype.is_string for s in plain) else self._concrete._fn
+        self._direct = None if any(_is_composite(s) or s.dtype.is_string for s in plain) else self._concrete._fn
         self._lifted_raw = ()
 
     def __call__(self, values) -> tuple:
@@ -101,16 +131,17 @@ class TracedFunction:
         if direct is not None and not state.tapes:
             concrete = self._concrete
             try:
-                return tuple(direct(*values, *self._lifted_raw, *concrete._captured()))
+                # the graph's code without its entry: under tinytf's numpy state, as the entry would run it
+                # (the pipeline may be pulled under the user's state: eagerly, or by a graph's iterator op)
+                return tuple(numpy_errors.call(direct, (*values, *self._lifted_raw, *concrete._captured()), {}))
             except Exception as e:  # noqa: BLE001 - re-raised naming the node and the user's line, as a call does
                 raise runtime_error(e, concrete.name) from e
-        if self._sparse_in:
-            tensors = [to_sparse_tensor(s, v) if is_sparse_spec(s) else EagerTensor(v, s.dtype)
-                       for v, s in zip(values, self._in_specs)]
+        if self._composite_in:
+            tensors = [_argument(s, v) for v, s in zip(values, self._in_specs)]
         else:
             tensors = [EagerTensor(v, dtype) for v, dtype in zip(values, self._in_dtypes)]
         out = self._concrete(*tensors, *self._lifted_values)
-        return tuple(from_sparse_tensor(t) if isinstance(t, SparseTensor) else t._value for t in nest.flatten(out))
+        return tuple(_component(t) for t in nest.flatten(out))
 
     def describe_output(self) -> str:
         return describe(self.output_spec)
@@ -133,7 +164,7 @@ def _placeholders(graph, specs) -> tuple:
     for s in specs:
         if isinstance(s, DatasetSpec):  # a dataset element (a window): its variant handle
             leaves.append(s._from_components([graph.placeholder(VARIANT, (), "arg")]))
-        elif is_sparse_spec(s):
+        elif _is_composite(s):
             leaves.append(s._from_components([graph.placeholder(c.dtype, c._shape, "arg") for c in s._component_specs]))
         else:
             leaves.append(graph.placeholder(s.dtype, s._shape, "arg"))
@@ -189,8 +220,7 @@ class TracedDatasetFunction:
             return list(dataset._graph_inputs())
 
         flat_fn.__name__ = getattr(fn, "__name__", "fn").replace("<lambda>", "lambda")
-        specs = [s if is_sparse_spec(s) or isinstance(s, DatasetSpec) else TensorSpec(s._shape, s.dtype)
-                 for s in nest.flatten(structure)]
+        specs = [s if isinstance(s, DatasetSpec) else _argument_spec(s) for s in nest.flatten(structure)]
         self._concrete, self.lifted = lifted_concrete_function(flat_fn, specs)
         self._lifted_values = ()
         self.recipe = holder[0]
@@ -204,8 +234,7 @@ class TracedDatasetFunction:
 
     def __call__(self, structure, values):
         """The dataset for one element (flat numpy values)."""
-        tensors = [v if isinstance(s, DatasetSpec) else to_sparse_tensor(s, v) if is_sparse_spec(s)
-                   else EagerTensor(v, s.dtype) for v, s in zip(values, self._in_specs)]
+        tensors = [v if isinstance(s, DatasetSpec) else _argument(s, v) for v, s in zip(values, self._in_specs)]
         out = self._concrete(*tensors, *self._lifted_values)
         return self.recipe._bind([t._value for t in nest.flatten(out)]) if out else self.recipe
 

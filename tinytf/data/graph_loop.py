@@ -8,16 +8,23 @@ from tinytf.autograph.iterables import Source
 from tinytf.runtime import nest
 from tinytf.runtime.errors import at_user_line
 from tinytf.runtime.ops import data as data_ops
-from tinytf.runtime.ops.control import while_loop
 
+from .ragged_elements import is_ragged_spec
 from .structure import describe
 
 
-def _specs(structure) -> tuple:
-    """(dtype, shape) of each output of the iterator ops: a composite leaf (sparse) gives its components'."""
+def _is_composite(spec) -> bool:
+    """A leaf that is several outputs of the iterator ops (sparse, ragged; a ragged_rank 0 spec's values are
+    dense tensors)."""
+    return (hasattr(spec, "_component_specs") and hasattr(spec, "_from_components")
+            and not (is_ragged_spec(spec) and spec._ragged_rank == 0))
+
+
+def specs_of(structure) -> tuple:
+    """(dtype, shape) of each output of the iterator ops: a composite leaf gives its components'."""
     out = []
     for s in nest.flatten(structure):
-        parts = s._component_specs if hasattr(s, "_component_specs") and hasattr(s, "_from_components") else [s]
+        parts = s._component_specs if _is_composite(s) else [s]
         out.extend((p.dtype, p._shape) for p in parts)
     return tuple(out)
 
@@ -26,7 +33,7 @@ def _pack(structure, values):
     """The element of the iterator ops' outputs: composite leaves rebuilt from their components."""
     values, leaves = list(values), []
     for s in nest.flatten(structure):
-        if hasattr(s, "_component_specs") and hasattr(s, "_from_components"):
+        if _is_composite(s):
             n = len(s._component_specs)
             leaves.append(s._from_components(values[:n]))
             del values[:n]
@@ -50,7 +57,7 @@ class DatasetSource(Source):
 
     def __init__(self, source, structure, handle=None):
         self.structure = structure
-        self.specs = _specs(structure)
+        self.specs = specs_of(structure)
         self.handle = new_iterator(source) if handle is None else handle
         self.hidden = (data_ops.has_next(self.handle),)
         self.names = ("has_next",)
@@ -107,13 +114,13 @@ class GraphIterator:
         return self.get_next()
 
     def get_next(self, name=None):
-        values = data_ops.get_next(self._handle, _specs(self.element_spec))
+        values = data_ops.get_next(self._handle, specs_of(self.element_spec))
         return _pack(self.element_spec, values)
 
     def get_next_as_optional(self):
         from .iterator import Optional
 
-        has, *values = data_ops.get_next_optional(self._handle, _specs(self.element_spec))
+        has, *values = data_ops.get_next_optional(self._handle, specs_of(self.element_spec))
         return Optional(_pack(self.element_spec, values), self.element_spec, has)
 
     def _tinytf_graph_loop_source(self, name: str):
@@ -126,7 +133,7 @@ class GraphIterator:
 def iterator_get_next(iterator):
     """next(it) in a graph, for an iterator made eagerly (and captured by the function)."""
     handle = data_ops.new_iterator(iterator)
-    values = data_ops.get_next(handle, _specs(iterator.element_spec))
+    values = data_ops.get_next(handle, specs_of(iterator.element_spec))
     return _pack(iterator.element_spec, values)
 
 
@@ -134,29 +141,5 @@ def iterator_get_next_as_optional(iterator):
     from .iterator import Optional
 
     handle = data_ops.new_iterator(iterator)
-    has, *values = data_ops.get_next_optional(handle, _specs(iterator.element_spec))
+    has, *values = data_ops.get_next_optional(handle, specs_of(iterator.element_spec))
     return Optional(_pack(iterator.element_spec, values), iterator.element_spec, has)
-
-
-def graph_reduce(dataset, initial_state, reduce_func):
-    """dataset.reduce while tracing: a while loop over the iterator ops, state as loop variables."""
-    from .reduce import traced_reducer
-
-    initial, spec, traced = traced_reducer(dataset, initial_state, reduce_func)
-    specs = _specs(dataset.element_spec)
-    handle = new_iterator(dataset)
-    first = data_ops.get_next_optional(handle, specs)
-    n_state = len(nest.flatten(spec))
-    state0 = nest.flatten(initial)
-
-    def cond(has, *rest):
-        return has
-
-    def body(has, *rest):
-        state, element = rest[:n_state], rest[n_state:]
-        new_state = nest.flatten(traced.call_symbolic(*state, *element))
-        nxt = data_ops.get_next_optional(handle, specs)
-        return (nxt[0], *new_state, *nxt[1:])
-
-    out = while_loop(cond, body, [first[0], *state0, *first[1:]])
-    return nest.pack_sequence_as(spec, list(out[1:1 + n_state]))

@@ -11,10 +11,10 @@ import threading
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
-from .dataset import AUTOTUNE
+from .dataset import AUTOTUNE, UnaryDataset, dataset_methods
 from .sources import as_int
-from .structure import ElementError
-from .transforms import ELEMENT_ERRORS, UnaryDataset
+from .structure import ELEMENT_ERRORS, ElementError
+from .symbolic import deferred_transform
 
 
 def _apply(fn, item):
@@ -119,3 +119,9 @@ class PrefetchDataset(UnaryDataset):
         if self._buffer_size == 0:
             return self._input._flat_iter()
         return prefetched(self._input._flat_iter(), self._buffer_size)
+
+
+@dataset_methods
+class _PrefetchMethods:
+    def prefetch(self, buffer_size, name=None):
+        return deferred_transform(self, PrefetchDataset, buffer_size) or PrefetchDataset(self, buffer_size)

@@ -18,9 +18,9 @@ from ..constant import convert_to_tensor
 from ..io.compressed import compression_of, open_for_reading
 from ..io.tfrecord import read_records
 from ..tensor_spec import TensorSpec
-from .dataset import DatasetV2
+from .dataset import DatasetV2, dataset_methods
 from .sources import TensorSliceDataset, as_int
-from .symbolic import is_symbolic
+from .symbolic import deferred, is_symbolic
 
 
 def filenames_of(filenames, what: str) -> list:
@@ -199,3 +199,13 @@ def list_files(file_pattern, shuffle=None, seed=None, name=None):
     if shuffle is None or shuffle:
         dataset = dataset.shuffle(len(files), seed=seed)
     return dataset
+
+
+@dataset_methods
+class _ReaderMethods:
+    @staticmethod
+    def list_files(file_pattern, shuffle=None, seed=None, name=None):
+        """The files matching glob pattern(s), shuffled unless shuffle=False (TF's default is to shuffle)."""
+        return (deferred(lambda pattern: list_files(pattern, shuffle, seed), (file_pattern,),
+                         lambda: TensorSpec((), dtypes.string), (), "_ShuffleDataset")
+                or list_files(file_pattern, shuffle, seed))

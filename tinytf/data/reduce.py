@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from tinytf.runtime import nest
 from tinytf.runtime.context import state
 from tinytf.runtime.errors import InvalidArgumentError
+from tinytf.runtime.ops import data as data_ops
+from tinytf.runtime.ops.control import while_loop
 
+from .dataset import dataset_methods
 from .functions import TracedFunction
+from .graph_loop import new_iterator, specs_of
 from .structure import ElementError, common_spec, leaves_of, normalize, pack, spec_of
 
 
@@ -29,8 +34,6 @@ def traced_reducer(dataset, initial_state, reduce_func):
 
 def reduce_dataset(dataset, initial_state, reduce_func):
     if state.graph is not None:
-        from .graph_loop import graph_reduce
-
         return graph_reduce(dataset, initial_state, reduce_func)
     initial, spec, traced = traced_reducer(dataset, initial_state, reduce_func)
     values = leaves_of(initial)
@@ -39,6 +42,29 @@ def reduce_dataset(dataset, initial_state, reduce_func):
             raise item.error
         values = traced(values + item)
     return pack(spec, values)
+
+
+def graph_reduce(dataset, initial_state, reduce_func):
+    """dataset.reduce while tracing: a while loop over the iterator ops (graph_loop.py), state as loop
+    variables."""
+    initial, spec, traced = traced_reducer(dataset, initial_state, reduce_func)
+    specs = specs_of(dataset.element_spec)
+    handle = new_iterator(dataset)
+    first = data_ops.get_next_optional(handle, specs)
+    n_state = len(nest.flatten(spec))
+    state0 = nest.flatten(initial)
+
+    def cond(has, *rest):
+        return has
+
+    def body(has, *rest):
+        state, element = rest[:n_state], rest[n_state:]
+        new_state = nest.flatten(traced.call_symbolic(*state, *element))
+        nxt = data_ops.get_next_optional(handle, specs)
+        return (nxt[0], *new_state, *nxt[1:])
+
+    out = while_loop(cond, body, [first[0], *state0, *first[1:]])
+    return nest.pack_sequence_as(spec, list(out[1:1 + n_state]))
 
 
 def single_element(dataset):
@@ -52,3 +78,12 @@ def single_element(dataset):
         raise InvalidArgumentError("Dataset had more than one element.")
     items.close()
     return pack(dataset.element_spec, first)
+
+
+@dataset_methods
+class _ReduceMethods:
+    def reduce(self, initial_state, reduce_func, name=None):
+        return reduce_dataset(self, initial_state, reduce_func)
+
+    def get_single_element(self, name=None):
+        return single_element(self)

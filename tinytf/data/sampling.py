@@ -8,7 +8,7 @@ from tinytf.runtime import dtypes, nest
 from tinytf.runtime.errors import InvalidArgumentError
 from tinytf.runtime.ops.random import get_seed
 
-from .dataset import INFINITE, UNKNOWN, DatasetV2
+from .dataset import INFINITE, UNKNOWN, DatasetV2, dataset_methods
 from .structure import ElementError, common_spec
 
 
@@ -108,3 +108,15 @@ class SampleFromDatasets(DatasetV2):
 
 def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False):
     return SampleFromDatasets(datasets, weights, seed, stop_on_empty_dataset)
+
+
+@dataset_methods
+class _SamplingMethods:
+    @staticmethod
+    def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+        return ChooseFromDatasets(datasets, choice_dataset, stop_on_empty_dataset)
+
+    @staticmethod
+    def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
+                             rerandomize_each_iteration=None):
+        return sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset)

@@ -10,8 +10,9 @@ import numpy as np
 from tinytf.runtime.errors import InvalidArgumentError
 from tinytf.runtime.ops.random import get_seed
 
+from .dataset import UnaryDataset, dataset_methods
 from .sources import as_int
-from .transforms import UnaryDataset
+from .symbolic import deferred_transform
 
 
 def buffer_shuffle(items, buffer_size: int, rng: np.random.Generator):
@@ -69,3 +70,11 @@ class ShuffleDataset(UnaryDataset):
 
     def _flat_iter(self):
         yield from buffer_shuffle(self._input._flat_iter(), self._buffer(), self._next_rng())
+
+
+@dataset_methods
+class _ShufflingMethods:
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
+        return (deferred_transform(self, ShuffleDataset, buffer_size, build=lambda ds, size: (
+            ShuffleDataset(ds, size, seed, reshuffle_each_iteration)))
+                or ShuffleDataset(self, buffer_size, seed, reshuffle_each_iteration))

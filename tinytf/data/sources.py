@@ -3,6 +3,8 @@ that join datasets (zip, concatenate)."""
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from tinytf.runtime import dtypes, nest, shapes
@@ -11,27 +13,19 @@ from tinytf.runtime.ops.array import constant_value
 from tinytf.runtime.tensor import EagerTensor, Tensor
 
 from ..constant import convert_to_tensor
+from ..ragged.ragged_tensor import RaggedTensor
 from ..tensor_spec import TensorSpec
-from .dataset import INFINITE, UNKNOWN, DatasetV2
+from .dataset import INFINITE, UNKNOWN, DatasetV2, dataset_methods
+from .ragged_elements import RaggedValue, from_ragged_tensor, is_ragged_spec, ragged_rows
 from .sparse_elements import sparse_rows
 from .structure import ElementError, common_spec, leaves_of, normalize, spec_of, without_batch_dim
-from .symbolic import is_symbolic
-
-
-def concrete_where_known(element):
-    """Graph constants (a list converted while tracing) as eager tensors: only true graph inputs stay symbolic."""
-    def concrete(t):
-        if not is_symbolic(t):
-            return t
-        value = constant_value(t)
-        return t if value is None else EagerTensor(np.asarray(value), t.dtype)
-    return nest.map_structure(concrete, element)
+from .symbolic import concrete_args, concrete_where_known, deferred, is_symbolic, symbolic_tensors
 
 
 def with_values(structure, graph_tensors, values):
     """`structure` with its graph tensors replaced by eager tensors of `values`."""
     by_id = {id(t): EagerTensor(v, t.dtype) for t, v in zip(graph_tensors, values)}
-    return nest.map_structure(lambda t: by_id.get(id(t), t), structure)
+    return nest.map_structure(lambda t: by_id.get(id(t), t), structure, expand_composites=True)
 
 
 def as_int(value, what: str) -> int:
@@ -57,15 +51,17 @@ class TensorSliceDataset(DatasetV2):
     def __init__(self, tensors):
         element = concrete_where_known(normalize(tensors))
         leaves = nest.flatten(element)
-        if any(is_symbolic(t) for t in leaves):
+        if symbolic_tensors(element):
             self._init_symbolic(element, leaves)
             return
         for t in leaves:
-            if t._shape is not None and len(t._shape) == 0:
+            if t.shape.rank == 0:
                 raise ValueError(f"Unbatching a tensor is only supported for rank >= 1, got the scalar {t!r} "
                                  "in from_tensor_slices")
-        # a sparse component is sliced into its rows now (slices of a list of them are not batches: no fast path)
-        self._arrays = tuple(sparse_rows(a) if type(a) is tuple else a for a in leaves_of(element))
+        # a sparse or ragged component is sliced into its rows now (slices of a list of them are not batches: no
+        # fast path)
+        self._arrays = tuple(ragged_rows(a) if type(a) is RaggedValue else sparse_rows(a) if type(a) is tuple else a
+                             for a in leaves_of(element))
         self._has_sparse = any(type(a) is list for a in self._arrays)
         sizes = {len(a) for a in self._arrays}
         if len(sizes) > 1:
@@ -78,16 +74,15 @@ class TensorSliceDataset(DatasetV2):
     def _init_symbolic(self, element, leaves):
         """Slices of graph tensors (a tf.function's arguments): the values arrive when the graph runs."""
         for t in leaves:
-            if t._shape is not None and len(t._shape) == 0:
+            if t.shape.rank == 0:
                 raise ValueError(f"Unbatching a tensor is only supported for rank >= 1, got the scalar {t!r} "
                                  "in from_tensor_slices")
-        sizes = {t._shape[0] for t in leaves if t._shape is not None and t._shape[0] is not None}
+        sizes = {t.shape[0] for t in leaves if t.shape.rank is not None and t.shape[0] is not None}
         if len(sizes) > 1:
             raise ValueError(f"Dimensions of the components of from_tensor_slices differ: {sorted(sizes)}")
-        super().__init__(nest.map_structure(
-            lambda t: TensorSpec(None if t._shape is None else tuple(t._shape)[1:], t.dtype), element))
+        super().__init__(without_batch_dim(spec_of(element), "from_tensor_slices"))
         self._structure = element
-        self._graph_tensors = tuple(t for t in leaves if is_symbolic(t))
+        self._graph_tensors = symbolic_tensors(element)
         self._size = UNKNOWN
         self._has_sparse = False
 
@@ -120,10 +115,9 @@ class TensorDataset(DatasetV2):
     def __init__(self, tensors):
         element = concrete_where_known(normalize(tensors))
         super().__init__(spec_of(element))
-        leaves = nest.flatten(element)
-        if any(is_symbolic(t) for t in leaves):  # graph tensors: the values arrive when the graph runs
+        if symbolic_tensors(element):  # graph tensors: the values arrive when the graph runs
             self._structure = element
-            self._graph_tensors = tuple(t for t in leaves if is_symbolic(t))
+            self._graph_tensors = symbolic_tensors(element)
             return
         self._values = leaves_of(element)
 
@@ -204,8 +198,23 @@ class GeneratorDataset(DatasetV2):
             spec = _zip_types_and_shapes(output_types, shapes_)
         super().__init__(spec)
         self._generator = generator
-        self._args = tuple(a.numpy() if isinstance(a, Tensor) else a for a in (args or ()))
+        # As TF, the generator is called with its args as numpy values (bytes for a string scalar). Graph tensors
+        # (a tf.function's arguments) are graph inputs of the dataset, given their values when the graph's iterator
+        # op binds it (_bound_copy).
+        self._args = tuple(concrete_args([convert_to_tensor(a) if isinstance(a, (list, tuple)) else a
+                                          for a in (args or ())]))
+        self._graph_tensors = tuple(a for a in self._args if is_symbolic(a))
+        if not self._graph_tensors:
+            self._args = tuple(a.numpy() if isinstance(a, Tensor) else a for a in self._args)
         self._specs = nest.flatten(spec)
+
+    def _bound_copy(self, values):
+        new = copy.copy(self)
+        given = {id(t): EagerTensor(np.asarray(v), t.dtype).numpy() for t, v in zip(self._graph_tensors, values)}
+        new._args = tuple(given[id(a)] if is_symbolic(a) else a.numpy() if isinstance(a, Tensor) else a
+                          for a in self._args)
+        new._graph_tensors = ()
+        return new
 
     def _flat_iter(self):
         for value in self._generator(*self._args):
@@ -224,6 +233,9 @@ class GeneratorDataset(DatasetV2):
                 f"  {self._error_context()}") from None
         out = []
         for leaf, spec in zip(leaves, self._specs):
+            if is_ragged_spec(spec):
+                out.append(self._check_ragged(leaf, spec))
+                continue
             try:  # as TF, numpy's conversion decides (2.5 becomes int32 2; "a" does not convert)
                 array = np.asarray(leaf.numpy() if isinstance(leaf, Tensor) else leaf)
                 if array.dtype.kind in "USO" and spec.dtype.np.kind not in "USO":
@@ -241,11 +253,24 @@ class GeneratorDataset(DatasetV2):
             out.append(tensor._value)
         return tuple(out)
 
+    def _check_ragged(self, leaf, spec):
+        """A yielded RaggedTensor of the spec's dtype and ragged rank (a dense value where the rank is 0)."""
+        if spec._ragged_rank == 0 or type(leaf) is not RaggedTensor:
+            leaf = convert_to_tensor(leaf, spec.dtype) if spec._ragged_rank == 0 else leaf
+        if spec._ragged_rank == 0 and isinstance(leaf, Tensor) and leaf.dtype is spec.dtype:
+            return leaf._value
+        if (type(leaf) is not RaggedTensor or leaf.dtype is not spec.dtype or leaf.ragged_rank != spec._ragged_rank
+                or not shapes.is_subshape(leaf._static_shape(), spec._shape)):
+            raise InvalidArgumentError(
+                f"TypeError: `generator` yielded an element that did not match the expected structure. The expected "
+                f"structure was {self._element_spec}, but the yielded element was {leaf}.\n  {self._error_context()}")
+        return from_ragged_tensor(leaf)
+
 
 def _flatten_up_to(spec, value) -> list:
     """`value`'s parts at the leaves of `spec` (a list is a whole tensor where the spec has a TensorSpec, and a
     tuple where it has a tuple)."""
-    if isinstance(spec, TensorSpec):
+    if isinstance(spec, TensorSpec) or is_ragged_spec(spec):
         return [value]
     if isinstance(spec, dict):
         if not isinstance(value, dict) or set(value) != set(spec):
@@ -329,3 +354,41 @@ class ConcatenateDataset(DatasetV2):
     def _flat_iter(self):
         yield from self._first._flat_iter()
         yield from self._second._flat_iter()
+
+
+@dataset_methods
+class _SourceMethods:
+    @staticmethod
+    def from_tensor_slices(tensors, name=None):
+        return TensorSliceDataset(tensors)
+
+    @staticmethod
+    def from_tensors(tensors, name=None):
+        return TensorDataset(tensors)
+
+    @staticmethod
+    def range(*args, output_type=dtypes.int64, name=None, **ignored):
+        """range(stop), range(start, stop[, step]); TF ignores keywords other than output_type and name."""
+        def build(*bounds):
+            return RangeDataset(*bounds, dtype=output_type)
+        return deferred(build, args, lambda: TensorSpec((), dtypes.as_dtype(output_type)), (), "_RangeDataset") \
+            or build(*args)
+
+    @staticmethod
+    def counter(start=0, step=1, dtype=dtypes.int64, name=None):
+        """start, start + step, start + 2 * step, ... without end."""
+        return CounterDataset(start, step, dtype)
+
+    @staticmethod
+    def from_generator(generator, output_types=None, output_shapes=None, args=None, output_signature=None,
+                       name=None):
+        return GeneratorDataset(generator, output_types, output_shapes, args, output_signature)
+
+    @staticmethod
+    def zip(*datasets, name=None):
+        if len(datasets) == 1 and not isinstance(datasets[0], DatasetV2):
+            datasets = datasets[0]
+        return ZipDataset(datasets)
+
+    def concatenate(self, dataset, name=None):
+        return ConcatenateDataset(self, dataset)

@@ -1,20 +1,16 @@
 """Sparse components of dataset elements (what parse_example gives for a VarLenFeature). Inside a pipeline a
 sparse component is one flat value, the plain tuple (indices, values, dense_shape) of numpy arrays; it
-becomes a tf.sparse.SparseTensor when it leaves the pipeline, a SparseTensorValue in as_numpy_iterator, and
+becomes a tf.sparse.SparseTensor when it leaves the pipeline, its dense array in as_numpy_iterator (as TF 2.21), and
 three tensors in a graph's iterator op. batch stacks sparse components as TF does: a batch index in front
 of the indices and the largest dense shape."""
 
 from __future__ import annotations
-
-import collections
 
 import numpy as np
 
 from tinytf.runtime.tensor import EagerTensor
 
 from ..sparse import SparseTensor, SparseTensorSpec
-
-SparseTensorValue = collections.namedtuple("SparseTensorValue", ["indices", "values", "dense_shape"])
 
 
 def is_sparse_spec(spec) -> bool:

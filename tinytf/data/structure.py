@@ -7,10 +7,14 @@ from __future__ import annotations
 import numpy as np
 
 from tinytf.runtime import nest, shapes
+from tinytf.runtime.errors import OpError
 from tinytf.runtime.tensor import EagerTensor, Tensor
 
 from ..constant import convert_to_tensor
+from ..ragged.ragged_tensor import RaggedTensor
 from ..tensor_spec import TensorSpec
+from . import ragged_elements
+from .ragged_elements import RaggedValue, is_ragged_spec
 
 
 def normalize(value):
@@ -24,7 +28,7 @@ def normalize(value):
         return tuple(normalize(v) for v in value)
     if isinstance(value, dict):
         return type(value)((k, normalize(v)) for k, v in value.items())
-    if isinstance(value, Tensor) or _is_sparse(value):
+    if isinstance(value, (Tensor, RaggedTensor)) or _is_sparse(value):
         return value
     return convert_to_tensor(value)
 
@@ -42,13 +46,16 @@ def leaves_of(tensors) -> tuple:
             from .sparse_elements import from_sparse_tensor
 
             return from_sparse_tensor(t)
+        if type(t) is RaggedTensor:
+            return ragged_elements.from_ragged_tensor(t)
         return t._value
     return tuple(value(t) for t in nest.flatten(tensors))
 
 
 def spec_of(tensors):
     """The element spec of a structure of tensors."""
-    return nest.map_structure(lambda t: t._type_spec if _is_sparse(t) else TensorSpec(t._shape, t.dtype), tensors)
+    return nest.map_structure(lambda t: t._type_spec if _is_sparse(t) or type(t) is RaggedTensor
+                              else TensorSpec(t._shape, t.dtype), tensors)
 
 
 def flat_specs(structure) -> list:
@@ -64,6 +71,8 @@ def pack(structure, values):
 def _leaf(value, spec):
     if type(spec) is DatasetSpec:
         return value
+    if type(value) is RaggedValue:
+        return ragged_elements.to_ragged_tensor(spec, value)
     if type(value) is tuple:  # a sparse component (sparse_elements.py)
         from .sparse_elements import to_sparse_tensor
 
@@ -78,6 +87,8 @@ def map_specs(fn, structure):
 def with_batch_dim(structure, size):
     """Specs of a batch of elements: `size` (None when a last short batch may exist) in front."""
     def add(spec):
+        if is_ragged_spec(spec):
+            return ragged_elements.batched_spec(spec, size)
         if hasattr(spec, "_component_specs") and not isinstance(spec, DatasetSpec):
             from .sparse_elements import batched_spec
 
@@ -90,6 +101,8 @@ def without_batch_dim(structure, what: str):
     def drop(spec):
         if spec._shape is not None and len(spec._shape) == 0:
             raise ValueError(f"{what}: cannot unbatch an element with a scalar component ({spec})")
+        if is_ragged_spec(spec):
+            return ragged_elements.unbatched_spec(spec)
         if hasattr(spec, "_component_specs") and not isinstance(spec, DatasetSpec):
             from .sparse_elements import unbatched_spec
 
@@ -107,9 +120,12 @@ def common_spec(a, b, what: str):
     fa, fb = nest.flatten(a), nest.flatten(b)
     out = []
     for x, y in zip(fa, fb):
-        if x.dtype is not y.dtype:
+        if x.dtype is not y.dtype or is_ragged_spec(x) != is_ragged_spec(y) or (
+                is_ragged_spec(x) and (x._ragged_rank, x._row_splits_dtype) != (y._ragged_rank, y._row_splits_dtype)):
             raise TypeError(f"{what}: incompatible dataset elements: {describe(a)} vs. {describe(b)}")
-        out.append(TensorSpec(shapes.most_specific_common(x._shape, y._shape), x.dtype))
+        shape = shapes.most_specific_common(x._shape, y._shape)
+        out.append(type(x)(shape, x.dtype, x._ragged_rank, x._row_splits_dtype) if is_ragged_spec(x)
+                   else TensorSpec(shape, x.dtype))
     return nest.pack_sequence_as(a, out)
 
 
@@ -127,15 +143,25 @@ def describe(structure) -> str:
 
 
 def as_numpy(tensor_structure):
-    """An element as as_numpy_iterator gives it: numpy arrays/scalars in the same nest (a SparseTensor as a
-    SparseTensorValue of numpy arrays, as TF)."""
+    """An element as as_numpy_iterator gives it: numpy arrays/scalars in the same nest. As TF 2.21 does, a
+    SparseTensor becomes its dense array (zeros where no value is; strings raise TypeError) and a RaggedTensor its
+    .numpy() (an array of rows, an object array when their lengths differ)."""
     def numpy(t):
         if hasattr(t, "dense_shape"):
-            from .sparse_elements import SparseTensorValue
-
-            return SparseTensorValue(t.indices.numpy(), t.values.numpy(), t.dense_shape.numpy())
+            return _dense_of_sparse(t.indices.numpy(), t.values.numpy(), t.dense_shape.numpy())
         return t.numpy()
     return nest.map_structure(numpy, tensor_structure)
+
+
+def _dense_of_sparse(indices, values, dense_shape):
+    shape = tuple(int(d) for d in dense_shape)
+    if values.dtype == object:  # TF's SparseTensor._numpy makes np.zeros of the dtype, which strings have not
+        raise TypeError("as_numpy_iterator: a sparse component of strings has no dense numpy form (TF raises too); "
+                        "map it with tf.sparse.to_dense(x, default_value=b'') first")
+    out = np.zeros(shape, values.dtype)
+    if len(values):
+        out[tuple(np.asarray(indices).reshape(len(values), -1).T)] = values
+    return out
 
 
 def zero_value(spec):
@@ -171,13 +197,14 @@ class DatasetSpec:
     def _to_components(self, value) -> list:
         return value._to_components()
 
-    def _from_components(self, components):
-        from .symbolic import from_variant
-
-        return from_variant(self.element_spec, components[0])
+    # _from_components (the dataset a variant tensor holds) is installed by symbolic.py, above DatasetV2
 
     def is_compatible_with(self, other) -> bool:
         return self == getattr(other, "_type_spec", other)
+
+
+# errors of one element's computation, which become ElementErrors instead of ending the pipeline
+ELEMENT_ERRORS = (OpError, ValueError, TypeError, ArithmeticError, IndexError)
 
 
 class ElementError:

@@ -12,10 +12,14 @@ import copy
 
 import numpy as np
 
-from tinytf.runtime.ops.data import VARIANT
+from tinytf.runtime import nest
+from tinytf.runtime.context import state
+from tinytf.runtime.ops.array import constant_value
+from tinytf.runtime.ops.data import VARIANT, bind_dataset
 from tinytf.runtime.tensor import EagerTensor, Tensor
 
-from .dataset import UNKNOWN, DatasetV2
+from .dataset import UNKNOWN, DatasetV2, dataset_methods
+from .structure import DatasetSpec
 
 
 def is_symbolic(tensor) -> bool:
@@ -28,9 +32,6 @@ def as_variant(dataset) -> EagerTensor:
     if inputs:
         if isinstance(dataset, VariantDataset):
             return dataset._handle
-        from tinytf.runtime.context import state
-        from tinytf.runtime.ops.data import bind_dataset
-
         # One bind per dataset and graph: a tf.function's result is flattened again after its trace (when no
         # graph is being built), and must then find the tensor its graph returns.
         cached = getattr(dataset, "_variant", None)
@@ -153,13 +154,65 @@ class Deferred(DatasetV2):
         raise TypeError("a dataset of graph tensors is iterated by the graph that holds them, not while tracing")
 
 
+def concrete_where_known(element):
+    """Graph constants (a list converted while tracing, a tf.ragged.constant's components) as eager tensors:
+    only true graph inputs stay symbolic."""
+    def concrete(t):
+        if not is_symbolic(t):
+            return t
+        value = constant_value(t)
+        return t if value is None else EagerTensor(np.asarray(value), t.dtype)
+    return nest.map_structure(concrete, element, expand_composites=True)
+
+
+def symbolic_tensors(element) -> tuple:
+    """The graph tensors of an element, composites' components included, in nest order."""
+    return tuple(t for t in nest.flatten(element, expand_composites=True) if is_symbolic(t))
+
+
 def concrete_args(args) -> list:
     """Arguments with graph constants (a literal converted while tracing) as eager tensors: only tensors whose
     value depends on the graph's inputs stay symbolic."""
-    from .sources import concrete_where_known
-
     return [concrete_where_known(a) if isinstance(a, Tensor) else a for a in args]
 
 
 def any_symbolic(args) -> bool:
     return any(is_symbolic(a) for a in args)
+
+
+def deferred(build, args, element_spec, inputs, tf_name):
+    """A dataset `build(*args)` made when the graph runs (Deferred), when some of `args` are graph tensors that
+    are not constants; None otherwise (the caller builds it now). `element_spec` is a function: the spec
+    without the tensors' values."""
+    args = concrete_args(args)
+    if not any_symbolic(args):
+        return None
+    return Deferred(build, args, element_spec(), inputs, tf_name)
+
+
+def deferred_transform(dataset, cls, *args, element_spec=None, build=None):
+    """`cls(dataset, *args)` (or `build(dataset, *args)`) made when the graph runs, if some of `args` are graph
+    tensors; None otherwise."""
+    spec = dataset.element_spec if element_spec is None else element_spec
+    return deferred(build or cls, (dataset, *args), lambda: spec, (dataset,), cls._tf_name)
+
+
+@dataset_methods
+class _GraphMethods:
+    def _to_components(self) -> list:
+        return [as_variant(self)]
+
+    def _graph_inputs(self) -> list:
+        """The graph tensors this recipe depends on (empty for a dataset of concrete values)."""
+        return graph_inputs(self)
+
+    def _bind(self, values):
+        """This recipe with its graph tensors replaced by `values` (what the graph's iterator op does)."""
+        return bind(self, values)
+
+
+def _dataset_of_components(spec, components):
+    return from_variant(spec.element_spec, components[0])
+
+
+DatasetSpec._from_components = _dataset_of_components  # structure.py is below DatasetV2; the variant is here

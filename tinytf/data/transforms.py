@@ -13,29 +13,24 @@ import numpy as np
 
 from tinytf.runtime import dtypes, nest
 from tinytf.runtime.context import state as context
-from tinytf.runtime.errors import FailedPreconditionError, InvalidArgumentError, OpError
+from tinytf.runtime.errors import FailedPreconditionError, InvalidArgumentError
 
 from ..tensor_spec import TensorSpec
 from .autoshard import SHARD_HINT
-from .dataset import AUTOTUNE, INFINITE, UNKNOWN, DatasetV2
+from .dataset import AUTOTUNE, INFINITE, UNKNOWN, DatasetV2, UnaryDataset, dataset_methods
 from .functions import TracedDatasetFunction, TracedFunction, python_function
-from .sources import RangeDataset, ZipDataset, as_int, concrete_where_known
-from .structure import ElementError, common_spec, describe, normalize, spec_of
-from .symbolic import is_symbolic, lifted_tensors, with_bound_functions
-
-# errors of one element's computation, which become ElementErrors instead of ending the pipeline
-ELEMENT_ERRORS = (OpError, ValueError, TypeError, ArithmeticError, IndexError)
-
-
-class UnaryDataset(DatasetV2):
-    """A transformation of one input dataset, with the input's cardinality unless it says otherwise."""
-
-    def __init__(self, input_dataset, element_spec=None):
-        super().__init__(input_dataset.element_spec if element_spec is None else element_spec, (input_dataset,))
-        self._input = input_dataset
-
-    def _cardinality(self):
-        return self._input._cardinality()
+from .parallel import parallel_map
+from .sources import RangeDataset, ZipDataset, as_int
+from .structure import ELEMENT_ERRORS, ElementError, common_spec, describe, normalize, spec_of
+from .symbolic import (
+    concrete_args,
+    concrete_where_known,
+    deferred,
+    deferred_transform,
+    is_symbolic,
+    lifted_tensors,
+    with_bound_functions,
+)
 
 
 class OptionsDataset(UnaryDataset):
@@ -67,8 +62,6 @@ class MapDataset(UnaryDataset):
     def _flat_iter(self):
         fn = self._function
         if self._parallel:
-            from .parallel import parallel_map
-
             deterministic = self._deterministic
             if deterministic is None:
                 deterministic = self.options().deterministic is not False
@@ -198,13 +191,33 @@ class InterleaveDataset(FlatMapDataset):
 
     def __init__(self, input_dataset, map_func, cycle_length=None, block_length=None, num_parallel_calls=None):
         super().__init__(input_dataset, map_func)
+        # cycle_length and block_length may be graph tensors (a tf.function's arguments): graph inputs of the
+        # dataset, given their values when the graph's iterator op binds it (_bound_copy)
+        self._sizes = tuple(concrete_args([cycle_length, block_length]))
+        if any(is_symbolic(a) for a in self._sizes):
+            self._graph_tensors = tuple(getattr(self, "_graph_tensors", ())) + tuple(
+                a for a in self._sizes if is_symbolic(a))
+        else:
+            self._set_sizes(*self._sizes)
+        if num_parallel_calls is not None:
+            self._tf_name = "_ParallelInterleaveDataset"
+
+    def _set_sizes(self, cycle_length, block_length):
         cycle = AUTOTUNE if cycle_length is None else as_int(cycle_length, "cycle_length")
         self._cycle = (os.cpu_count() or 1) if cycle == AUTOTUNE else cycle
         self._block = 1 if block_length is None else as_int(block_length, "block_length")
         if self._cycle <= 0 or self._block <= 0:
             raise InvalidArgumentError("cycle_length and block_length of interleave must be positive")
-        if num_parallel_calls is not None:
-            self._tf_name = "_ParallelInterleaveDataset"
+
+    def _bound_copy(self, values):
+        values = list(values)
+        sizes = [a for a in self._sizes if is_symbolic(a)]
+        n_lifted = len(values) - len(sizes)
+        new = super()._bound_copy(values[:n_lifted]) if n_lifted else copy.copy(self)
+        given = dict(zip(map(id, sizes), values[n_lifted:]))
+        new._set_sizes(*[int(given[id(a)]) if is_symbolic(a) else a for a in self._sizes])
+        new._graph_tensors = ()
+        return new
 
     def _flat_iter(self):
         structure = self._input.element_spec
@@ -487,3 +500,54 @@ class CacheDataset(UnaryDataset):
             with open(self._filename + ".tinytf-cache", "wb") as f:
                 pickle.dump(elements, f)
 
+
+
+@dataset_methods
+class _TransformMethods:
+    def with_options(self, options, name=None):
+        return OptionsDataset(self, self.options().merge(options))
+
+    def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
+        return MapDataset(self, map_func, num_parallel_calls, deterministic)
+
+    def filter(self, predicate, name=None):
+        return FilterDataset(self, predicate)
+
+    def flat_map(self, map_func, name=None):
+        return FlatMapDataset(self, map_func)
+
+    def interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None,
+                   deterministic=None, name=None):
+        return InterleaveDataset(self, map_func, cycle_length, block_length, num_parallel_calls)
+
+    def take(self, count, name=None):
+        return deferred_transform(self, TakeDataset, count) or TakeDataset(self, count)
+
+    def skip(self, count, name=None):
+        return deferred_transform(self, SkipDataset, count) or SkipDataset(self, count)
+
+    def repeat(self, count=None, name=None):
+        return deferred_transform(self, RepeatDataset, count) or RepeatDataset(self, count)
+
+    def enumerate(self, start=0, name=None):
+        spec = (TensorSpec((), dtypes.int64), self.element_spec)
+        return deferred(enumerate_dataset, (self, start), lambda: spec, (self,), ZipDataset._tf_name) \
+            or enumerate_dataset(self, start)
+
+    def take_while(self, predicate, name=None):
+        return TakeWhileDataset(self, predicate)
+
+    def scan(self, initial_state, scan_func, name=None):
+        return ScanDataset(self, initial_state, scan_func)
+
+    def shard(self, num_shards, index, name=None):
+        return deferred_transform(self, ShardDataset, num_shards, index) or ShardDataset(self, num_shards, index)
+
+    def unique(self, name=None):
+        return UniqueDataset(self)
+
+    def ignore_errors(self, log_warning=False, name=None):
+        return IgnoreErrorsDataset(self)
+
+    def cache(self, filename="", name=None):
+        return CacheDataset(self, filename)

@@ -5,15 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from tinytf.runtime import dtypes, nest
+from tinytf.runtime.context import state as context
 from tinytf.runtime.errors import InvalidArgumentError
 
 from ..tensor_spec import TensorSpec
-from .dataset import INFINITE, UNKNOWN, DatasetV2
-from .functions import TracedFunction, python_function
+from .dataset import INFINITE, UNKNOWN, DatasetV2, UnaryDataset, dataset_methods
+from .functions import TracedDatasetFunction, TracedFunction
 from .sources import as_int
 from .structure import DatasetSpec, ElementError, describe
-from .symbolic import lifted_tensors, with_bound_functions
-from .transforms import UnaryDataset
+from .symbolic import any_symbolic, concrete_args, deferred_transform, is_symbolic, lifted_tensors, with_bound_functions
 
 
 class _ListDataset(DatasetV2):
@@ -101,19 +101,56 @@ class GroupByWindowDataset(UnaryDataset):
         if not isinstance(self._key.output_spec, TensorSpec) or self._key.output_spec.dtype is not dtypes.int64:
             raise ValueError(f"Invalid `key_func`. `key_func` must return a single tf.int64 tensor. Got type="
                              f"{describe(self._key.output_spec)}.")
-        size = window_size
         self._size_func = None if window_size_func is None else TracedFunction(
             window_size_func, [TensorSpec((), dtypes.int64)], "window_size_func")
-        self._window_size = None if size is None else as_int(size, "window_size")
-        self._reduce = python_function(reduce_func, unpack=True)
+        (size,) = concrete_args([window_size])
+        # a window_size that is a graph tensor (a tf.function's argument) is a graph input, set by _bound_copy
+        self._size_tensor = size if is_symbolic(size) else None
+        self._window_size = None if size is None or self._size_tensor is not None else as_int(size, "window_size")
         self._reduce_func = reduce_func
         super().__init__(input_dataset)
         self._element_spec = None
-        self._graph_tensors = lifted_tensors(self._key, *([] if self._size_func is None else [self._size_func]))
+        # Inside a graph reduce_func is traced once, as TF does, on (key, window dataset): it may read the enclosing
+        # function's tensors; its dataset is a recipe bound per window. A function that graphs cannot run (Python
+        # on values) is called per window instead.
+        self._traced_reduce = None
+        if context.graph is not None:
+            try:
+                self._traced_reduce = TracedDatasetFunction(
+                    reduce_func, (TensorSpec((), dtypes.int64), DatasetSpec(input_dataset.element_spec)),
+                    "group_by_window")
+                self._element_spec = self._traced_reduce.element_spec
+            except Exception:  # noqa: BLE001 - see above
+                self._traced_reduce = None
+        self._graph_tensors = lifted_tensors(self._key, *([] if self._size_func is None else [self._size_func])) \
+            + (() if self._traced_reduce is None else self._traced_reduce.lifted) \
+            + (() if self._size_tensor is None else (self._size_tensor,))
 
     def _bound_copy(self, values):
+        values = list(values)
         names = ["_key"] + ([] if self._size_func is None else ["_size_func"])
-        return with_bound_functions(self, values, *names)
+        n_functions = sum(len(getattr(self, name).lifted) for name in names)
+        new = with_bound_functions(self, values[:n_functions], *names)
+        rest = values[n_functions:]
+        if self._traced_reduce is not None:
+            n = len(self._traced_reduce.lifted)
+            new._traced_reduce = self._traced_reduce.bound(rest[:n])
+            rest = rest[n:]
+        if self._size_tensor is not None:
+            new._window_size = as_int(int(rest[0]), "window_size")
+            new._size_tensor = None
+        return new
+
+    def _reduce_window(self, key, spec, group):
+        """The dataset reduce_func makes of one window."""
+        window = _ListDataset(spec, group)
+        if self._traced_reduce is not None:
+            return self._traced_reduce(self._traced_reduce_structure, (np.int64(key), window))
+        return self._reduce_func(_int64(key), window)
+
+    @property
+    def _traced_reduce_structure(self):
+        return (TensorSpec((), dtypes.int64), DatasetSpec(self._input.element_spec))
 
     @property
     def element_spec(self):
@@ -149,9 +186,9 @@ class GroupByWindowDataset(UnaryDataset):
             group.append(item)
             if len(group) == self._limit(key):
                 del groups[key]
-                yield from self._reduce_func(_int64(key), _ListDataset(spec, group))._flat_iter()
+                yield from self._reduce_window(key, spec, group)._flat_iter()
         for key, group in sorted(groups.items()):  # TF flushes what is left by key
-            yield from self._reduce_func(_int64(key), _ListDataset(spec, group))._flat_iter()
+            yield from self._reduce_window(key, spec, group)._flat_iter()
 
 
 def _int64(value):
@@ -212,6 +249,7 @@ class _EagerGroupByWindow(GroupByWindowDataset):
         self._key_of = key_of
         self._sizes = sizes
         self._key, self._size_func = length_fn, None
+        self._traced_reduce = self._size_tensor = None
         self._graph_tensors = lifted_tensors(length_fn)
 
     def _limit(self, key):
@@ -236,3 +274,22 @@ class _EagerGroupByWindow(GroupByWindowDataset):
                 yield from self._reduce_func(_int64(key), _ListDataset(spec, group))._flat_iter()
         for key, group in sorted(groups.items()):  # TF flushes what is left by key
             yield from self._reduce_func(_int64(key), _ListDataset(spec, group))._flat_iter()
+
+
+@dataset_methods
+class _WindowMethods:
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        if any_symbolic(concrete_args([size, shift, stride, drop_remainder])):  # a window's spec has no sizes
+            spec = WindowDataset(self, 1).element_spec
+            return deferred_transform(self, WindowDataset, size, shift, stride, drop_remainder, element_spec=spec)
+        return WindowDataset(self, size, shift, stride, drop_remainder)
+
+    def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None, name=None):
+        return GroupByWindowDataset(self, key_func, reduce_func, window_size, window_size_func)
+
+    def bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
+                                  padded_shapes=None, padding_values=None, pad_to_bucket_boundary=False,
+                                  no_padding=False, drop_remainder=False, name=None):
+        return bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
+                                         padded_shapes, padding_values, pad_to_bucket_boundary, no_padding,
+                                         drop_remainder)

@@ -870,6 +870,8 @@ UNEXPORTED = {
                     "accumulated_sum")},
     "dataset_bind": "a tf.data pipeline over Python sources bound to graph tensors: no dataset graph exists to "
                     "export",
+    "dataset_cardinality": "the cardinality of a tf.data pipeline over Python sources bound to graph tensors: no "
+                           "dataset graph exists to export",
     "parse_sequence_example": "tinytf's parse_sequence_example attributes differ from ParseSequenceExampleV2's; "
                               "not written",
     **{name: "TF's DepthwiseConv2dNative family; the rule is not written yet"

@@ -43,7 +43,7 @@ class RaggedFeature(collections.namedtuple(
     """A feature parsed into a tf.RaggedTensor: the values of feature `value_key` (default: the dict key),
     split into ragged dimensions by `partitions` (outermost first), each naming an int64 feature of the same
     Example (RowSplits, RowLengths, RowStarts, RowLimits, ValueRowIds) or a constant (UniformRowLength). Row
-    splits are int64 whatever `row_splits_dtype` says (tinytf's RaggedTensor has int64 splits only)."""
+    splits have the dtype `row_splits_dtype` says (int32 unless asked otherwise, as TF)."""
 
     RowSplits = collections.namedtuple("RowSplits", ["key"])
     RowLengths = collections.namedtuple("RowLengths", ["key"])
@@ -183,7 +183,14 @@ def _parse(serialized, features, single):
     serialized = convert_to_tensor(serialized, dtypes.string)
     outputs = _parsing.parse_example(serialized, defaults, sparse, dense, single, ragged)
     result = assemble(outputs, sparse, dense, ragged, ragged_keys, single)
-    return {key: result[key] for key in features}
+    return {key: _with_splits_dtype(result[key], features[key]) for key in features}
+
+
+def _with_splits_dtype(value, feature):
+    """A RaggedFeature's result with the row splits dtype it asks for (the op computes int64 splits)."""
+    if isinstance(value, RaggedTensor):
+        return value.with_row_splits_dtype(feature.row_splits_dtype)
+    return value
 
 
 def parse_example(serialized, features, example_names=None, name=None) -> dict:
@@ -241,7 +248,8 @@ def _parse_sequence(serialized, context_features, sequence_features, single):
         lists[key] = ragged_result(outputs[at], list(outputs[at + 1:at + count]))
         at += count
     lengths = {key: outputs[at + i] for i, (key, *_rest) in enumerate(s_dense)}
-    order = lambda result, features: {key: result[key] for key in (features or {})}  # noqa: E731
+    order = lambda result, features: {key: _with_splits_dtype(result[key], features[key])  # noqa: E731
+                                      for key in (features or {})}
     return order(context, context_features), order(lists, sequence_features), lengths
 
 

@@ -53,8 +53,11 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None, 
     values = _flat_values(level, dtype, depth - ragged_rank - 1, inner_shape)
     if ragged_rank == 0:
         return values
+    splits_dtype = dtypes.as_dtype(row_splits_dtype)
+    if splits_dtype not in (dtypes.int32, dtypes.int64):
+        raise ValueError(f"row_splits_dtype must be int32 or int64, got {splits_dtype.name}")
     return RaggedTensor.from_nested_row_splits(
-        values, [convert_to_tensor(np.asarray(s, np.int64)) for s in splits_per_level], validate=False)
+        values, [convert_to_tensor(np.asarray(s, splits_dtype.np)) for s in splits_per_level], validate=False)
 
 
 def _scalar_depth(pylist) -> int:

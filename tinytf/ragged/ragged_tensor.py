@@ -29,6 +29,18 @@ def _int64(value, what: str) -> Tensor:
     return t if t.dtype is dtypes.int64 else cast(t, dtypes.int64)
 
 
+def _row_splits(value) -> Tensor:
+    """Row splits as given when they are int32 or int64 (a RaggedTensor's row_splits_dtype), else as int64."""
+    t = convert_to_tensor(value, dtype_hint=dtypes.int64)
+    return t if t.dtype is dtypes.int32 else _int64(t, "row_splits")
+
+
+def _as_int64(splits: Tensor) -> Tensor:
+    """Row splits as int64: the dtype tinytf's own ragged computations use (int32 splits are the tensor's type
+    only; `row_splits`, `row_lengths` and the components keep it)."""
+    return splits if splits.dtype is dtypes.int64 else cast(splits, dtypes.int64)
+
+
 def _int64_range(limit) -> Tensor:
     """0, 1, ..., limit - 1 as int64 (limit: an int or a scalar int64 tensor)."""
     return _range(convert_to_tensor(np.int64(0)), _int64(limit, "limit"), convert_to_tensor(np.int64(1)),
@@ -65,7 +77,10 @@ class RaggedTensor(CompositeTensor):
     def from_row_splits(cls, values, row_splits, name=None, validate=True) -> RaggedTensor:
         """Row i holds values[row_splits[i]:row_splits[i+1]] (the one constructor the others call)."""
         values = _values(values)
-        row_splits = _int64(row_splits, "row_splits")
+        row_splits = _row_splits(row_splits)
+        if isinstance(values, RaggedTensor) and values.row_splits_dtype is not row_splits.dtype:
+            raise ValueError(f"dtype mismatch: the row splits are {row_splits.dtype.name}, those of the values "
+                             f"{values.row_splits_dtype.name}; use RaggedTensor.with_row_splits_dtype to convert")
         if row_splits._shape is not None and len(row_splits._shape) != 1:
             raise ValueError(f"row_splits must be a vector, got shape {list(row_splits._shape)}")
         if validate and _is_eager(row_splits):
@@ -195,7 +210,17 @@ class RaggedTensor(CompositeTensor):
 
     @property
     def row_splits_dtype(self):
-        return dtypes.int64
+        return self._row_splits.dtype
+
+    def with_row_splits_dtype(self, dtype) -> RaggedTensor:
+        """This ragged tensor with its row splits (every level) cast to `dtype` (tf.int32 or tf.int64)."""
+        dtype = dtypes.as_dtype(dtype)
+        if dtype not in (dtypes.int32, dtypes.int64):
+            raise ValueError(f"dtype must be int32 or int64, got {dtype.name}")
+        if dtype is self.row_splits_dtype:
+            return self
+        values = self._values.with_row_splits_dtype(dtype) if isinstance(self._values, RaggedTensor) else self._values
+        return RaggedTensor(values, cast(self._row_splits, dtype), internal=True)
 
     @property
     def shape(self) -> TensorShape:
@@ -242,7 +267,7 @@ class RaggedTensor(CompositeTensor):
                           self._values._row_splits[1:], out_type=dtypes.int64)[0]
         ids = _int64_range(n_values)
 
-        started = cast(expand_dims(self._row_splits[1:-1], 0) <= expand_dims(ids, 1), dtypes.int64)
+        started = cast(expand_dims(_as_int64(self._row_splits)[1:-1], 0) <= expand_dims(ids, 1), dtypes.int64)
         return reduce_sum(started, 1)
 
     def nested_row_lengths(self, name=None) -> tuple:
@@ -305,6 +330,7 @@ class RaggedTensor(CompositeTensor):
 
         parts = [reshape(self.nrows(), [1])]
         for splits in self.nested_row_splits:
+            splits = _as_int64(splits)
             lengths = splits[1:] - splits[:-1]
             longest = reduce_max(concat([convert_to_tensor(np.zeros([1], np.int64)), lengths], 0))
             parts.append(reshape(longest, [1]))
@@ -324,7 +350,8 @@ class RaggedTensor(CompositeTensor):
                     raise ValueError(f"RaggedTensor.to_tensor: shape {list(shape)} must have rank {rank}")
         if default_value is not None:
             default_value = convert_to_tensor(default_value, dtype_hint=self.dtype)
-        return kernels.ragged_to_dense(self.flat_values, self.nested_row_splits, default_value, shape)
+        return kernels.ragged_to_dense(self.flat_values, [_as_int64(s) for s in self.nested_row_splits], default_value,
+                                       shape)
 
     def to_list(self) -> list:
         """The rows as nested Python lists (eager only)."""
@@ -359,9 +386,9 @@ class RaggedTensor(CompositeTensor):
 
     def _column_ids(self) -> Tensor:
 
-        n = self._row_splits[-1]
-        positions = _int64_range(n)
-        return positions - gather(self._row_splits, self.value_rowids())
+        splits = _as_int64(self._row_splits)
+        positions = _int64_range(splits[-1])
+        return positions - gather(splits, self.value_rowids())
 
     # --- indexing: `rt[key]` is ragged/indexing.py's getitem, installed there (it builds RaggedTensors) ---------
     def _slice_rows(self, start, stop) -> RaggedTensor:
@@ -377,7 +404,7 @@ class RaggedTensor(CompositeTensor):
     # --- composite protocol -----------------------------------------------------------------------------------
     @property
     def _type_spec(self) -> RaggedTensorSpec:
-        return RaggedTensorSpec(self._static_shape(), self.dtype, self.ragged_rank, dtypes.int64,
+        return RaggedTensorSpec(self._static_shape(), self.dtype, self.ragged_rank, self.row_splits_dtype,
                                 inner=None if self.flat_values._shape is None else self.flat_values._shape[1:])
 
     def _to_components(self) -> list:
