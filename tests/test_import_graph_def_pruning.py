@@ -22,7 +22,7 @@ def test_eager_import_runs_only_the_return_elements():
     x, n = tf.constant([1.0, 2.0]), tf.constant(7)
     y, = tf.graph_util.import_graph_def(graph_def, input_map={"x": x, "n": n}, return_elements=["y:0"])
     np.testing.assert_allclose(y.numpy(), [2.0, 4.0])
-    assert tf.graph_util.import_graph_def(graph_def, input_map={"x": x, "n": n}) is None  # nothing fetched: nothing runs
+    assert tf.graph_util.import_graph_def(graph_def, input_map={"x": x, "n": n}) is None  # nothing fetched, none run
     with pytest.raises(tf.errors.InvalidArgumentError, match="division by zero"):
         tf.graph_util.import_graph_def(graph_def, input_map={"x": x, "n": n}, return_elements=["y:0", "bad:0"])
     with pytest.raises(ValueError, match="not found in graph_def"):
