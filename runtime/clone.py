@@ -33,6 +33,7 @@ def clone_graph(graph: Graph, parent: Graph = None, _names=None) -> Graph:
 
 def _copy_node(node, graph, inputs, attrs, env) -> Node:
     copy = Node(graph, node.name, node.op, inputs, attrs, node.location)
+    copy.tf_name, copy.tf_helpers = node.tf_name, node.tf_helpers
     copy.outputs = [SymbolicTensor(copy, t.index, t.dtype, t._shape) for t in node.outputs]
     for old, new in zip(node.outputs, copy.outputs):
         env[id(old)] = new

@@ -9,6 +9,7 @@ from . import dtypes, numpy_errors, shapes
 from .context import shared, state
 from .errors import InvalidArgumentError, OpError, ResourceExhaustedError, at_user_line, user_location
 from .graph import SymbolicTensor
+from .naming import CONVERTED
 from .ops.core import constant_node, stack_op
 from .resource import Resource
 from .tensor import EagerTensor, Tensor
@@ -152,7 +153,7 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None) -> Tensor:
         except TypeError as e:
             raise TypeError(at_user_line(str(e))) from None
     if state.graph is not None:
-        return constant_node(array, dtype)
+        return constant_node(array, dtype, CONVERTED if name is None else name)
     return EagerTensor(array, dtype)
 
 
@@ -218,9 +219,10 @@ def _infer(op, inputs, attrs):
 
 
 # --- the entry point -----------------------------------------------------------------------------
-def apply(op, inputs, attrs=_NO_ATTRS):
-    """Run `op` on `inputs` (tensors) with `attrs`: eagerly when possible, else as a graph node.
-    Returns one tensor, a tuple of tensors, or None, following the op's number of outputs."""
+def apply(op, inputs, attrs=_NO_ATTRS, name=None):
+    """Run `op` on `inputs` (tensors) with `attrs`: eagerly when possible, else as a graph node named `name`
+    (TF's `name=`; eagerly ignored, as TF ignores it). Returns one tensor, a tuple of tensors, or None,
+    following the op's number of outputs."""
     graph = state.graph if shared.busy else None  # shared.busy: skip the thread-local read when all is eager
     if graph is None:
         for x in inputs:
@@ -230,7 +232,7 @@ def apply(op, inputs, attrs=_NO_ATTRS):
                                    "traced it; return it from the tf.function to get its value")
                 raise op_error(op, inputs, f"expected tensors, got {type(x).__name__}", TypeError)
         return _run_eager(op, inputs, attrs)
-    return _add_node(graph, op, inputs, attrs)
+    return _add_node(graph, op, inputs, attrs, name)
 
 
 def _run_eager(op, inputs, attrs):
@@ -266,11 +268,11 @@ def record(op, inputs, attrs, outputs):
         tape._record(op, inputs, attrs, outputs)
 
 
-def _add_node(graph, op, inputs, attrs):
+def _add_node(graph, op, inputs, attrs, name=None):
     inputs = [x if isinstance(x, SymbolicTensor) and x.node.graph is graph else graph.capture(x)
               for x in inputs]
     specs = _infer(op, inputs, attrs)
-    node = graph.add_node(op, inputs, attrs, specs, user_location(3))
+    node = graph.add_node(op, inputs, attrs, specs, user_location(3), name)
     outputs = node.outputs
     n = len(outputs)
     result = outputs[0] if n == 1 else (None if n == 0 else tuple(outputs))

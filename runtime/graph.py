@@ -10,7 +10,7 @@ from __future__ import annotations
 import weakref
 from typing import Optional
 
-from . import dtypes, effects
+from . import dtypes, effects, naming
 from .dot import graph_to_dot, render
 from .errors import InaccessibleTensorError, Location
 from .ops.core import placeholder_op
@@ -18,7 +18,15 @@ from .printer import graph_to_text
 from .shapes import fmt
 from .tensor import EagerTensor, Tensor
 
+CONVERTED, FUNCTION = naming.CONVERTED, naming.FUNCTION
+
 RESOURCE = dtypes.DType("resource", object)  # the dtype of variable handles captured by a graph
+
+
+def ir_identifier(text: str) -> str:
+    """A TF node name as an identifier for tinytf's IR (the generated code names values after nodes)."""
+    name = "".join(c if c.isalnum() or c == "_" else "_" for c in text)
+    return name if name and not name[0].isdigit() else "_" + name
 
 
 class SymbolicTensor(Tensor):
@@ -75,7 +83,10 @@ class Node:
     """One operation in a graph: op, inputs, attrs, typed outputs, control inputs, user location."""
 
     # __weakref__: the builder's side-effect chain (effects.py) refers to a graph's latest stateful node weakly
-    __slots__ = ("graph", "name", "op", "inputs", "attrs", "outputs", "control_inputs", "location", "__weakref__")
+    # tf_name: TF's name of the node (runtime/naming.py), None until given; tf_helpers: the names TF gives the
+    # constants it makes for the node outside it (a reduction's `Const` axis), or None
+    __slots__ = ("graph", "name", "op", "inputs", "attrs", "outputs", "control_inputs", "location", "tf_name",
+                 "tf_helpers", "__weakref__")
 
     def __init__(self, graph, name, op, inputs, attrs, location: Optional[Location]):
         self.graph = graph
@@ -86,6 +97,8 @@ class Node:
         self.outputs = []
         self.control_inputs = []
         self.location = location
+        self.tf_name = None
+        self.tf_helpers = None
 
     @property
     def type(self) -> str:
@@ -145,6 +158,7 @@ class Graph:
         self.outputs: list = []
         self.captures: dict = {}  # id(outer) -> Capture
         self._names = parent._names if parent is not None else {}
+        self._tf_used: dict = {}  # lowercased TF names in use -> next suffix (each graph, as each TF FuncGraph)
 
     # --- naming -------------------------------------------------------------------------------
     def unique_name(self, base: str) -> str:
@@ -160,10 +174,43 @@ class Graph:
                 self._names[name] = 1
                 return name
 
+    def tf_unique(self, name: str) -> str:
+        """TF's unique_name: `name`, else `name_1`, `name_2`, ..., compared without case (so `Add` after `add`
+        and `add_1` is `Add_2`, as TF names it)."""
+        key = name.lower()
+        count = self._tf_used.get(key)
+        if count is None:
+            self._tf_used[key] = 1
+            return name
+        while f"{key}_{count}" in self._tf_used:
+            count += 1
+        self._tf_used[key] = count + 1
+        self._tf_used[f"{key}_{count}"] = 1
+        return f"{name}_{count}"
+
+    def name_node(self, node: Node, tf_name: str) -> None:
+        """Give `node` TF's name `tf_name` (already unique); a TF1 graph also indexes it by that name."""
+        node.tf_name = tf_name
+
+    def _ir_base(self, name, op, tf_name: Optional[str]) -> str:
+        """The IR name a node starts from: the user's name as an identifier, else the op's own name."""
+        if isinstance(name, str) and name is not FUNCTION and name is not CONVERTED:
+            return ir_identifier(name.rstrip("/").rpartition("/")[2])
+        return op.name
+
     # --- building -----------------------------------------------------------------------------
     def add_node(self, op, inputs, attrs, specs, location=None, name: Optional[str] = None) -> Node:
-        node = Node(self, self.unique_name(name or op.name), op, inputs, attrs, location)
+        """Append a node of `op`. `name` is TF's `name=` (None: TF's default name for the op; naming.FUNCTION:
+        the default of a public function such as tf.add); a constant built with name=naming.CONVERTED is named
+        by the op that takes it (`add/y`)."""
+        helpers = naming.helper_names(self, op, attrs)
+        tf_name = None if name is CONVERTED else naming.node_name(self, op, name)
+        node = Node(self, self.unique_name(self._ir_base(name, op, tf_name)), op, inputs, attrs, location)
         node.outputs = [SymbolicTensor(node, i, dtype, shape) for i, (dtype, shape) in enumerate(specs)]
+        node.tf_helpers = helpers
+        if tf_name is not None:
+            self.name_node(node, tf_name)
+            naming.claim_converted(node)
         if is_stateful(node):
             effects.chain(self, node)  # side effects run in program order
         self.nodes.append(node)
@@ -173,6 +220,7 @@ class Graph:
         node = Node(self, self.unique_name(name), placeholder_op, (), {"dtype": dtype, "shape": shape}, None)
         tensor = SymbolicTensor(node, 0, dtype, shape)
         node.outputs = [tensor]
+        self.name_node(node, self.tf_unique(naming.current_scope() + name))
         self.inputs.append(tensor)
         return tensor
 

@@ -399,8 +399,9 @@ def test_import_graph_def_names_unsupported_ops():
             graph.get_tensor_by_name("import/weird:0")
         with pytest.raises(ValueError, match="'FancyNewOp' .*node 'weird'"):
             tf.compat.v1.import_graph_def(graph_def, return_elements=["weird:0"])
-    with pytest.raises(ValueError, match="needs a value"):
-        tf.graph_util.import_graph_def(_graph_def()[0])
+    with pytest.raises(ValueError, match="needs a value"):  # eagerly, y needs the placeholder x
+        tf.graph_util.import_graph_def(_graph_def()[0], return_elements=["y:0"])
+    assert tf.graph_util.import_graph_def(_graph_def()[0]) is None  # nothing fetched: nothing runs, as in TF
 
 
 def test_tensor_arrays_strings_and_nested_structures(tmp_path):

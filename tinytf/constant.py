@@ -21,7 +21,7 @@ def constant(value, dtype=None, shape=None, name=None):
         if dtype is not None and tensor.dtype is not dtypes.as_dtype(dtype):
             tensor = cast(tensor, dtype)
     else:
-        tensor = _convert(value, dtype)
+        tensor = _convert(value, dtype, name=name or "Const")  # TF's node name in a graph
     if shape is not None:
         target = as_shape(shape)
         size, wanted = int(np.prod(tensor._shape)), int(np.prod(target))
@@ -35,4 +35,4 @@ def constant(value, dtype=None, shape=None, name=None):
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
-    return _convert(value, dtype, dtype_hint=dtype_hint)
+    return _convert(value, dtype, name=name or "Const", dtype_hint=dtype_hint)

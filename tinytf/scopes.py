@@ -6,12 +6,8 @@ from __future__ import annotations
 import contextlib
 
 from tinytf.runtime.context import no_tapes, state
-
-_name_stack: list = []
-
-
-def current_name_scope() -> str:
-    return "".join(f"{name}/" for name in _name_stack)
+from tinytf.runtime.naming import current_scope as current_name_scope
+from tinytf.runtime.naming import scope_stack as _name_stack  # the engine's namer prefixes node names with it
 
 
 class name_scope:

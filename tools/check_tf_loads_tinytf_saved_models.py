@@ -168,7 +168,8 @@ def read(tf, folder: str) -> dict:
     adder = tf.saved_model.load(os.path.join(folder, "adder"))
     out["adder"] = {"call": _numbers(adder(tf.constant([1.0, 2.0]))),
                     "serving_default": _numbers(adder.signatures["serving_default"](x=tf.constant([0.5]))),
-                    "signatures": sorted(adder.signatures), "variables": _numbers(adder.v)}
+                    "signatures": sorted(adder.signatures), "variables": _numbers(adder.v),
+                    "versions": [adder.tensorflow_version, adder.tensorflow_git_version]}
     counter = tf.saved_model.load(os.path.join(folder, "counter"))
     first = counter.add(tf.constant(1), tf.constant([1.0, 2.0]))
     second = counter.add(tf.constant(5), tf.constant([0.5, -1.0]))

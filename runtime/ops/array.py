@@ -90,7 +90,7 @@ def fill(dims, value, name=None):
         return _dynamic.fill(shape, convert_to_tensor(value))
     if isinstance(shape, shapes.TensorShape) or any(d is None or d < 0 for d in shape):
         raise ValueError(f"tf.fill: dims must be non-negative and known, got {as_int_tuple(dims)}")
-    return apply(fill_op, (convert_to_tensor(value),), {"shape": shape})
+    return apply(fill_op, (convert_to_tensor(value),), {"shape": shape}, name=name)
 
 
 def _zero(dtype):
@@ -175,11 +175,11 @@ def reshape(tensor, shape, name=None):
         return _dynamic.reshape(convert_to_tensor(tensor), target)
     if isinstance(target, shapes.TensorShape) or None in target:
         raise ValueError(f"tf.reshape: the shape must be fully defined, got {shape}")
-    return apply(reshape_op, (convert_to_tensor(tensor),), {"shape": target})
+    return apply(reshape_op, (convert_to_tensor(tensor),), {"shape": target}, name=name)
 
 
 def identity(x, name=None):
-    return apply(identity_op, (convert_to_tensor(x),))
+    return apply(identity_op, (convert_to_tensor(x),), name=name)
 
 
 def stack(values, axis=0, name=None):
@@ -188,12 +188,12 @@ def stack(values, axis=0, name=None):
         raise ValueError("tf.stack needs at least one value")
     if any(t.dtype is not tensors[0].dtype for t in tensors):
         tensors = convert_inputs(list(values), True)
-    return apply(stack_op, tensors, {"axis": axis})
+    return apply(stack_op, tensors, {"axis": axis}, name=name)
 
 
 def shape(x, out_type=dtypes.int32, name=None):
     """`tf.shape`: the dynamic shape as an int32 tensor."""
-    return apply(shape_op, (convert_to_tensor(x),), {"out_type": dtypes.as_dtype(out_type)})
+    return apply(shape_op, (convert_to_tensor(x),), {"out_type": dtypes.as_dtype(out_type)}, name=name)
 
 
 # --- sequences: range, linspace --------------------------------------------------------------------
@@ -253,7 +253,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):
     else:
         dtype = dtypes.as_dtype(dtype)
     tensors = [cast(x, dtype) if isinstance(x, Tensor) else convert_to_tensor(x, dtype) for x in args]
-    return apply(range_op, tensors, {"dtype": dtype})
+    return apply(range_op, tensors, {"dtype": dtype}, name=name)
 
 
 def _linspace_kernel(start, stop, *, num, axis):
@@ -287,7 +287,7 @@ def linspace(start, stop, num, name=None, axis=0):
     if isinstance(count, Tensor):
         return _linspace_of_run_time_num(start, stop, count, known_ints(axis, "tf.linspace: axis"))
     return apply(linspace_op, (start, stop), {"num": count,
-                                               "axis": known_ints(axis, "tf.linspace: axis")})
+                                               "axis": known_ints(axis, "tf.linspace: axis")}, name=name)
 
 
 def _linspace_of_run_time_num(start, stop, num, axis: int):
@@ -351,7 +351,8 @@ def concat(values, axis, name="concat"):
     """`tf.concat`: join tensors along an existing axis."""
     if not isinstance(values, (list, tuple)) or not values:
         raise ValueError("tf.concat needs a non-empty list of tensors")
-    return apply(concat_op, convert_inputs(list(values), True), {"axis": known_ints(axis, "tf.concat: axis")})
+    return apply(concat_op, convert_inputs(list(values), True), {"axis": known_ints(axis, "tf.concat: axis")},
+                 name=name)
 
 
 def _several(parts):
@@ -392,7 +393,7 @@ def unstack(value, num=None, axis=0, name="unstack"):
         if num is None:
             raise ValueError(f"tf.unstack: cannot infer num from shape {shapes.fmt(shape)} (dimension {axis} "
                              "is unknown); pass num=")
-    result = apply(unstack_op, (x,), {"num": int(num), "axis": axis})
+    result = apply(unstack_op, (x,), {"num": int(num), "axis": axis}, name=name)
     return [] if result is None else list(result) if isinstance(result, tuple) else [result]
 
 
@@ -450,7 +451,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
         if not split_spec or any(s < -1 for s in split_spec) or split_spec.count(-1) > 1:
             raise ValueError(f"tf.split: sizes must be non-negative, with at most one -1, got {list(split_spec)}")
         num_split, sizes = len(split_spec), split_spec
-    result = apply(split_op, (x,), {"num_split": num_split, "sizes": sizes, "axis": axis})
+    result = apply(split_op, (x,), {"num_split": num_split, "sizes": sizes, "axis": axis}, name=name)
     return list(result) if isinstance(result, tuple) else [result]
 
 
@@ -483,7 +484,7 @@ def squeeze(input, axis=None, name=None, squeeze_dims=None):
     axis = _axis_attr(axis if axis is not None else squeeze_dims, "tf.squeeze: axis")
     if isinstance(axis, int):
         axis = (axis,)
-    return apply(squeeze_op, (convert_to_tensor(input),), {"axis": axis})
+    return apply(squeeze_op, (convert_to_tensor(input),), {"axis": axis}, name=name)
 
 
 def _infer_expand_dims(x, *, axis):
@@ -513,7 +514,7 @@ def expand_dims(input, axis, name=None):
         if len(axis) != 1:
             raise ValueError(f"tf.expand_dims: axis must be a single int, got {list(axis)}")
         axis = axis[0]
-    return apply(expand_dims_op, (convert_to_tensor(input),), {"axis": axis})
+    return apply(expand_dims_op, (convert_to_tensor(input),), {"axis": axis}, name=name)
 
 
 def _infer_transpose(x, *, perm):
@@ -544,7 +545,7 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
     perm = _axis_attr(perm, "tf.transpose: perm")
     if isinstance(perm, int):
         perm = (perm,)
-    return apply(transpose_op, (convert_to_tensor(a),), {"perm": perm})
+    return apply(transpose_op, (convert_to_tensor(a),), {"perm": perm}, name=name)
 
 
 def _infer_reverse(x, *, axis):
@@ -570,7 +571,7 @@ def reverse(tensor, axis, name=None):
     """`tf.reverse`: reverse the order of elements along the dimensions in `axis`."""
     axis = known_ints(axis, "tf.reverse: axis")
     axis = (axis,) if isinstance(axis, int) else axis
-    return apply(reverse_op, (convert_to_tensor(tensor),), {"axis": axis})
+    return apply(reverse_op, (convert_to_tensor(tensor),), {"axis": axis}, name=name)
 
 
 def _infer_tile(x, *, multiples):
@@ -596,7 +597,7 @@ def tile(input, multiples, name=None):
     multiples = shape_arg(multiples, "tf.tile: multiples")
     if isinstance(multiples, Tensor):
         return _dynamic.tile(convert_to_tensor(input), multiples)
-    return apply(tile_op, (convert_to_tensor(input),), {"multiples": multiples})
+    return apply(tile_op, (convert_to_tensor(input),), {"multiples": multiples}, name=name)
 
 
 _PAD_MODES = ("CONSTANT", "REFLECT", "SYMMETRIC")
@@ -654,7 +655,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
         raise ValueError(f"tf.pad: paddings must have shape [rank, 2], got {list(array.shape)}")
     pairs = tuple((int(a), int(b)) for a, b in array.reshape(-1, 2))
     constant = convert_inputs((x, constant_values), True)[1]
-    return apply(pad_op, (x, constant), {"paddings": pairs, "mode": mode_name})
+    return apply(pad_op, (x, constant), {"paddings": pairs, "mode": mode_name}, name=name)
 
 
 def _infer_broadcast_to(x, *, shape):
@@ -685,7 +686,7 @@ def broadcast_to(input, shape, name=None):
     target = shape_arg(shape, "tf.broadcast_to: shape")
     if isinstance(target, Tensor):
         return _dynamic.broadcast_to(convert_to_tensor(input), target)
-    return apply(broadcast_to_op, (convert_to_tensor(input),), {"shape": target})
+    return apply(broadcast_to_op, (convert_to_tensor(input),), {"shape": target}, name=name)
 
 
 # --- size and rank ---------------------------------------------------------------------------------------
@@ -705,7 +706,7 @@ size_op = register(OpDef("size", _size_kernel, _infer_size, differentiable=False
 
 def size(input, out_type=dtypes.int32, name=None):
     """`tf.size`: the number of elements, as an int32 scalar."""
-    return apply(size_op, (convert_to_tensor(input),), {"out_type": dtypes.as_dtype(out_type)})
+    return apply(size_op, (convert_to_tensor(input),), {"out_type": dtypes.as_dtype(out_type)}, name=name)
 
 
 def _rank_kernel(x):
@@ -718,7 +719,7 @@ rank_op = register(OpDef("rank", _rank_kernel, lambda x: (dtypes.int32, ()), dif
 
 def rank(input, name=None):
     """`tf.rank`: the number of dimensions, as an int32 scalar."""
-    return apply(rank_op, (convert_to_tensor(input),))
+    return apply(rank_op, (convert_to_tensor(input),), name=name)
 
 
 __all__ = ["fill", "zeros", "ones", "zeros_like", "ones_like", "reshape", "identity", "stack", "shape",

@@ -41,4 +41,4 @@ def _check_numerics_grad(record, g):
 def check_numerics(tensor, message, name=None):
     """`tf.debugging.check_numerics`: `tensor` unchanged, or InvalidArgumentError "<message> : Tensor had NaN
     values" (or Inf, or Inf and NaN) when it holds any; floating dtypes only."""
-    return apply(check_numerics_op, (convert_to_tensor(tensor),), {"message": str(message)})
+    return apply(check_numerics_op, (convert_to_tensor(tensor),), {"message": str(message)}, name=name)

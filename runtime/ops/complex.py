@@ -59,7 +59,7 @@ def real(input, name=None):
     """The real part of a complex tensor; a real tensor is returned unchanged (TF's tf.math.real)."""
     x = convert_to_tensor(input)
     if x.dtype.is_complex:
-        return apply(real_op, (x,))
+        return apply(real_op, (x,), name=name)
     require(x.dtype, "numeric", "tf.math.real")
     return x
 
@@ -68,7 +68,7 @@ def imag(input, name=None):
     """The imaginary part of a complex tensor; zeros for a real tensor (TF's tf.math.imag)."""
     x = convert_to_tensor(input)
     if x.dtype.is_complex:
-        return apply(imag_op, (x,))
+        return apply(imag_op, (x,), name=name)
     require(x.dtype, "numeric", "tf.math.imag")
 
     return zeros_like(x)
@@ -78,7 +78,7 @@ def conj(x, name=None):
     """The complex conjugate; a real tensor is returned unchanged (TF's tf.math.conj)."""
     x = convert_to_tensor(x)
     if x.dtype.is_complex:
-        return apply(conj_op, (x,))
+        return apply(conj_op, (x,), name=name)
     if not x.dtype.is_numeric:
         raise TypeError(f"tf.math.conj expects a numeric tensor, got {x.dtype.name}")
     return x
@@ -88,7 +88,7 @@ def angle(input, name=None):
     """The argument of each complex element; for a real tensor, pi where it is negative and 0 elsewhere."""
     x = convert_to_tensor(input)
     if x.dtype.is_complex:
-        return apply(angle_op, (x,))
+        return apply(angle_op, (x,), name=name)
     require(x.dtype, "float", "tf.math.angle")
     zeros = zeros_like(x)
     return where(less(x, zeros), zeros + np.pi, zeros)
@@ -100,7 +100,7 @@ def complex(real, imag, name=None):
     # raised here, eagerly too, as TF's wrapper does)
     real, imag = convert_to_tensor(real), convert_to_tensor(imag)
     _infer_complex(real, imag)
-    return apply(complex_op, (real, imag))
+    return apply(complex_op, (real, imag), name=name)
 
 
 

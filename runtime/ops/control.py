@@ -16,6 +16,7 @@ from ..graph import Graph, SymbolicTensor
 from ..registry import OpDef, register
 from ..tensor import EagerTensor, Tensor
 from ..trace import align_captures, trace_subgraph
+from .core import identity_op
 
 
 def _run_subgraph(graph: Graph, values):
@@ -61,7 +62,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
         if isinstance(pred, SymbolicTensor):
             raise TypeError(at_user_line(f"tf.cond: the predicate {pred.name} is symbolic but no graph is built"))
         return true_fn() if _python_bool(pred) else false_fn()
-    return build_cond(pred, true_fn, false_fn, "tf.cond")
+    return build_cond(pred, true_fn, false_fn, "tf.cond", name=name)
 
 
 def _python_bool(pred) -> bool:
@@ -73,8 +74,9 @@ def _python_bool(pred) -> bool:
     return bool(pred)
 
 
-def build_cond(pred, true_fn, false_fn, what: str, names=None):
-    """Trace both branches and add a cond node. `names` optionally names the outputs (for messages)."""
+def build_cond(pred, true_fn, false_fn, what: str, names=None, name=None):
+    """Trace both branches and add a cond node (TF's node name `name`). `names` optionally names the outputs
+    (for messages)."""
     pred = convert_to_tensor(pred)
     if not pred.dtype.is_bool or (pred._shape is not None and pred._shape != ()):
         raise TypeError(at_user_line(
@@ -86,11 +88,24 @@ def build_cond(pred, true_fn, false_fn, what: str, names=None):
     template = _join_composites(true_out, false_out, what, names, "in the true branch", "in the false branch")
     outer = align_captures([true_graph, false_graph])
 
-    result = apply(cond_op, [pred, *outer], {"true_graph": true_graph, "false_graph": false_graph})
+    result = apply(cond_op, [pred, *outer], {"true_graph": true_graph, "false_graph": false_graph}, name=name)
     flat = [] if result is None else ([result] if isinstance(result, Tensor) else list(result))
     if true_out is None:
         return None
-    return nest.pack_sequence_as(template, flat, expand_composites=True)
+    return nest.pack_sequence_as(template, _tf1_outputs(flat), expand_composites=True)
+
+
+def _tf1_outputs(flat, skip=0):
+    """In a TF1 graph TF passes the results of cond and while_loop through Identity ops named under the op
+    (`cond/Identity`, `while/Identity_3` after the loop's counter and limit, `skip`): the tensor names TF1
+    programs print and fetch. A function's graph keeps them out (its GraphDef export adds cond's)."""
+    graph = state.graph
+    if not flat or not getattr(graph, "identity_outputs", False):
+        return flat
+    base = f"{flat[0].node.tf_name}/Identity"
+    for _ in range(skip):
+        graph.tf_unique(base)
+    return [apply(identity_op, [t], name=base + "/") for t in flat]  # "/": the name is not under the scope
 
 
 def _component_names(structure, names):
@@ -194,11 +209,12 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     loop variables in messages and in the generated code."""
     single = not isinstance(loop_vars, (list, tuple, dict))
     structure = loop_vars
-    flat = [convert_to_tensor(v) for v in nest.flatten(loop_vars, expand_composites=True)]
+    # Python values become constants as in TF (`Const`, `Const_1`: converted before the loop, not for it)
+    flat = [convert_to_tensor(v, name="Const") for v in nest.flatten(loop_vars, expand_composites=True)]
     if state.graph is None and not any(isinstance(v, SymbolicTensor) for v in flat):
         return _eager_while(cond, body, nest.pack_sequence_as(structure, flat, expand_composites=True),
                             maximum_iterations, single)
-    return _graph_while(cond, body, structure, flat, shape_invariants, maximum_iterations, names or [])
+    return _graph_while(cond, body, structure, flat, shape_invariants, maximum_iterations, names or [], name)
 
 
 def _call_body(body, values, single):
@@ -237,7 +253,7 @@ def _var_label(names, i):
 _NO_INVARIANT = object()  # a loop variable without a shape invariant keeps its shape
 
 
-def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iterations, names):
+def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iterations, names, node_name=None):
     single = not isinstance(structure, (list, tuple, dict))
     leaf_names = names
     names = _component_names(structure, names)
@@ -288,9 +304,9 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
     attrs = {"cond_graph": cond_graph, "body_graph": body_graph, "n_vars": len(flat), "has_max": int(has_max)}
     if names:
         attrs["names"] = tuple(n if isinstance(n, str) and n.isidentifier() else None for n in names)
-    result = apply(while_op, inputs + outer, attrs)
+    result = apply(while_op, inputs + outer, attrs, name=node_name)
     outs = [] if result is None else ([result] if isinstance(result, Tensor) else list(result))
-    return nest.pack_sequence_as(template, outs, expand_composites=True)
+    return nest.pack_sequence_as(template, _tf1_outputs(outs, skip=2), expand_composites=True)
 
 
 def _trace_loop(cond, body, structure, loop_in, specs, single, leaf_names):

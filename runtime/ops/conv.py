@@ -156,7 +156,7 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     attrs = {"strides": _spatial_pair(strides, "strides", "conv2d"),
              "padding": _padding(padding, "conv2d", explicit_ok=True),
              "dilations": _spatial_pair(1 if dilations is None else dilations, "dilations", "conv2d")}
-    return apply(conv2d_op, (convert_to_tensor(input), convert_to_tensor(filters)), attrs)
+    return apply(conv2d_op, (convert_to_tensor(input), convert_to_tensor(filters)), attrs, name=name)
 
 
 # --- pooling -----------------------------------------------------------------------------------------------
@@ -233,7 +233,7 @@ avg_pool2d_op = register(OpDef("avg_pool2d", _avg_pool_kernel, _pool_infer("floa
                                doc="mean over the real (unpadded) elements of each window of an NHWC input"))
 
 
-def _pool(op, input, ksize, strides, padding, data_format):  # noqa: A002
+def _pool(op, input, ksize, strides, padding, data_format, name=None):  # noqa: A002
     _check_nhwc(data_format, op.name)
     attrs = {"ksize": _spatial_pair(ksize, "ksize", op.name), "strides": _spatial_pair(strides, "strides", op.name),
              "padding": _padding(padding, op.name, explicit_ok=False)}
@@ -241,27 +241,27 @@ def _pool(op, input, ksize, strides, padding, data_format):  # noqa: A002
     if x._shape is not None and len(x._shape) != 4:
         raise ValueError(f"{op.name}: only 2-D pooling of 4-D NHWC inputs is supported, got shape "
                          f"{shapes.fmt(x._shape)}")
-    return apply(op, (x,), attrs)
+    return apply(op, (x,), attrs, name=name)
 
 
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
     """`tf.nn.max_pool2d`: the maximum of each ksize window, moved by strides, SAME or VALID padding."""
-    return _pool(max_pool2d_op, input, ksize, strides, padding, data_format)
+    return _pool(max_pool2d_op, input, ksize, strides, padding, data_format, name)
 
 
 def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
     """`tf.nn.avg_pool2d`: the mean of each window; with SAME padding only real elements are averaged."""
-    return _pool(avg_pool2d_op, input, ksize, strides, padding, data_format)
+    return _pool(avg_pool2d_op, input, ksize, strides, padding, data_format, name)
 
 
 def max_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
     """`tf.nn.max_pool` on 4-D NHWC input (the 2-D case of TF's N-D pooling)."""
-    return _pool(max_pool2d_op, input, ksize, strides, padding, data_format)
+    return _pool(max_pool2d_op, input, ksize, strides, padding, data_format, name)
 
 
 def avg_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
     """`tf.nn.avg_pool` on 4-D NHWC input (the 2-D case of TF's N-D pooling)."""
-    return _pool(avg_pool2d_op, input, ksize, strides, padding, data_format)
+    return _pool(avg_pool2d_op, input, ksize, strides, padding, data_format, name)
 
 
 __all__ = ["conv2d", "max_pool2d", "avg_pool2d", "max_pool", "avg_pool"]

@@ -65,7 +65,7 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
              "padding": conv._padding(padding, "conv2d_transpose", explicit_ok=True),
              "dilations": conv._spatial_pair(1 if dilations is None else dilations, "dilations", "conv2d_transpose")}
     _check_transpose_shapes(x._shape, f._shape, out, attrs)
-    return apply(nn_grad.conv2d_backprop_input_op, (x, f), {"shape": tuple(out[1:]), **attrs})
+    return apply(nn_grad.conv2d_backprop_input_op, (x, f), {"shape": tuple(out[1:]), **attrs}, name=name)
 
 
 def _check_transpose_shapes(x_shape, f_shape, out, attrs):
@@ -183,7 +183,7 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
         raise ValueError("depthwise_conv2d: strides > 1 together with dilations > 1 are not supported (as in TF)")
     attrs = {"strides": strides, "padding": conv._padding(padding, "depthwise_conv2d", explicit_ok=True),
              "dilations": dilations}
-    return apply(depthwise_conv2d_op, (convert_to_tensor(input), convert_to_tensor(filter)), attrs)
+    return apply(depthwise_conv2d_op, (convert_to_tensor(input), convert_to_tensor(filter)), attrs, name=name)
 
 
 __all__ = ["conv1d", "conv2d_transpose", "depthwise_conv2d"]

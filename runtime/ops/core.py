@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import state
+from ..naming import CONVERTED
 from ..registry import OpDef, register
 from .common import normalize_axis, same_dtype, same_shape
 
@@ -30,10 +31,11 @@ const_op = register(OpDef(
     doc="a constant value embedded in the graph"))
 
 
-def constant_node(array, dtype):
-    """Add a constant to the graph being built (used by convert_to_tensor while tracing)."""
+def constant_node(array, dtype, name=CONVERTED):
+    """Add a constant to the graph being built (used by convert_to_tensor while tracing). TF's name: `name`
+    (tf.constant's, `Const` by default), or, for a value converted for an op's input, the op's (`add/y`)."""
     graph = state.graph
-    node = graph.add_node(const_op, (), {"value": array, "dtype": dtype}, [(dtype, array.shape)], name="const")
+    node = graph.add_node(const_op, (), {"value": array, "dtype": dtype}, [(dtype, array.shape)], name=name)
     return node.outputs[0]
 
 

@@ -119,7 +119,7 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int
         inputs.append(weights)
     return apply(bincount_op, tuple(inputs), {
         "minlength": _optional_length(minlength, "minlength"), "maxlength": _optional_length(maxlength, "maxlength"),
-        "per_row": axis == -1, "binary_output": bool(binary_output), "dtype": out_dtype})
+        "per_row": axis == -1, "binary_output": bool(binary_output), "dtype": out_dtype}, name=name)
 
 
 # --- histogram_fixed_width -----------------------------------------------------------------------------------
@@ -166,7 +166,7 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=dtypes.int32, na
     values = convert_to_tensor(values)
     value_range = convert_to_tensor(value_range, values.dtype)
     nbins = convert_to_tensor(nbins, dtypes.int32)
-    return apply(histogram_op, (values, value_range, nbins), {"dtype": dtypes.as_dtype(dtype)})
+    return apply(histogram_op, (values, value_range, nbins), {"dtype": dtypes.as_dtype(dtype)}, name=name)
 
 
 def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=dtypes.int32, name=None):
@@ -243,7 +243,7 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
     if weights.dtype is not out_dtype:
         weights = cast(weights, out_dtype)
     num = convert_to_tensor(-1 if num_classes is None else num_classes)
-    return apply(confusion_op, (labels, predictions, weights, num))
+    return apply(confusion_op, (labels, predictions, weights, num), name=name)
 
 
 __all__ = ["bincount", "histogram_fixed_width", "histogram_fixed_width_bins", "confusion_matrix"]

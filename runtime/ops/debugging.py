@@ -69,7 +69,7 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TensorFl
     template = tuple(None if isinstance(d, Tensor) else str(d) for d in data)  # values spliced in order
     # the user's line is added once, after the values: by the dispatcher eagerly, from the node in a graph
     apply(assert_op, [convert_to_tensor(condition), *tensors],
-          {"message": template, "summarize": summarize})
+          {"message": template, "summarize": summarize}, name=name)
 
 
 __all__ = ["Assert"]

@@ -25,7 +25,7 @@ stop_gradient_op = register(OpDef(
 
 def stop_gradient(input, name=None):
     """`tf.stop_gradient`: the value of `input`, treated as a constant by gradients."""
-    return apply(stop_gradient_op, (convert_to_tensor(input),))
+    return apply(stop_gradient_op, (convert_to_tensor(input),), name=name)
 
 
 # The helpers below take the target shape as a static attribute `shape` when it is fully known (so the

@@ -184,7 +184,7 @@ def slice(input_, begin, size, name=None):
     size = known_ints(size, "tf.slice: size")
     begin = (begin,) if isinstance(begin, int) else begin
     size = (size,) if isinstance(size, int) else size
-    return apply(slice_op, (convert_to_tensor(input_),), {"begin": begin, "size": size})
+    return apply(slice_op, (convert_to_tensor(input_),), {"begin": begin, "size": size}, name=name)
 
 
 # --- gather and gather_nd ----------------------------------------------------------------------------
@@ -249,7 +249,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
         if params._shape is None:
             raise ValueError("tf.gather: a negative axis needs params of known rank")
         axis = normalize_axis(axis, len(params._shape))
-    return apply(gather_op, (params, indices), {"axis": axis, "batch_dims": batch_dims})
+    return apply(gather_op, (params, indices), {"axis": axis, "batch_dims": batch_dims}, name=name)
 
 
 def _gather_nd_plain(params, indices):
@@ -301,7 +301,7 @@ gather_nd_op = register(OpDef("gather_nd", _gather_nd_kernel, _infer_gather_nd))
 def gather_nd(params, indices, batch_dims=0, name=None):
     """`tf.gather_nd`: indices[..., :] are coordinates into the leading dimensions of params."""
     return apply(gather_nd_op, (convert_to_tensor(params), convert_to_tensor(indices)),
-                 {"batch_dims": known_ints(batch_dims, "tf.gather_nd: batch_dims")})
+                 {"batch_dims": known_ints(batch_dims, "tf.gather_nd: batch_dims")}, name=name)
 
 
 # --- where, boolean_mask, one_hot ---------------------------------------------------------------------------
@@ -373,7 +373,7 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
         if tensor._shape is None:
             raise ValueError("tf.boolean_mask: a negative axis needs a tensor of known rank")
         axis = normalize_axis(axis, len(tensor._shape))
-    return apply(boolean_mask_op, (tensor, mask), {"axis": axis})
+    return apply(boolean_mask_op, (tensor, mask), {"axis": axis}, name=name)
 
 
 def _one_hot_kernel(indices, on_value, off_value, *, depth, axis):

@@ -113,7 +113,7 @@ def print_(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=Non
     else:
         stream = output_stream
     apply(print_op, tensors, {"template": tuple(template), "stream": stream, "sep": sep, "end": end,
-                              "summarize": summarize if summarize is not None else 3})
+                              "summarize": summarize if summarize is not None else 3}, name=name)
 
 
 def _is_string_scalar(item) -> bool:

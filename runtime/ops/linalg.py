@@ -106,7 +106,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     if output_type is not None:
         a, b = cast(a, output_type), cast(b, output_type)
     attrs = {"transpose_a": bool(transpose_a or adjoint_a), "transpose_b": bool(transpose_b or adjoint_b)}
-    return apply(matmul_op, (a, b), attrs)
+    return apply(matmul_op, (a, b), attrs, name=name)
 
 
 # --- matvec -------------------------------------------------------------------------------------------
@@ -147,7 +147,7 @@ matvec_op = register(OpDef("matvec", _matvec_kernel, _infer_matvec, render=_rend
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False, name=None):
     """The product of the matrices `a` (..., M, N) and the vectors `b` (..., N): shape (..., M)."""
     a, b = convert_inputs((a, b), True)
-    return apply(matvec_op, (a, b), {"transpose_a": bool(transpose_a or adjoint_a)})
+    return apply(matvec_op, (a, b), {"transpose_a": bool(transpose_a or adjoint_a)}, name=name)
 
 
 # --- tensordot ------------------------------------------------------------------------------------------
@@ -202,7 +202,7 @@ def tensordot(a, b, axes, name=None):
         if len(axes) != 2:
             raise ValueError(f"tf.tensordot: axes must be an int or a pair of axis lists, got {axes!r}")
         axes = tuple(as_int_tuple(x) if not isinstance(x, int) else x for x in axes)
-    return apply(tensordot_op, (a, b), {"axes": axes})
+    return apply(tensordot_op, (a, b), {"axes": axes}, name=name)
 
 
 # --- einsum ---------------------------------------------------------------------------------------------
@@ -371,7 +371,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
     """A vector norm (axis None: of all elements; axis an int) or a matrix norm (axis a pair of ints)."""
     axis = canonical_axis(axis)
     attrs = {"ord": _canonical_ord(ord), "axis": axis, "keepdims": bool(keepdims)}
-    return apply(norm_op, (convert_to_tensor(tensor),), attrs)
+    return apply(norm_op, (convert_to_tensor(tensor),), attrs, name=name)
 
 
 # --- matrix functions -----------------------------------------------------------------------------------
@@ -391,12 +391,12 @@ matrix_transpose_op = register(OpDef("matrix_transpose", _matrix_transpose_kerne
 
 def matrix_transpose(a, name="matrix_transpose", conjugate=False):
     """Swap the last two axes (the matrices of a batch)."""
-    return apply(matrix_transpose_op, (convert_to_tensor(a),))
+    return apply(matrix_transpose_op, (convert_to_tensor(a),), name=name)
 
 
 def adjoint(matrix, name=None):
     """The conjugate transpose; for tinytf's real dtypes, the transpose."""
-    return matrix_transpose(matrix)
+    return matrix_transpose(matrix, name or "adjoint")
 
 
 def _diag_kernel(x, *, k):
@@ -425,7 +425,7 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, 
     if num_rows != -1 or num_cols != -1 or padding_value != 0 or not isinstance(k, int):
         raise NotImplementedError("tf.linalg.diag: tinytf supports one integer k, with square outputs padded "
                                   "with zeros (num_rows, num_cols and padding_value are not supported)")
-    return apply(matrix_diag_op, (convert_to_tensor(diagonal),), {"k": k})
+    return apply(matrix_diag_op, (convert_to_tensor(diagonal),), {"k": k}, name=name)
 
 
 def _diag_part_kernel(x, *, k):
@@ -454,7 +454,7 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     """Diagonal `k` of the matrices in the last two axes: shape (..., length of that diagonal)."""
     if not isinstance(k, int) or padding_value != 0:
         raise NotImplementedError("tf.linalg.diag_part: tinytf supports one integer k and no padding_value")
-    return apply(matrix_diag_part_op, (convert_to_tensor(input),), {"k": k})
+    return apply(matrix_diag_part_op, (convert_to_tensor(input),), {"k": k}, name=name)
 
 
 def _trace_kernel(x):
@@ -473,7 +473,7 @@ trace_op = register(OpDef("trace", _trace_kernel, _infer_trace,
 
 def trace(x, name=None):
     """The sum of the main diagonal of each matrix in the last two axes."""
-    return apply(trace_op, (convert_to_tensor(x),))
+    return apply(trace_op, (convert_to_tensor(x),), name=name)
 
 
 def _square_matrix_op(name, kernel, out_shape, n_outputs=1, render=None):
@@ -525,17 +525,17 @@ cholesky_op = _square_matrix_op("cholesky", _cholesky_kernel, _keep)
 
 def inv(input, adjoint=False, name=None):  # noqa: A002 - TF's name
     """The inverse of each square matrix; a singular matrix raises InvalidArgumentError."""
-    return apply(matrix_inverse_op, (convert_to_tensor(input),), {"adjoint": bool(adjoint)})
+    return apply(matrix_inverse_op, (convert_to_tensor(input),), {"adjoint": bool(adjoint)}, name=name)
 
 
 def det(input, name=None):  # noqa: A002 - TF's name
     """The determinant of each square matrix: shape (...)."""
-    return apply(matrix_determinant_op, (convert_to_tensor(input),))
+    return apply(matrix_determinant_op, (convert_to_tensor(input),), name=name)
 
 
 def slogdet(input, name=None):  # noqa: A002 - TF's name
     """(sign, log|det|) of each square matrix: the determinant without overflow."""
-    return apply(log_matrix_determinant_op, (convert_to_tensor(input),))
+    return apply(log_matrix_determinant_op, (convert_to_tensor(input),), name=name)
 
 
 def logdet(matrix, name=None):
@@ -545,7 +545,7 @@ def logdet(matrix, name=None):
 
 def cholesky(input, name=None):  # noqa: A002 - TF's name
     """The lower-triangular Cholesky factor of each symmetric positive definite matrix."""
-    return apply(cholesky_op, (convert_to_tensor(input),))
+    return apply(cholesky_op, (convert_to_tensor(input),), name=name)
 
 
 def _solve_kernel(matrix, rhs, *, adjoint):
@@ -575,7 +575,7 @@ matrix_solve_op = register(OpDef("matrix_solve", _solve_kernel, _infer_solve))
 def solve(matrix, rhs, adjoint=False, name=None):
     """X with matrix @ X = rhs, for square `matrix` (..., M, M) and `rhs` (..., M, K)."""
     matrix, rhs = convert_inputs((matrix, rhs), True)
-    return apply(matrix_solve_op, (matrix, rhs), {"adjoint": bool(adjoint)})
+    return apply(matrix_solve_op, (matrix, rhs), {"adjoint": bool(adjoint)}, name=name)
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):

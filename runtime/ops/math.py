@@ -7,14 +7,15 @@ import numpy as np
 from .. import dtypes
 from ..dispatch import apply, convert_inputs, convert_to_tensor
 from ..errors import InvalidArgumentError, UnimplementedError, at_user_line
+from ..naming import FUNCTION
 from ..registry import OpDef, register
 from .common import binary_infer, broadcast, require, unary_infer, unless_bfloat16
 from .core import const_op
 
 
-def binary(op, x, y):
+def binary(op, x, y, name=None):
     """Apply a binary op, letting a Python scalar take the other operand's dtype."""
-    return apply(op, convert_inputs((x, y), True))
+    return apply(op, convert_inputs((x, y), True), name=name)
 
 
 def _elementwise(name, kernel, infer, render=None, differentiable=True):
@@ -166,7 +167,7 @@ def divide(x, y, name=None):
     target = _INT_DIVIDE_TO.get(x.dtype.name)
     if target is not None and y.dtype is x.dtype:
         x, y = cast(x, target), cast(y, target)
-    return apply(real_div_op, (x, y))
+    return apply(real_div_op, (x, y), name=name)
 
 
 def _pair(x, y):
@@ -178,33 +179,41 @@ def cast(x, dtype, name=None):
     x = convert_to_tensor(x)
     if x.dtype is dtype:
         return x
-    return apply(cast_op, (x,), {"dtype": dtype})
+    return apply(cast_op, (x,), {"dtype": dtype}, name=name)
 
 
 def _unary_wrapper(op):
     def wrapper(x, name=None):
-        return apply(op, (convert_to_tensor(x),))
+        return apply(op, (convert_to_tensor(x),), name=name)
 
     wrapper.__name__ = op.name
     wrapper.__doc__ = f"Elementwise {op.name}."
     return wrapper
 
 
-def _binary_wrapper(op):
+def _binary_wrapper(op, default=None):
+    """The public function of a binary op. `default`: its node name without `name=` where it differs from
+    the operator's (tf.add is `Add`, x + y is `add`: naming.FUNCTION)."""
     def wrapper(x, y, name=None):
-        return binary(op, x, y)
+        return binary(op, x, y, name=default if name is None else name)
 
     wrapper.__name__ = op.name
     wrapper.__doc__ = f"Elementwise {op.name}, with numpy broadcasting."
     return wrapper
 
 
-add = _binary_wrapper(add_op)
-subtract = _binary_wrapper(subtract_op)
-multiply = _binary_wrapper(multiply_op)
+add = _binary_wrapper(add_op, FUNCTION)
+subtract = _binary_wrapper(subtract_op, FUNCTION)
+multiply = _binary_wrapper(multiply_op, FUNCTION)
 floordiv = _binary_wrapper(floordiv_op)
-floormod = _binary_wrapper(floormod_op)
-pow = _binary_wrapper(pow_op)
+floormod = _binary_wrapper(floormod_op, FUNCTION)
+pow = _binary_wrapper(pow_op, FUNCTION)
+# What the operators call (x + y): the same ops under the operators' node names (`add`, `sub`, `mul`)
+add_operator = _binary_wrapper(add_op)
+subtract_operator = _binary_wrapper(subtract_op)
+multiply_operator = _binary_wrapper(multiply_op)
+floormod_operator = _binary_wrapper(floormod_op)
+pow_operator = _binary_wrapper(pow_op)
 maximum = _binary_wrapper(maximum_op)
 minimum = _binary_wrapper(minimum_op)
 squared_difference = _binary_wrapper(squared_difference_op)
@@ -386,26 +395,26 @@ truncatemod = _binary_wrapper(truncatemod_op)
 
 def atan2(y, x, name=None):
     """The angle of the point (x, y), elementwise: note TF's argument order, y first."""
-    return binary(atan2_op, y, x)
+    return binary(atan2_op, y, x, name=name)
 
 
 def truediv(x, y, name=None):
     """`x / y` with TF's int-to-float rule (int32 / int32 -> float64); the same as `divide`."""
-    return divide(x, y)
+    return divide(x, y, name)
 
 
 def realdiv(x, y, name=None):
     """Division of floats only (no integer cast)."""
-    return binary(real_div_op, x, y)
+    return binary(real_div_op, x, y, name=name)
 
 
 def mod(x, y, name=None):
     """Floor modulo, as Python's `%` (the sign of the divisor)."""
-    return floormod(x, y)
+    return floormod(x, y, name)
 
 
 def scalar_mul(scalar, x, name=None):
-    return multiply(scalar, x)
+    return multiply(scalar, x, name)
 
 
 __all__ = [

@@ -88,48 +88,48 @@ silu_op = register(OpDef("silu", _silu, lambda x, *, beta: unary_infer("float")(
                          render=unless_bfloat16("{0} * ((np.tanh({0} * (0.5 * {beta})) + 1) * 0.5)")))
 
 
-def _unary(op, x):
-    return apply(op, (convert_to_tensor(x),))
+def _unary(op, x, name=None):
+    return apply(op, (convert_to_tensor(x),), name=name)
 
 
 def relu(features, name=None):
     """max(features, 0)."""
-    return _unary(relu_op, features)
+    return _unary(relu_op, features, name)
 
 
 def relu6(features, name=None):
     """min(max(features, 0), 6)."""
-    return _unary(relu6_op, features)
+    return _unary(relu6_op, features, name)
 
 
 def elu(features, name=None):
     """features if > 0, else exp(features) - 1."""
-    return _unary(elu_op, features)
+    return _unary(elu_op, features, name)
 
 
 def selu(features, name=None):
     """Scaled exponential linear unit (Klambauer et al. 2017)."""
-    return _unary(selu_op, features)
+    return _unary(selu_op, features, name)
 
 
 def softplus(features, name=None):
     """log(exp(features) + 1)."""
-    return _unary(softplus_op, features)
+    return _unary(softplus_op, features, name)
 
 
 def softsign(features, name=None):
     """features / (abs(features) + 1)."""
-    return _unary(softsign_op, features)
+    return _unary(softsign_op, features, name)
 
 
 def leaky_relu(features, alpha=0.2, name=None):
     """features if > 0, else alpha * features."""
-    return apply(leaky_relu_op, (convert_to_tensor(features),), {"alpha": float(alpha)})
+    return apply(leaky_relu_op, (convert_to_tensor(features),), {"alpha": float(alpha)}, name=name)
 
 
 def silu(features, beta=1.0, name=None):
     """features * sigmoid(beta * features), also known as swish."""
-    return apply(silu_op, (convert_to_tensor(features),), {"beta": float(beta)})
+    return apply(silu_op, (convert_to_tensor(features),), {"beta": float(beta)}, name=name)
 
 
 swish = silu
@@ -177,13 +177,13 @@ log_softmax_op = register(OpDef("log_softmax", _log_softmax_kernel, _infer_softm
 def softmax(logits, axis=None, name=None):
     """exp(logits) / reduce_sum(exp(logits), axis), computed after subtracting the max (axis -1 by default)."""
     axis = -1 if axis is None else int(canonical_axis(axis))
-    return apply(softmax_op, (convert_to_tensor(logits),), {"axis": axis})
+    return apply(softmax_op, (convert_to_tensor(logits),), {"axis": axis}, name=name)
 
 
 def log_softmax(logits, axis=None, name=None):
     """logits - log(reduce_sum(exp(logits), axis)), numerically stable (axis -1 by default)."""
     axis = -1 if axis is None else int(canonical_axis(axis))
-    return apply(log_softmax_op, (convert_to_tensor(logits),), {"axis": axis})
+    return apply(log_softmax_op, (convert_to_tensor(logits),), {"axis": axis}, name=name)
 
 
 # --- bias_add ------------------------------------------------------------------------------------------
@@ -221,7 +221,7 @@ def bias_add(value, bias, data_format=None, name=None):
         raise ValueError(f"tf.nn.bias_add: unknown data_format {data_format!r}")
     channels_first = data_format is not None and data_format.startswith("NC")
     value, bias = binary_inputs(value, bias)
-    return apply(bias_add_op, (value, bias), {"channels_first": channels_first})
+    return apply(bias_add_op, (value, bias), {"channels_first": channels_first}, name=name)
 
 
 def binary_inputs(x, y):
@@ -391,13 +391,13 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
     """Per-example -log(softmax(logits)[label]); labels are class indices of shape logits.shape[:-1]."""
     labels = convert_to_tensor(_need(labels, "labels", "sparse_softmax_cross_entropy_with_logits"))
     logits = convert_to_tensor(_need(logits, "logits", "sparse_softmax_cross_entropy_with_logits"))
-    return apply(sparse_xent_op, (labels, logits))
+    return apply(sparse_xent_op, (labels, logits), name=name)
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     """Per-example -sum(labels * log_softmax(logits), axis); labels are distributions shaped like logits."""
     labels, logits = binary_inputs(labels, logits)
-    return apply(xent_op, (labels, logits), {"axis": int(canonical_axis(axis))})
+    return apply(xent_op, (labels, logits), {"axis": int(canonical_axis(axis))}, name=name)
 
 
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
@@ -405,12 +405,12 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     labels = _need(labels, "labels", "sigmoid_cross_entropy_with_logits")
     logits = _need(logits, "logits", "sigmoid_cross_entropy_with_logits")
     labels, logits = binary_inputs(labels, logits)
-    return apply(sigmoid_xent_op, (labels, logits))
+    return apply(sigmoid_xent_op, (labels, logits), name=name)
 
 
 def l2_loss(t, name=None):
     """sum(t ** 2) / 2."""
-    return _unary(l2_loss_op, t)
+    return _unary(l2_loss_op, t, name)
 
 
 # --- moments -------------------------------------------------------------------------------------------

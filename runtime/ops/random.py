@@ -338,7 +338,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=Non
 
 def shuffle(value, seed=None, name=None):
     """`tf.random.shuffle`: the rows of `value` (its first dimension) in a random order."""
-    return apply(random_shuffle_op, (convert_to_tensor(value),), {"stream": stream_for(seed)})
+    return apply(random_shuffle_op, (convert_to_tensor(value),), {"stream": stream_for(seed)}, name=name)
 
 
 __all__ = ["uniform", "normal", "truncated_normal", "shuffle", "set_seed"]

@@ -48,7 +48,7 @@ def _reduction(name, kernel, allowed, out_dtype=None, differentiable=True, rende
 
     def wrapper(input_tensor, axis=None, keepdims=False, name=None):
         x = convert_to_tensor(input_tensor)
-        return apply(op, (x,), {"axis": canonical_axis(axis), "keepdims": bool(keepdims)})
+        return apply(op, (x,), {"axis": canonical_axis(axis), "keepdims": bool(keepdims)}, name=name)
 
     wrapper.__name__ = f"reduce_{name}"
     return op, wrapper
@@ -170,7 +170,7 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None
     """The number of non-zero (or True) elements along `axis`, as int64 by default."""
     x = convert_to_tensor(input)
     attrs = {"axis": canonical_axis(axis), "keepdims": bool(keepdims), "dtype": dtypes.as_dtype(dtype)}
-    return apply(count_nonzero_op, (x,), attrs)
+    return apply(count_nonzero_op, (x,), attrs, name=name)
 
 
 # --- argmax / argmin ------------------------------------------------------------------------------------
@@ -194,7 +194,7 @@ def _index_reduction(name, numpy_fn):
         if not isinstance(axis, int):
             raise TypeError(f"tf.math.{op.name}: axis must be one integer, got {axis!r}")
         attrs = {"axis": axis, "output_type": dtypes.as_dtype(output_type)}
-        return apply(op, (convert_to_tensor(input),), attrs)
+        return apply(op, (convert_to_tensor(input),), attrs, name=name)
 
     wrapper.__name__ = name
     wrapper.__doc__ = f"The index of the {name[3:]}imum along `axis` (default 0), as int64 unless output_type."
@@ -243,7 +243,7 @@ def _cumulative(name, ufunc, identity):
         if not isinstance(axis, int):
             raise TypeError(f"tf.math.{op.name}: axis must be one integer, got {axis!r}")
         attrs = {"axis": axis, "exclusive": bool(exclusive), "reverse": bool(reverse)}
-        return apply(op, (convert_to_tensor(x),), attrs)
+        return apply(op, (convert_to_tensor(x),), attrs, name=name)
 
     wrapper.__name__ = name
     wrapper.__doc__ = f"The running {name[3:]} along `axis`; `exclusive` leaves out each element itself."
@@ -279,7 +279,7 @@ def add_n(inputs, name=None):
     """The elementwise sum of a list of tensors of one shape and dtype."""
     if isinstance(inputs, Tensor) or not isinstance(inputs, (list, tuple)) or not inputs:
         raise ValueError("tf.math.add_n: inputs must be a non-empty list of tensors")
-    return apply(add_n_op, convert_inputs(list(inputs), True))
+    return apply(add_n_op, convert_inputs(list(inputs), True), name=name)
 
 
 def _clip_kernel(x, low, high):
@@ -306,7 +306,7 @@ clip_by_value_op = register(OpDef("clip_by_value", _clip_kernel, _infer_clip,
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     """`t` with values below `clip_value_min` raised to it and above `clip_value_max` lowered to it."""
-    return apply(clip_by_value_op, convert_inputs((t, clip_value_min, clip_value_max), True))
+    return apply(clip_by_value_op, convert_inputs((t, clip_value_min, clip_value_max), True), name=name)
 
 
 __all__ += [

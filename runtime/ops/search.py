@@ -56,7 +56,8 @@ def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32, na
     if side not in ("left", "right"):
         raise ValueError(f"Argument `side` must be either 'right' or 'left'. Received: `side` = '{side}'.")
     sorted_sequence, values = convert_inputs((sorted_sequence, values), True)
-    return apply(searchsorted_op, (sorted_sequence, values), {"side": side, "out_type": dtypes.as_dtype(out_type)})
+    return apply(searchsorted_op, (sorted_sequence, values), {"side": side, "out_type": dtypes.as_dtype(out_type)},
+                 name=name)
 
 
 # --- in_top_k -----------------------------------------------------------------------------------------------
@@ -100,7 +101,7 @@ def in_top_k(targets, predictions, k, name=None):
     row i (ties at the boundary count as in); False for an out-of-range target or a row with a non-finite score."""
     predictions = convert_to_tensor(predictions, dtypes.float32)
     targets = convert_to_tensor(targets)
-    return apply(in_top_k_op, (predictions, targets), {"k": known_ints(k, "in_top_k: k")})
+    return apply(in_top_k_op, (predictions, targets), {"k": known_ints(k, "in_top_k: k")}, name=name)
 
 
 __all__ = ["searchsorted", "in_top_k"]

@@ -108,33 +108,34 @@ segment_op = register(OpDef("segment_reduction", _segment_kernel, _infer_segment
                             doc="TF's SegmentSum/Mean/Max/Min/Prod: rows reduced by sorted segment ids"))
 
 
-def _segment(reduction, data, segment_ids):
-    return apply(segment_op, (convert_to_tensor(data), convert_to_tensor(segment_ids)), {"reduction": reduction})
+def _segment(reduction, data, segment_ids, name=None):
+    return apply(segment_op, (convert_to_tensor(data), convert_to_tensor(segment_ids)), {"reduction": reduction},
+                 name=name)
 
 
 def segment_sum(data, segment_ids, name=None):
     """`tf.math.segment_sum`: output[k] is the sum of the rows of data whose (sorted) id is k."""
-    return _segment("sum", data, segment_ids)
+    return _segment("sum", data, segment_ids, name)
 
 
 def segment_mean(data, segment_ids, name=None):
     """`tf.math.segment_mean`: the mean of each segment (integers truncate); 0 for an empty segment."""
-    return _segment("mean", data, segment_ids)
+    return _segment("mean", data, segment_ids, name)
 
 
 def segment_max(data, segment_ids, name=None):
     """`tf.math.segment_max`: the largest row of each segment; 0 for an empty segment."""
-    return _segment("max", data, segment_ids)
+    return _segment("max", data, segment_ids, name)
 
 
 def segment_min(data, segment_ids, name=None):
     """`tf.math.segment_min`: the smallest row of each segment; 0 for an empty segment."""
-    return _segment("min", data, segment_ids)
+    return _segment("min", data, segment_ids, name)
 
 
 def segment_prod(data, segment_ids, name=None):
     """`tf.math.segment_prod`: the product of each segment; 1 for an empty segment."""
-    return _segment("prod", data, segment_ids)
+    return _segment("prod", data, segment_ids, name)
 
 
 # --- unsorted segments ------------------------------------------------------------------------------------------
@@ -184,31 +185,31 @@ unsorted_segment_op = register(OpDef(
     doc="TF's UnsortedSegmentSum/Max/Min/Prod: rows reduced into num_segments segments, negative ids dropped"))
 
 
-def _unsorted(reduction, data, segment_ids, num_segments):
+def _unsorted(reduction, data, segment_ids, num_segments, name=None):
     num_segments = convert_to_tensor(num_segments)
     return apply(unsorted_segment_op, (convert_to_tensor(data), convert_to_tensor(segment_ids), num_segments),
-                 {"reduction": reduction})
+                 {"reduction": reduction}, name=name)
 
 
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     """`tf.math.unsorted_segment_sum`: output[k] sums the rows of data whose id is k (ids in any order and of
     any leading shape of data; negative ids are dropped); 0 for an empty segment."""
-    return _unsorted("sum", data, segment_ids, num_segments)
+    return _unsorted("sum", data, segment_ids, num_segments, name)
 
 
 def unsorted_segment_max(data, segment_ids, num_segments, name=None):
     """`tf.math.unsorted_segment_max`: the largest row per segment; the dtype's lowest value when empty."""
-    return _unsorted("max", data, segment_ids, num_segments)
+    return _unsorted("max", data, segment_ids, num_segments, name)
 
 
 def unsorted_segment_min(data, segment_ids, num_segments, name=None):
     """`tf.math.unsorted_segment_min`: the smallest row per segment; the dtype's highest value when empty."""
-    return _unsorted("min", data, segment_ids, num_segments)
+    return _unsorted("min", data, segment_ids, num_segments, name)
 
 
 def unsorted_segment_prod(data, segment_ids, num_segments, name=None):
     """`tf.math.unsorted_segment_prod`: the product per segment; 1 when empty."""
-    return _unsorted("prod", data, segment_ids, num_segments)
+    return _unsorted("prod", data, segment_ids, num_segments, name)
 
 
 def _segment_counts(data, segment_ids, num_segments):

@@ -75,14 +75,15 @@ unique_op = register(OpDef("unique", _unique_kernel, _infer_unique,
 def unique(x, out_idx=dtypes.int32, name=None):
     """`tf.unique`: (y, idx) with y the distinct values of the vector x in order of first appearance and
     x == tf.gather(y, idx)."""
-    y, idx = apply(unique_op, (convert_to_tensor(x),), {"out_idx": dtypes.as_dtype(out_idx), "with_counts": False})
+    y, idx = apply(unique_op, (convert_to_tensor(x),), {"out_idx": dtypes.as_dtype(out_idx), "with_counts": False},
+                    name=name)
     return Unique(y, idx)
 
 
 def unique_with_counts(x, out_idx=dtypes.int32, name=None):
     """`tf.unique_with_counts`: (y, idx, count), count[i] being how often y[i] occurs in x."""
     y, idx, count = apply(unique_op, (convert_to_tensor(x),),
-                          {"out_idx": dtypes.as_dtype(out_idx), "with_counts": True})
+                          {"out_idx": dtypes.as_dtype(out_idx), "with_counts": True}, name=name)
     return UniqueWithCounts(y, idx, count)
 
 

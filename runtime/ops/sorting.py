@@ -65,14 +65,15 @@ def _direction(direction, what):
 def sort(values, axis=-1, direction="ASCENDING", name=None):
     """`tf.sort`: the values sorted along `axis`."""
     return apply(sort_op, (convert_to_tensor(values),),
-                 {"axis": known_ints(axis, "tf.sort: axis"), "direction": _direction(direction, "tf.sort")})
+                 {"axis": known_ints(axis, "tf.sort: axis"), "direction": _direction(direction, "tf.sort")}, name=name)
 
 
 def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     """`tf.argsort`: int32 indices that sort `values` along `axis` (always stable here; equal values keep
     their order, also when DESCENDING)."""
     return apply(argsort_op, (convert_to_tensor(values),),
-                 {"axis": known_ints(axis, "tf.argsort: axis"), "direction": _direction(direction, "tf.argsort")})
+                 {"axis": known_ints(axis, "tf.argsort: axis"), "direction": _direction(direction, "tf.argsort")},
+                 name=name)
 
 
 def _top_k_kernel(x, *, k, sorted):
@@ -106,7 +107,7 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):
     if dtypes.as_dtype(index_type) is not dtypes.int32:
         raise TypeError("top_k: only index_type=tf.int32 is supported")
     values, indices = apply(top_k_op, (convert_to_tensor(input),),
-                            {"k": known_ints(k, "top_k: k"), "sorted": bool(sorted)})
+                            {"k": known_ints(k, "top_k: k"), "sorted": bool(sorted)}, name=name)
     return TopKV2(values, indices)
 
 

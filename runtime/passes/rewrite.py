@@ -19,6 +19,8 @@ def make_node(graph: Graph, op, inputs, attrs, specs, name: str, location=None, 
     node = Node(graph, replaces.name if replaces is not None else graph.unique_name(name), op, inputs, attrs,
                 location)
     node.outputs = [SymbolicTensor(node, i, dtype, shape) for i, (dtype, shape) in enumerate(specs)]
+    if replaces is not None:  # it also keeps TF's name (graph.as_graph_def() of an optimized graph)
+        node.tf_name = replaces.tf_name
     return node
 
 

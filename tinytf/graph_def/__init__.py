@@ -4,6 +4,7 @@
 
 from tinytf.runtime.graph import Graph as _Graph
 
+from . import node_names  # noqa: F401 - installs TF's node names into the engine's namer
 from .export import as_graph_def
 
 __all__ = ["as_graph_def"]

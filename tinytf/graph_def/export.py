@@ -85,14 +85,15 @@ def _arg_name(text: str) -> str:
 class _Consts:
     """The `const` callback of rules: adds Const (and other helper) nodes named under the node's name."""
 
-    def __init__(self, body, owner: str):
-        self.body, self.owner = body, owner
+    def __init__(self, body, owner: str, helpers=None):
+        self.body, self.owner, self.helpers = body, owner, helpers or {}
 
     def __call__(self, hint, array, dtype):
         return self.node(hint, "Const", [], {"value": p.attr_tensor(array, dtype), "dtype": p.attr_type(dtype)})
 
     def node(self, hint, tf_op, refs, attrs):
-        name = self.body.add(f"{self.owner}/{hint}", tf_op, refs, attrs)
+        # TF makes some helpers outside the op's scope, named when the op was built (a reduction's `Const`)
+        name = self.body.add(self.helpers.get(hint) or f"{self.owner}/{hint}", tf_op, refs, attrs)
         return self.body.ref(name, tf_op, 0)
 
 
@@ -172,8 +173,10 @@ class Exporter:
 
     @staticmethod
     def _base(node) -> str:
-        """tinytf's node name (what tensor.name, the printed graph and a TF1 Session's fetches by name use),
-        except that a loop is TF's `while` (while_loop_2 -> while_2)."""
+        """TF's name of the node, given when it was built (runtime/naming.py); a node a pass made keeps
+        tinytf's name, except that a loop is TF's `while` (while_loop_2 -> while_2)."""
+        if node.tf_name is not None:
+            return node.tf_name
         if node.op.name == "while_loop" and node.name.startswith("while_loop"):
             return "while" + node.name[len("while_loop"):]
         return node.name
@@ -201,12 +204,21 @@ class Exporter:
         else:
             view = NodeView(kind, node.inputs, [body.refs[id(t)] for t in node.inputs], node.outputs, node.attrs)
             name = self.unique(base)
-            tf_op, refs, attrs = rule_for(view, _Consts(body, name))
+            helpers = {hint: body.scope + tf_name for hint, tf_name in (node.tf_helpers or {}).items()}
+            tf_op, refs, attrs = rule_for(view, _Consts(body, name, helpers))
             body.nodes.append(_node_def(name, tf_op, refs, attrs, control))
         body.node_names[id(node)] = name
         self.note_shapes(body, [t._shape for t in node.outputs])
         for i, tensor in enumerate(node.outputs):
             body.refs[id(tensor)] = body.ref(name, tf_op, i)
+        if kind == "cond" and not getattr(node.graph, "identity_outputs", False):
+            # as TF's cond_v2, each result passes an Identity (`cond/Identity`, `cond/Identity_1`); a TF1
+            # graph has them as nodes of its own
+            for tensor in node.outputs:
+                identity = body.add(f"{name}/Identity", "Identity", [body.refs[id(tensor)]],
+                                    {"T": p.attr_type(tensor.dtype)})
+                self.note_shapes(body, [tensor._shape])
+                body.refs[id(tensor)] = body.ref(identity, "Identity", 0)
 
     def note_shapes(self, body: Body, shapes):
         """as_graph_def(add_shapes=True): the `_output_shapes` attr of the node just written."""
@@ -261,8 +273,9 @@ class Exporter:
         n_vars, has_max = node.attrs["n_vars"], node.attrs["has_max"]
         loop_vars, extra = node.inputs[:n_vars], node.inputs[n_vars + has_max:]
         consts = _Consts(body, name)
-        counter = consts("loop_counter", 0, dtypes.int32)
+        # TF's order: the limit (a constant -1 when there is none), then the counter
         limit = body.refs[id(node.inputs[n_vars])] if has_max else consts("maximum_iterations", -1, dtypes.int32)
+        counter = consts("loop_counter", 0, dtypes.int32)
         values = list(loop_vars) + list(extra)
         types = [dtypes.int32, dtypes.int32] + [t.dtype for t in values]
         shapes = [(), ()] + [t._shape for t in values]
@@ -283,6 +296,13 @@ class Exporter:
         graph's own (TF's loop counter and limit), `finish(body, lead_refs, arg_refs, outputs)` may replace
         the returned (ref, dtype, shape) list; `arg_texts` names the graph's inputs (default: their
         placeholders' names)."""
+        outer_names, self.names = self.names, set()  # a FunctionDef's node names are its own, as in TF
+        try:
+            return self._write_function(graph, fname, scope, lead, finish, arg_texts)
+        finally:
+            self.names = outer_names
+
+    def _write_function(self, graph, fname, scope, lead, finish, arg_texts) -> str:
         body = Body(self, in_function=True, scope=scope)
         function = function_pb2.FunctionDef(signature=op_def_pb2.OpDef(name=fname))
         signature = function.signature  # the message inside `function` (a constructor argument is copied)

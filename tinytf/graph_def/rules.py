@@ -165,6 +165,17 @@ def _window(n, const, tf_op):
     return tf_op, n.refs, attrs
 
 
+def _softmax_other_axis(n, const, tf_op, axis, rank):
+    """TF's Softmax takes the last axis: as TF's Python wrapper does, swap `axis` with the last one (Transpose),
+    apply it, and swap back (the swap is its own inverse)."""
+    perm = list(range(rank))
+    perm[axis], perm[-1] = perm[-1], perm[axis]
+    t = {**_t(n), "Tperm": p.attr_type(dtypes.int32)}
+    swapped = const.node("transpose", "Transpose", [n.refs[0], _int_const(const, "transpose/perm", perm)], t)
+    applied = const.node(tf_op, tf_op, [swapped], _t(n))
+    return "Transpose", [applied, _int_const(const, "perm", perm)], t
+
+
 def _int_const(const, hint, values):
     return const(hint, np.asarray(values, np.int32), dtypes.int32)
 
@@ -293,9 +304,11 @@ def rule_for(n: NodeView, const):
     if op in ("softmax", "log_softmax"):
         axis = n.attrs.get("axis", -1)
         rank = len(n.inputs[0]._shape) if n.inputs[0]._shape is not None else None
-        if axis not in (-1, None) and axis != (rank or 0) - 1:
-            raise NotImplementedError(f"{op} over axis {axis} (TF's {tf_op} takes the last axis)")
-        return tf_op, n.refs, _t(n)
+        if axis in (-1, None) or axis == (rank or 0) - 1:
+            return tf_op, n.refs, _t(n)
+        if rank is None:
+            raise NotImplementedError(f"{op} over axis {axis} of a tensor of unknown rank")
+        return _softmax_other_axis(n, const, tf_op, axis % rank, rank)
     if op in ("equal", "not_equal"):
         return tf_op, n.refs, {**_t(n), "incompatible_shape_error": p.attr(True)}
     if op == "no_op":

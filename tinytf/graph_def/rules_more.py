@@ -229,9 +229,22 @@ def _gather(n, const):
 
 
 def _gather_nd(n, const):
-    if n.attrs.get("batch_dims"):
-        raise NotImplementedError("gather_nd with batch_dims (TF's GatherNd takes none; its Python wrapper reshapes)")
-    return "GatherNd", n.refs, {"Tparams": p.attr_type(n.inputs[0].dtype), "Tindices": p.attr_type(n.inputs[1].dtype)}
+    attrs = {"Tparams": p.attr_type(n.inputs[0].dtype), "Tindices": p.attr_type(n.inputs[1].dtype)}
+    batch_dims = int(n.attrs.get("batch_dims") or 0)
+    if not batch_dims:
+        return "GatherNd", n.refs, attrs
+    # TF's GatherNd takes no batch_dims (its Python wrapper builds index grids): each index gets the coordinates
+    # of its batch prepended, a constant here since the batch dims are static, and one GatherNd reads them all.
+    shape = n.inputs[1]._shape
+    if shape is None or any(d is None for d in shape):
+        raise NotImplementedError("gather_nd with batch_dims on indices of a shape known only at run time")
+    batch, middle = tuple(shape[:batch_dims]), tuple(shape[batch_dims:-1])
+    grid = np.stack(np.indices(batch), axis=-1).reshape(batch + (1,) * len(middle) + (batch_dims,))
+    grid = np.broadcast_to(grid, batch + middle + (batch_dims,)).astype(n.inputs[1].dtype.np)
+    coords = const.node("concat", "ConcatV2", [const("batch_indices", grid, n.inputs[1].dtype), n.refs[1],
+                                               _int(const, "concat/axis", -1)],
+                        {"N": p.attr(2), "T": p.attr_type(n.inputs[1].dtype), "Tidx": p.attr_type(dtypes.int32)})
+    return "GatherNd", [n.refs[0], coords], attrs
 
 
 def _gather_grad(n, const):

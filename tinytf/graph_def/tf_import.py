@@ -444,9 +444,18 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
     env = {key: value for key, value in input_map.items()}
     for key in input_map:
         env[("done", key.split(":")[0])] = True
+    wanted = [nd.name for nd in graph_def.node]
+    if graph is None:  # eagerly only what the return elements need runs (TF runs what is fetched), nothing else
+        known = set(wanted)
+        wanted = []
+        for element in return_elements or ():
+            node_name = element.partition(":")[0]
+            if node_name not in known:
+                raise ValueError(f"Requested return_element {element!r} not found in graph_def.")
+            wanted.append(node_name)
     with tf.name_scope(prefix):  # TF1 graphs name the imported ops import/<node>, as TF does
-        for nd in graph_def.node:
-            replay.ensure(nd.name, env, None, ())
+        for node_name in wanted:
+            replay.ensure(node_name, env, None, ())
     outputs = {}
     for nd in graph_def.node:
         values, i = [], 0

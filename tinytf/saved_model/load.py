@@ -144,6 +144,9 @@ def load(export_dir, tags=None, options=None):
     root = objects[0]
     if isinstance(root, _UserObject) and "signatures" not in root.__dict__:
         object.__setattr__(root, "signatures", SignatureMap())
+    if isinstance(root, _UserObject):  # as TF's loader: the versions of the TF that wrote the file
+        object.__setattr__(root, "tensorflow_version", meta.meta_info_def.tensorflow_version)
+        object.__setattr__(root, "tensorflow_git_version", meta.meta_info_def.tensorflow_git_version)
     return root
 
 

@@ -42,6 +42,8 @@ from .signatures import SignatureMap, canonical_signatures
 from .tf_library import TFLibrary, native_collection
 
 SAVED_MODEL_FILE = "saved_model.pb"
+TF_VERSION = "2.21.0"  # meta_info_def.tensorflow_version: what TF 2.21 writes (tf.version.VERSION)
+WRITER = "tinytf"  # meta_info_def.tensorflow_git_version (TF 2.21 writes "v2.21.0-rc1-5-ga481b10260d" there)
 
 
 class _Saver:
@@ -167,7 +169,10 @@ def _path_key(saver, node_id) -> str:
 def _meta_graph(saver) -> meta_graph_pb2.MetaGraphDef:
     meta = meta_graph_pb2.MetaGraphDef()
     meta.meta_info_def.tags.append("serve")
-    meta.meta_info_def.tensorflow_version = "tinytf"  # the FunctionDefs speak tinytf's op names (graph_io)
+    # The TF version whose loaders read the file (TF1's loader parses it as a version number: "tinytf" failed);
+    # the writer is named in the git version, which TF's loaders only copy onto the loaded object.
+    meta.meta_info_def.tensorflow_version = TF_VERSION
+    meta.meta_info_def.tensorflow_git_version = WRITER
     meta.meta_info_def.stripped_default_attrs = True
     graph = meta.object_graph_def
     n_walked = len(saver.objects)

@@ -15,7 +15,7 @@ from tinytf.runtime.graph import Graph as _IRGraph
 from tinytf.runtime.graph import SymbolicTensor
 from tinytf.runtime.ops.core import const_op
 
-from ...scopes import current_name_scope, init_scope
+from ...scopes import init_scope
 from . import tf_names
 from .default_session import run_in_default
 from .graph_variable import collect_variable
@@ -56,6 +56,8 @@ class GraphTensor(SymbolicTensor):
 class Graph(_IRGraph):
     """A TF1 graph (the same IR a tf.function traces into)."""
 
+    identity_outputs = True  # cond and while_loop results pass Identity ops, as TF names them (`cond/Identity`)
+
     def __init__(self):
         super().__init__("graph")
         self.version = 0  # bumped per node, so sessions know when their compiled runs are stale
@@ -63,41 +65,30 @@ class Graph(_IRGraph):
         self.defaults: dict = {}  # id(placeholder) -> the eager tensor it takes when not fed
         self.collections: dict = {}  # TF1 collections: "variables" -> the variables created in this graph
         self.tf_names: dict = {}  # id(node) -> TF's node name ("add_1", "scope/MatMul"); the IR keeps its own
-        self._tf_used: dict = {}  # lowercased TF names in use -> next suffix (TF makes names unique ignoring case)
         self._ops_by_name: dict = {}  # TF node name -> node
+        self._created: list = []  # every node in creation order (placeholders too), as get_operations lists them
         self.unimported: dict = {}  # TF node name -> why import_graph_def could not give it a value
         self.sessions = weakref.WeakSet()  # open sessions, whose fast entries go stale when the graph grows
 
     def add_node(self, op, inputs, attrs, specs, location=None, name=None):
         effects.restart(self)  # no automatic ordering of side effects: each op runs when fetched
-        if name == op.name:  # tinytf's default name, passed along by a helper (constants): TF's default instead
-            name = None
-        tf_name = self._tf_unique(current_name_scope() + (name or tf_names.default_node_name(op)))
-        node = super().add_node(op, inputs, attrs, specs, location, tf_names.ir_name(tf_name))
-        self._register(node, tf_name)
+        node = super().add_node(op, inputs, attrs, specs, location, name)
+        for tensor in node.outputs:  # also a converted constant's, before its op names it
+            tensor.__class__ = GraphTensor
+        self._created.append(node)
         return node
 
+    def _ir_base(self, name, op, tf_name):
+        """A TF1 graph's IR names follow TF's names (its generated code reads like the graph TF shows)."""
+        return tf_names.ir_name(tf_name) if tf_name is not None else super()._ir_base(name, op, tf_name)
+
     def placeholder(self, dtype, shape, name="Placeholder"):
-        tf_name = self._tf_unique(current_name_scope() + name)
-        tensor = super().placeholder(dtype, shape, tf_names.ir_name(tf_name))
-        self._register(tensor.node, tf_name)
+        tensor = super().placeholder(dtype, shape, name)
+        self._created.append(tensor.node)
         return tensor
 
-    def _tf_unique(self, name: str) -> str:
-        """TF's unique_name: `name`, else `name_1`, `name_2`, ..., compared without case (so `Add` after `add`
-        and `add_1` is `Add_2`, as TF names it)."""
-        key = name.lower()
-        count = self._tf_used.get(key)
-        if count is None:
-            self._tf_used[key] = 1
-            return name
-        while f"{key}_{count}" in self._tf_used:
-            count += 1
-        self._tf_used[key] = count + 1
-        self._tf_used[f"{key}_{count}"] = 1
-        return f"{name}_{count}"
-
-    def _register(self, node, tf_name):
+    def name_node(self, node, tf_name):
+        super().name_node(node, tf_name)
         self.version += 1
         for session in self.sessions:
             session.clear_fast()
@@ -141,7 +132,7 @@ class Graph(_IRGraph):
 
     def get_operations(self) -> list:
         """The graph's operations in creation order (placeholders included), with TF's names and types."""
-        return [Operation(node) for node in self._ops_by_name.values()]
+        return [Operation(node) for node in self._created]
 
     def finalize(self):
         """Kept for TF1 compatibility: the graph stays usable."""

@@ -1,0 +1,86 @@
+"""TF's node names, given while a graph is built: what `graph.as_graph_def()`, a TF1 graph's tensor names and
+`get_operations()` show (`add`, `MatMul`, `sc/mul/y`, the user's `name="out"`). tinytf's IR keeps its own
+names (identifiers the generated code uses); each node also carries `tf_name`, TF's name for it.
+
+TF's rules, as its Python wrappers follow them:
+- a node takes the user's `name=`, else its wrapper's default (`add` for `x + y`, `Add` for `tf.add`, `Sum`),
+  under the current name scopes, made unique in its graph ignoring case (`Add` after `add` is `Add_1`);
+- a Python value an op converts for one of its inputs is a constant named after that op and input
+  (`add/y`, `sub/x`, `MatMul/b`, `a/y` for `tf.add(x, 1.0, name="a")`): such a constant is created unnamed and
+  takes its name when its op is added.
+
+The engine knows no TF op names: the face installs the tables (`install`), keyed by the engine's op objects.
+Nothing here runs on an eager op: names are given only while a graph is built."""
+
+from __future__ import annotations
+
+# The stack of `tf.name_scope` names, innermost last (tinytf.scopes pushes and pops it).
+scope_stack: list = []
+
+# `name=` value of a public op function called without a name: TF names the node by its op type (`tf.add`
+# gives `Add` where `x + y` gives `add`).
+FUNCTION = "<the function's default>"
+# `name=` of a constant made from a Python value converted for an op's input: the op names it (`add/y`).
+CONVERTED = "<converted>"
+
+
+class _Tables:
+    """The face's naming rules, functions of an op: TF's default node name for it (as an operator or inside
+    another wrapper), the default of its public function (`Add` for tf.add), the names of its inputs (for
+    converted constants), and the constants TF makes for it before the op itself (a reduction's `Const`)."""
+
+    default = staticmethod(lambda op: op.name)
+    function = staticmethod(lambda op: None)
+    inputs = staticmethod(lambda op: None)
+    helpers = staticmethod(lambda graph, op, attrs: None)
+
+
+tables = _Tables()
+
+
+def install(default, function, inputs, helpers) -> None:
+    tables.default, tables.function = staticmethod(default), staticmethod(function)
+    tables.inputs, tables.helpers = staticmethod(inputs), staticmethod(helpers)
+
+
+def current_scope() -> str:
+    """`outer/inner/`: the prefix of the names of the nodes built now."""
+    return "".join(f"{name}/" for name in scope_stack)
+
+
+def node_name(graph, op, name):
+    """TF's unique name for a node of `op` added to `graph` with `name=` `name` (None: the default)."""
+    if name is None:
+        base = tables.default(op)
+    elif name is FUNCTION:
+        base = tables.function(op) or tables.default(op)
+    elif name.endswith("/"):  # TF's convention: a name ending in "/" is whole, not under the current scope
+        return graph.tf_unique(name[:-1])
+    else:
+        base = name
+    return graph.tf_unique(current_scope() + base)
+
+
+def input_role(node, index: int) -> str:
+    """TF's name of input `index` of `node` (`x`, `y`; `a`, `b` for MatMul), which names a constant converted
+    for it."""
+    names = tables.inputs(node.op)
+    if callable(names):
+        names = names(node)
+    if names is not None and index < len(names) and names[index] is not None:
+        return names[index]
+    return ("x", "y")[index] if index < 2 else f"input_{index}"
+
+
+def claim_converted(node) -> None:
+    """Name the unnamed constants among `node`'s inputs (Python values converted for it) `<node>/<input>`."""
+    graph = node.graph
+    for i, tensor in enumerate(node.inputs):
+        source = getattr(tensor, "node", None)
+        if source is not None and source.tf_name is None and source.graph is graph:
+            graph.name_node(source, graph.tf_unique(f"{node.tf_name}/{input_role(node, i)}"))
+
+
+def helper_names(graph, op, attrs):
+    """Names TF gives the constants it makes for an op before the op itself (a reduction's `Const` axis)."""
+    return tables.helpers(graph, op, attrs)
