@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import tinytf as _tf
-from tinytf.scopes import init_scope
 from tinytf.distribute.sync_on_read import metric_variable
+from tinytf.scopes import init_scope
 from tinytf.variables import Variable
 
 from .. import losses as _losses
