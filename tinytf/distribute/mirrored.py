@@ -27,7 +27,11 @@ class MirroredStrategy(Strategy):
     _sync_on_read_metrics = True  # Keras metrics made under the scope keep one state per replica (TF's ON_READ)
 
     def __init__(self, devices=None, cross_device_ops=None):
-        devices = list(devices) if devices is not None else ["/cpu:0"]
+        if devices is None:  # as TF on a machine without GPUs: every logical CPU (one, unless the CPU was split)
+            from tinytf.config_devices import list_logical_devices
+
+            devices = [d.name for d in list_logical_devices("CPU")]
+        devices = list(devices)
         if not devices:
             raise ValueError("MirroredStrategy: `devices` must not be empty")
         if len(set(devices)) != len(devices):
@@ -39,6 +43,11 @@ class MirroredStrategy(Strategy):
         self._num_replicas = len(devices)
         self._collective = ThreadCollective(self._num_replicas)
         self._lock = threading.Lock()  # one run() at a time: replicas meet at the same collective
+
+    @property
+    def worker_devices(self) -> tuple:
+        """strategy.extended.worker_devices: the replicas' devices, fully named as TF names them."""
+        return tuple(f"/job:localhost/replica:0/task:0/device:CPU:{_device_index(d)}" for d in self.extended_devices)
 
     def _run_replicas(self, fn, args, kwargs):
         n = self._num_replicas
@@ -142,6 +151,11 @@ class _ApplyMerge:
                 replica.merging = False
 
         return self.strategy._collective.sum(replica._replica_id, grads, between=update)
+
+
+def _device_index(device) -> int:
+    tail = str(device).rsplit(":", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
 
 
 def _is_abort(error) -> bool:
