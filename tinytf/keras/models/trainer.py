@@ -317,6 +317,11 @@ class Trainer:
                 multi.for_template(tuple(templates))  # one batch left: the single step's trace serves it
             yield first, first + size - 1, short, leaves
 
+    @property
+    def distribute_strategy(self):
+        """The strategy the model was compiled under (Keras' model.distribute_strategy), else the current one."""
+        return getattr(self, "_distribute_strategy", None) or _tf.distribute.get_strategy()
+
     def _replicated_step(self):
         """The strategy's step wrapper when the model was compiled under a strategy whose replicas share this
         process (MirroredStrategy with several devices), else None."""
