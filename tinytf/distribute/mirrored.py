@@ -94,6 +94,17 @@ class MirroredStrategy(Strategy):
         finally:
             context.pop()
 
+    @property
+    def allreduce_seconds(self) -> list:
+        """Per all-reduce (one per step: the gradients of all variables together), replica 0's wall time."""
+        return self._collective.seconds
+
+    def allreduce_stats(self) -> dict:
+        """The all-reduce time per step (seconds): count, mean, median, as RayStrategy reports it."""
+        times = np.asarray(self.allreduce_seconds) if self.allreduce_seconds else np.zeros(0)
+        return {"count": int(times.size), "mean": float(times.mean()) if times.size else 0.0,
+                "median": float(np.median(times)) if times.size else 0.0}
+
     def _keras_step(self, model, kind, function):
         """fit/evaluate/predict's step under this strategy (the trainer asks for it when there are several
         replicas): each global batch split over the replicas, see mirrored_keras.py."""
