@@ -175,3 +175,58 @@ def test_a_failing_fit_step_leaves_the_weights_and_the_strategy_usable():
         np.testing.assert_array_equal(got, want)
     model.fit(x, np.zeros((8, 3), np.float32), batch_size=8, epochs=1, verbose=0)
     assert not np.array_equal(model.get_weights()[0], before[0])
+
+
+def _fit_inputs(replicas, **fit_args):
+    strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(replicas)])
+    with strategy.scope():
+        model = _model()
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), metrics=["accuracy"],
+                      loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    history = model.fit(verbose=0, shuffle=False, **fit_args)
+    return model.get_weights(), history.history
+
+
+@pytest.mark.parametrize("how", ["dataset", "sample_weight_and_validation_split", "generator"])
+def test_fit_inputs_other_than_arrays_split_the_same(how):
+    x, y = _data(40)
+    weights = np.linspace(0.2, 2.0, 40).astype(np.float32)
+    if how == "dataset":
+        make = lambda: {"x": tf.data.Dataset.from_tensor_slices((x, y)).batch(12), "epochs": 2}
+    elif how == "generator":
+        make = lambda: {"x": ((x[i:i + 12], y[i:i + 12]) for i in range(0, 40, 12)), "epochs": 1}
+    else:
+        make = lambda: {"x": x, "y": y, "sample_weight": weights, "batch_size": 12, "validation_split": 0.25,
+                        "epochs": 2}
+    want_weights, want_history = _fit_inputs(1, **make())
+    got_weights, got_history = _fit_inputs(2, **make())
+    for got, want in zip(got_weights, want_weights):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    for key in want_history:
+        np.testing.assert_allclose(got_history[key], want_history[key], rtol=1e-5, atol=1e-6, err_msg=key)
+
+
+def test_a_functional_model_with_dict_inputs_and_two_outputs():
+    x, y = _data(24)
+
+    def run(replicas):
+        strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(replicas)])
+        with strategy.scope():
+            a, b = tf.keras.Input((3,), name="a"), tf.keras.Input((2,), name="b")
+            hidden = tf.keras.layers.Dense(4, activation="relu")(tf.keras.layers.Concatenate()([a, b]))
+            outputs = [tf.keras.layers.Dense(3)(hidden), tf.keras.layers.Dense(1)(hidden)]
+            model = tf.keras.Model({"a": a, "b": b}, outputs)
+            rng = np.random.default_rng(5)
+            model.set_weights([rng.normal(scale=0.5, size=w.shape).astype(np.float32) for w in model.get_weights()])
+            model.compile(optimizer="adam", loss=["mse", "mae"], loss_weights=[1.0, 0.5])
+        inputs = {"a": x[:, :3], "b": x[:, 3:]}
+        targets = [np.eye(3, dtype=np.float32)[y], x[:, :1] * 2.0]
+        history = model.fit(inputs, targets, batch_size=10, epochs=2, verbose=0, shuffle=False)
+        return model.get_weights(), history.history["loss"], model.predict(inputs, verbose=0)
+
+    want, got = run(1), run(2)
+    for g, w in zip(got[0], want[0]):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got[1], want[1], rtol=1e-5)
+    for g, w in zip(got[2], want[2]):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
