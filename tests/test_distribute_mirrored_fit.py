@@ -123,6 +123,9 @@ def test_sync_on_read_variable_in_and_out_of_the_replicas():
     assert float(total.numpy()) == 5.0 and float(mean.numpy()) == 2.5 and float(first.numpy()) == 2.0
     total.assign(8.0)
     assert [float(c) for c in total._copies] == [4.0, 4.0] and float(total.numpy()) == 8.0
+    count = SyncOnReadVariable(strategy, 0, tf.VariableAggregation.SUM, dtype=tf.int64)
+    count.assign(7)  # an integer split: 4 + 3, so the sum reads back exactly
+    assert [int(c) for c in count._copies] == [4, 3] and int(count.numpy()) == 7
     with pytest.raises(ValueError, match="unsupported aggregation"):
         SyncOnReadVariable(strategy, 1.0, tf.VariableAggregation.NONE)
 
@@ -230,3 +233,29 @@ def test_a_functional_model_with_dict_inputs_and_two_outputs():
     np.testing.assert_allclose(got[1], want[1], rtol=1e-5)
     for g, w in zip(got[2], want[2]):
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("use_function", [False, True])
+def test_a_metric_updated_inside_strategy_run_counts_every_replica(use_function):
+    """The custom-loop pattern: train_loss.update_state(per_example) in each replica, result() outside. Each
+    replica adds to its own copy (no two threads add to one variable), the result reads their sum."""
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1", "/cpu:2"])
+    with strategy.scope():
+        mean = tf.keras.metrics.Mean()
+        accuracy = tf.keras.metrics.SparseCategoricalAccuracy()
+
+    def step(values, labels, logits):
+        mean.update_state(values)
+        accuracy.update_state(labels, logits)
+        return mean.result()
+
+    step = tf.function(step) if use_function else step
+    rng = np.random.default_rng(4)
+    values = rng.normal(size=(50,)).astype(np.float32)
+    labels, logits = rng.integers(0, 3, size=50).astype(np.int32), rng.normal(size=(50, 3)).astype(np.float32)
+    dataset = tf.data.Dataset.from_tensor_slices((values, labels, logits)).batch(10)
+    for batch in strategy.experimental_distribute_dataset(dataset):
+        strategy.run(step, args=batch)
+    np.testing.assert_allclose(float(mean.result()), values.mean(), rtol=1e-5)
+    np.testing.assert_allclose(float(accuracy.result()), np.mean(logits.argmax(1) == labels), rtol=1e-6)
+    assert float(mean.count.numpy()) == 50.0

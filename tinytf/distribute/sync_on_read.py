@@ -20,7 +20,8 @@ class SyncOnReadVariable(Variable):
     """A variable of `strategy` whose value is per replica. In a replica of that strategy, reads and writes
     are the replica's own copy; elsewhere (cross-replica) a read gives the copies' aggregate (SUM: their sum,
     MEAN: their mean, ONLY_FIRST_REPLICA: replica 0's), and an assignment gives every copy the value (for SUM,
-    value / N each, as TF's on_read_assign_cross_replica does, so that the sum reads back as the value)."""
+    value / N each, as TF's on_read_assign_cross_replica does, so that the sum reads back as the value; replica 0
+    takes what an integer division leaves over, which TF loses)."""
 
     def __init__(self, strategy, initial_value, aggregation=VariableAggregation.SUM, **kwargs):
         if aggregation not in (VariableAggregation.SUM, VariableAggregation.MEAN,
@@ -69,9 +70,12 @@ class SyncOnReadVariable(Variable):
         if replica is not None:
             self._copies[replica] = value
             return
-        if self._aggregation == VariableAggregation.SUM:
-            value = _divided(np.asarray(value), n)
-            value = value if np.ndim(value) else value[()]
+        if self._aggregation == VariableAggregation.SUM:  # replica 0 takes the remainder: the sum is exact
+            array = np.asarray(value)
+            share = _divided(array, n)
+            first = (array - share * array.dtype.type(n - 1)).astype(array.dtype)
+            self._copies = [first if np.ndim(first) else first[()]] + [share if np.ndim(share) else share[()]] * (n - 1)
+            return
         self._copies = [value] * n
 
     def __repr__(self):
