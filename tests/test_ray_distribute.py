@@ -308,3 +308,24 @@ def test_fit_raises_tf_errors_for_impossible_file_sharding(two_workers, tmp_path
     one_file = _parsed(_csv_files(tmp_path, (4,)), 4, file_policy)
     with pytest.raises(tf.errors.InvalidArgumentError, match="less than the number of workers"):
         model.fit(one_file, epochs=1, verbose=0)
+
+
+def test_fit_with_the_hint_policy_shards_where_the_pipeline_says(two_workers):
+    """HINT: shard(SHARD_HINT, SHARD_HINT) becomes shard(2, i) on worker i, so worker 0 trains on the even
+    rows and worker 1 on the odd ones, each in batches of 2 (its half of 4)."""
+    x, y = data(16)
+    options = tf.data.Options()
+    options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.HINT
+    hint = tf.data.experimental.SHARD_HINT
+    dataset = tf.data.Dataset.from_tensor_slices((x, y)).shard(hint, hint).batch(4).with_options(options)
+    with two_workers.scope():
+        model = compiled()
+    history = model.fit(dataset, epochs=2, verbose=0)
+    alone = compiled()
+    per_step = [(np.concatenate([x[0::2][i:i + 2], x[1::2][i:i + 2]]), np.concatenate([y[0::2][i:i + 2],
+                                                                                       y[1::2][i:i + 2]]))
+                for i in range(0, 8, 2)]
+    expected = alone.fit(tf.data.Dataset.from_generator(lambda: iter(per_step), output_signature=(
+        tf.TensorSpec((None, 5), tf.float32), tf.TensorSpec((None,), tf.int32))), epochs=2, verbose=0)
+    assert_weights(model, [w.numpy() for w in alone.weights])
+    np.testing.assert_allclose(history.history["loss"], expected.history["loss"], rtol=1e-5)

@@ -167,13 +167,18 @@ class RayStrategy(Strategy):
             (x, y, sample_weight), validation_data = data_adapter.split_validation(x, y, sample_weight,
                                                                                    validation_split)
         model.optimizer.build(model.trainable_variables)  # slots exist before shipping: driver and workers agree
+        sharded = _sharded_fit_input(x, self._num_replicas, steps_per_epoch)
         if not model.metrics or any(m.metric is None for m in model._compiled_metrics):
-            first = next(iter(data_adapter.make_batches(x, y, sample_weight, batch_size, False, class_weight,
-                                                        steps_per_epoch).batches()))
+            if sharded is not None:  # a worker's batch (a HINT pipeline cannot be read unsharded)
+                first = next(part for part in next(iter(sharded.batches())).parts
+                             if np.shape(nest.flatten(part[0])[0])[0])
+            else:
+                first = next(iter(data_adapter.make_batches(x, y, sample_weight, batch_size, False, class_weight,
+                                                            steps_per_epoch).batches()))
             model.compute_metrics(first[0], first[1], model(first[0], training=False), first[2])  # build metrics
         token = self._ship(model)
-        train = _sharded_fit_input(x, self._num_replicas, steps_per_epoch) or data_adapter.make_batches(
-            x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch)
+        train = sharded or data_adapter.make_batches(x, y, sample_weight, batch_size, shuffle, class_weight,
+                                                     steps_per_epoch)
         history = History()
         callback_list = model._callbacks([*(callbacks or []), history], verbose, epochs=epochs, steps=train.steps)
         model.stop_training = False
