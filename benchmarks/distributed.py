@@ -1,8 +1,10 @@
 """Data-parallel training throughput: one process, MirroredStrategy (replicas as threads) and RayStrategy
 with 1 and 2 workers, on a 784-256-10 MLP (global batch 256) or issue 15's CNN (conv 5x5x32 -> pool ->
 conv 5x5x64 -> pool -> dense 10 on 28x28x1, global batch 64). Reports examples/s and, for Ray, the
-per-step all-reduce time measured on worker 0 (put, reference exchange, read, sum). Run:
-python -m tinytf.bench.distributed [--model mlp|cnn] [--steps N]   (needs `ray` for the Ray rows)."""
+per-step all-reduce time measured on replica/worker 0 (waiting for the slowest included). Each is timed on a
+custom GradientTape step through strategy.run (--mode run) or on Keras model.fit under the scope (--mode fit).
+Run: python -m tinytf.bench.distributed [--model mlp|cnn] [--mode run|fit] [--steps N]
+(needs `ray` for the Ray rows)."""
 
 from __future__ import annotations
 
@@ -67,14 +69,47 @@ def examples_per_second(strategy, kind: str, steps: int) -> float:
     return GLOBAL_BATCH[kind] * steps / (time.perf_counter() - start)
 
 
+def fit_examples_per_second(strategy, kind: str, steps: int) -> float:
+    """model.fit under the strategy's scope: one epoch of `steps` global batches, after a warm-up fit."""
+    with strategy.scope():
+        model = make_model(kind)
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.01), metrics=["accuracy"],
+                      loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    batch = GLOBAL_BATCH[kind]
+    x, y = arrays(kind, steps)
+    model.fit(x[:2 * batch], y[:2 * batch], batch_size=batch, epochs=1, verbose=0, shuffle=False)  # traces
+    if hasattr(strategy, "allreduce_seconds"):
+        strategy.allreduce_seconds.clear()
+    start = time.perf_counter()
+    model.fit(x, y, batch_size=batch, epochs=1, verbose=0, shuffle=False)
+    return batch * steps / (time.perf_counter() - start)
+
+
+def arrays(kind: str, steps: int):
+    rng = np.random.default_rng(1)
+    shape = (FEATURES,) if kind == "mlp" else (28, 28, 1)
+    count = GLOBAL_BATCH[kind] * steps
+    return (rng.normal(size=(count, *shape)).astype(np.float32),
+            rng.integers(0, CLASSES, size=count).astype(np.int32))
+
+
+def _allreduce(strategy) -> str:
+    stats = strategy.allreduce_stats()
+    return (f"; all-reduce per step: mean {stats['mean'] * 1e3:.2f} ms, median {stats['median'] * 1e3:.2f} ms "
+            f"({stats['count']} steps)")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", choices=("mlp", "cnn"), default="mlp")
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--transport", choices=("auto", "collective", "object_store"), default="auto",
                         help="RayStrategy's all-reduce (collective needs torch)")
+    parser.add_argument("--mode", choices=("run", "fit"), default="run",
+                        help="time a custom step through strategy.run, or Keras model.fit")
     args = parser.parse_args(argv)
     kind = args.model
+    measure = examples_per_second if args.mode == "run" else fit_examples_per_second
     try:
         from threadpoolctl import threadpool_info
 
@@ -83,12 +118,13 @@ def main(argv=None):
         blas = f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}"
     print(f"load average {os.getloadavg()}, cpus {os.cpu_count()}, BLAS {blas}")
     what = f"MLP {FEATURES}-{HIDDEN}-{CLASSES}" if kind == "mlp" else "CNN conv32-pool-conv64-pool-dense10"
-    print(f"{what}, global batch {GLOBAL_BATCH[kind]}, {args.steps} timed steps")
-    one = examples_per_second(tf.distribute.get_strategy(), kind, args.steps)
+    print(f"{what}, global batch {GLOBAL_BATCH[kind]}, {args.steps} timed steps, mode {args.mode}")
+    one = measure(tf.distribute.get_strategy(), kind, args.steps)
     print(f"one process (default strategy): {one:9.0f} ex/s")
     for n in (1, 2):
         strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(n)])
-        print(f"MirroredStrategy, {n} thread replica(s): {examples_per_second(strategy, kind, args.steps):9.0f} ex/s")
+        rate = measure(strategy, kind, args.steps)
+        print(f"MirroredStrategy, {n} thread replica(s): {rate:9.0f} ex/s" + (_allreduce(strategy) if n > 1 else ""))
     try:
         import ray
     except ImportError:
@@ -98,10 +134,8 @@ def main(argv=None):
     try:
         for n in (1, 2):
             strategy = tf.distribute.experimental.RayStrategy(num_workers=n, transport=args.transport)
-            rate = examples_per_second(strategy, kind, args.steps)
-            stats = strategy.allreduce_stats()
-            print(f"RayStrategy, {n} worker(s), {strategy.transport}: {rate:9.0f} ex/s; all-reduce per step: mean "
-                  f"{stats['mean'] * 1e3:.2f} ms, median {stats['median'] * 1e3:.2f} ms ({stats['count']} steps)")
+            rate = measure(strategy, kind, args.steps)
+            print(f"RayStrategy, {n} worker(s), {strategy.transport}: {rate:9.0f} ex/s" + _allreduce(strategy))
             strategy.shutdown()
     finally:
         ray.shutdown()

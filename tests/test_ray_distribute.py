@@ -224,3 +224,108 @@ def test_file_sharded_input_reaches_each_worker(two_workers, tmp_path):
     worker1 = [10, 11, 12, 30, 31, 32, 33, 34]  # files 1 and 3
     assert [int(s[1][0]) for s in seen] == [2, 2, 2, 0] and [int(s[1][1]) for s in seen] == [2, 2, 2, 2]
     assert sum(float(s[0][0]) for s in seen) == sum(worker0) and sum(float(s[0][1]) for s in seen) == sum(worker1)
+
+
+def _csv_files(tmp_path, rows_per_file=(4, 4, 4, 4)):
+    """Files of "x0,x1,x2,x3,x4,label" lines from data(); returns the paths and the parsing dataset maker."""
+    x, y = data(sum(rows_per_file))
+    files, start = [], 0
+    for i, rows in enumerate(rows_per_file):
+        path = tmp_path / f"part{i}.csv"
+        path.write_text("".join(",".join(f"{v:.6f}" for v in x[j]) + f",{y[j]}\n" for j in range(start, start + rows)))
+        files.append(str(path))
+        start += rows
+    return files
+
+
+def _parsed(files, batch, policy=None):
+    def parse(line):
+        fields = tf.strings.to_number(tf.strings.split(line, ","))
+        return fields[:5], tf.cast(fields[5], tf.int32)
+
+    dataset = tf.data.TextLineDataset(files).map(parse).batch(batch)
+    if policy is not None:
+        options = tf.data.Options()
+        options.experimental_distribute.auto_shard_policy = policy
+        dataset = dataset.with_options(options)
+    return dataset
+
+
+def test_fit_honours_the_auto_shard_policy(two_workers, tmp_path):
+    """FILE: worker 0 reads files 0 and 2, worker 1 files 1 and 3, each in batches of 2 (its half of 4): the
+    result is one process training on [worker 0's batch + worker 1's batch] per step. DATA: global batches of
+    the whole stream split, i.e. one process on the dataset. OFF: both workers read everything in batches of 2,
+    the same batch twice, i.e. one process on batches of 2."""
+    policy = tf.data.experimental.AutoShardPolicy
+    files = _csv_files(tmp_path)
+
+    def fitted(dataset, strategy=None):
+        if strategy is None:
+            model = compiled()
+        else:
+            with strategy.scope():
+                model = compiled()
+        history = model.fit(dataset, epochs=2, verbose=0)
+        return model, history.history
+
+    per_step = tf.data.Dataset.zip((_parsed(files[0::2], 2), _parsed(files[1::2], 2))).map(
+        lambda a, b: (tf.concat([a[0], b[0]], 0), tf.concat([a[1], b[1]], 0)))
+    for shard_policy, reference in [(policy.FILE, per_step), (policy.AUTO, per_step), (policy.DATA, _parsed(files, 4)),
+                                    (policy.OFF, _parsed(files, 2))]:
+        model, history = fitted(_parsed(files, 4, shard_policy), two_workers)
+        alone, expected = fitted(reference)
+        assert_weights(model, [w.numpy() for w in alone.weights])
+        np.testing.assert_allclose(history["loss"], expected["loss"], rtol=1e-5, err_msg=str(shard_policy))
+
+
+def test_fit_with_uneven_file_shards_pads_the_short_worker(two_workers, tmp_path):
+    """Worker 0's files hold 6 rows, worker 1's 2: after one step worker 1 trains on empty batches (zero
+    gradients) while worker 0 finishes, as the distributed dataset reads them."""
+    files = _csv_files(tmp_path, (4, 1, 2, 1))
+    with two_workers.scope():
+        model = compiled()
+    history = model.fit(_parsed(files, 4, tf.data.experimental.AutoShardPolicy.FILE), epochs=1, verbose=0)
+    worker0, worker1 = list(_parsed(files[0::2], 2)), list(_parsed(files[1::2], 2))
+    alone = compiled()
+    for i, (bx, by) in enumerate(worker0):
+        if i < len(worker1):
+            bx, by = tf.concat([bx, worker1[i][0]], 0), tf.concat([by, worker1[i][1]], 0)
+        alone.train_on_batch(bx, by)
+    assert_weights(model, [w.numpy() for w in alone.weights])
+    assert np.isfinite(history.history["loss"][0])
+
+
+def test_fit_raises_tf_errors_for_impossible_file_sharding(two_workers, tmp_path):
+    file_policy = tf.data.experimental.AutoShardPolicy.FILE
+    options = tf.data.Options()
+    options.experimental_distribute.auto_shard_policy = file_policy
+    x, y = data()
+    with two_workers.scope():
+        model = compiled()
+    in_memory = tf.data.Dataset.from_tensor_slices((x, y)).batch(4).with_options(options)
+    with pytest.raises(tf.errors.NotFoundError, match="reads no files"):
+        model.fit(in_memory, epochs=1, verbose=0)
+    one_file = _parsed(_csv_files(tmp_path, (4,)), 4, file_policy)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="less than the number of workers"):
+        model.fit(one_file, epochs=1, verbose=0)
+
+
+def test_fit_with_the_hint_policy_shards_where_the_pipeline_says(two_workers):
+    """HINT: shard(SHARD_HINT, SHARD_HINT) becomes shard(2, i) on worker i, so worker 0 trains on the even
+    rows and worker 1 on the odd ones, each in batches of 2 (its half of 4)."""
+    x, y = data(16)
+    options = tf.data.Options()
+    options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.HINT
+    hint = tf.data.experimental.SHARD_HINT
+    dataset = tf.data.Dataset.from_tensor_slices((x, y)).shard(hint, hint).batch(4).with_options(options)
+    with two_workers.scope():
+        model = compiled()
+    history = model.fit(dataset, epochs=2, verbose=0)
+    alone = compiled()
+    per_step = [(np.concatenate([x[0::2][i:i + 2], x[1::2][i:i + 2]]), np.concatenate([y[0::2][i:i + 2],
+                                                                                       y[1::2][i:i + 2]]))
+                for i in range(0, 8, 2)]
+    expected = alone.fit(tf.data.Dataset.from_generator(lambda: iter(per_step), output_signature=(
+        tf.TensorSpec((None, 5), tf.float32), tf.TensorSpec((None,), tf.int32))), epochs=2, verbose=0)
+    assert_weights(model, [w.numpy() for w in alone.weights])
+    np.testing.assert_allclose(history.history["loss"], expected.history["loss"], rtol=1e-5)

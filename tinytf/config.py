@@ -8,6 +8,7 @@ import weakref
 # Devices and threads (tinytf/config_devices.py): the CPU, as TF describes a machine without GPUs
 from tinytf.config_devices import (  # noqa: F401
     LogicalDevice,
+    LogicalDeviceConfiguration,
     PhysicalDevice,
     experimental,
     get_logical_device_configuration,
@@ -15,6 +16,7 @@ from tinytf.config_devices import (  # noqa: F401
     get_visible_devices,
     list_logical_devices,
     list_physical_devices,
+    set_logical_device_configuration,
     set_soft_device_placement,
     set_visible_devices,
 )

@@ -51,14 +51,47 @@ def set_visible_devices(devices, device_type=None) -> None:
                                                             (device_type is None or d.device_type == device_type))]
 
 
+class LogicalDeviceConfiguration(namedtuple("LogicalDeviceConfiguration",
+                                            ["memory_limit", "experimental_priority", "experimental_device_ordinal"])):
+    """`tf.config.LogicalDeviceConfiguration`: one logical device to make of a physical one. Splitting the
+    CPU into N is how TF programs get N replicas of MirroredStrategy on one CPU; the fields matter for GPUs."""
+
+    def __new__(cls, memory_limit=None, experimental_priority=None, experimental_device_ordinal=None):
+        return super().__new__(cls, memory_limit, experimental_priority, experimental_device_ordinal)
+
+
+_logical_config: dict = {}  # physical device -> its list of LogicalDeviceConfiguration (absent: one device)
+_initialized = [False]  # the logical devices have been read: TF refuses to change them from then on
+
+
+def set_logical_device_configuration(device, logical_devices) -> None:
+    """`tf.config.set_logical_device_configuration`: split `device` into len(logical_devices) logical devices
+    (`/device:CPU:0`, `/device:CPU:1`, ...), before the logical devices are first used, as TF requires."""
+    _known(device)
+    configs = list(logical_devices) if logical_devices is not None else None
+    for config in configs or []:
+        if not isinstance(config, LogicalDeviceConfiguration):
+            raise ValueError(f"Unrecognized logical device configuration: {config!r}")
+    with _lock:
+        if configs != _logical_config.get(device) and _initialized[0]:
+            raise RuntimeError("Virtual devices cannot be modified after being initialized")
+        if configs:
+            _logical_config[device] = configs
+        else:
+            _logical_config.pop(device, None)
+
+
 def list_logical_devices(device_type=None) -> list:
-    """`tf.config.list_logical_devices`: one logical device per visible physical device."""
+    """`tf.config.list_logical_devices`: the logical devices of each visible physical device (one, or as many as
+    set_logical_device_configuration split it into)."""
     with _lock:
         visible = list(_visible)
+        _initialized[0] = True
+        counts = {d: len(_logical_config.get(d, [None])) for d in visible}
     if device_type == "CPU" and not _of_type(visible, "CPU") or device_type is None and not visible:
         raise NotFoundError("No CPU devices are available in this process")
-    return [LogicalDevice(d.name.replace("/physical_device:", "/device:"), d.device_type)
-            for d in _of_type(visible, device_type)]
+    return [LogicalDevice(f"/device:{d.device_type}:{i}", d.device_type)
+            for d in _of_type(visible, device_type) for i in range(counts[d])]
 
 
 def _known(device):
@@ -85,8 +118,11 @@ def get_device_details(device) -> dict:
 
 
 def get_logical_device_configuration(device):
+    """The configurations set for `device`, or None when it was not split."""
     _known(device)
-    return None
+    with _lock:
+        configs = _logical_config.get(device)
+    return list(configs) if configs is not None else None
 
 
 def get_inter_op_parallelism_threads() -> int:
@@ -133,6 +169,9 @@ class experimental:  # noqa: N801 - reached as tf.config.experimental
     set_memory_growth = staticmethod(set_memory_growth)
     get_memory_growth = staticmethod(get_memory_growth)
     get_device_details = staticmethod(get_device_details)
+    set_virtual_device_configuration = staticmethod(set_logical_device_configuration)  # the TF 2.0-2.2 names
+    get_virtual_device_configuration = staticmethod(get_logical_device_configuration)
+    VirtualDeviceConfiguration = LogicalDeviceConfiguration
 
     @staticmethod
     def enable_op_determinism() -> None:

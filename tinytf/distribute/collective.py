@@ -4,7 +4,9 @@ slots are reused. A replica that fails aborts the barrier so the others raise in
 
 from __future__ import annotations
 
+import collections
 import threading
+import time
 
 import numpy as np
 
@@ -14,15 +16,19 @@ class ThreadCollective:
         self.num_replicas = num_replicas
         self._barrier = threading.Barrier(num_replicas, timeout=timeout)
         self._slots: list = [None] * num_replicas
+        self.seconds = collections.deque(maxlen=100_000)  # per sum, replica 0's wall time (allreduce_stats)
 
     def sum(self, replica_id: int, arrays: list, between=None) -> list:
         """The elementwise sum over replicas of each array; `between(result)` runs on replica 0 alone after
         the sum and before any replica returns (where MirroredStrategy applies the shared update)."""
+        start = time.perf_counter()
         self._slots[replica_id] = [np.asarray(a) for a in arrays]
         self.wait()
         deposits = self._slots
         result = [np.sum(np.stack([d[k] for d in deposits]), axis=0, dtype=deposits[0][k].dtype)
                   for k in range(len(arrays))]
+        if replica_id == 0:  # the all-reduce's cost as replica 0 sees it, waiting for the slowest included
+            self.seconds.append(time.perf_counter() - start)
         try:
             if replica_id == 0 and between is not None:
                 between(result)

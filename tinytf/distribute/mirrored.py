@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import threading
 
+import numpy as np
+
 from tinytf.runtime import nest
 from tinytf.runtime.ops.collective import merge_call
 
@@ -22,9 +24,14 @@ class MirroredStrategy(Strategy):
     ...; as in TF, a CPU-only machine has one replica unless devices are listed)."""
 
     _merges_updates = True
+    _sync_on_read_metrics = True  # Keras metrics made under the scope keep one state per replica (TF's ON_READ)
 
     def __init__(self, devices=None, cross_device_ops=None):
-        devices = list(devices) if devices is not None else ["/cpu:0"]
+        if devices is None:  # as TF on a machine without GPUs: every logical CPU (one, unless the CPU was split)
+            from tinytf.config_devices import list_logical_devices
+
+            devices = [d.name for d in list_logical_devices("CPU")]
+        devices = list(devices)
         if not devices:
             raise ValueError("MirroredStrategy: `devices` must not be empty")
         if len(set(devices)) != len(devices):
@@ -37,15 +44,29 @@ class MirroredStrategy(Strategy):
         self._collective = ThreadCollective(self._num_replicas)
         self._lock = threading.Lock()  # one run() at a time: replicas meet at the same collective
 
+    @property
+    def worker_devices(self) -> tuple:
+        """strategy.extended.worker_devices: the replicas' devices, fully named as TF names them."""
+        return tuple(f"/job:localhost/replica:0/task:0/device:CPU:{_device_index(d)}" for d in self.extended_devices)
+
     def _run_replicas(self, fn, args, kwargs):
         n = self._num_replicas
         if n == 1:
             return self._run_one(0, fn, args, kwargs)
+        calls = [lambda i=i: fn(*select_replica(i, args), **select_replica(i, kwargs)) for i in range(n)]
+        return regroup(self._run_per_replica(calls))
+
+    def _run_per_replica(self, calls, gradient_scales=None) -> list:
+        """calls[i]() on replica i (replica 0 on this thread, the others on threads of their own); the list of
+        results. gradient_scales[i] weights replica i's gradients in the all-reduce (Keras fit: its share of
+        the global batch, since Keras' loss is the mean over the replica's own shard)."""
+        n = self._num_replicas
         results, errors = [None] * n, [None] * n
 
         def replica(i):
             try:
-                results[i] = self._run_one(i, fn, select_replica(i, args), select_replica(i, kwargs))
+                scale = 1.0 if gradient_scales is None else gradient_scales[i]
+                results[i] = self._run_one(i, calls[i], (), {}, scale)
             except BaseException as error:  # noqa: B036 - re-raised on the caller's thread below
                 errors[i] = error
                 self._collective.abort()
@@ -62,14 +83,34 @@ class MirroredStrategy(Strategy):
                 self._collective.reset()
                 first = next((e for e in failed if not _is_abort(e)), failed[0])
                 raise first
-        return regroup(results)
+        return results
 
-    def _run_one(self, i, fn, args, kwargs):
-        context.push(self, context.ReplicaContext(self, i))
+    def _run_one(self, i, fn, args, kwargs, gradient_scale=1.0):
+        replica = context.ReplicaContext(self, i)
+        replica.gradient_scale = gradient_scale
+        context.push(self, replica)
         try:
             return fn(*args, **kwargs)
         finally:
             context.pop()
+
+    @property
+    def allreduce_seconds(self) -> list:
+        """Per all-reduce (one per step: the gradients of all variables together), replica 0's wall time."""
+        return self._collective.seconds
+
+    def allreduce_stats(self) -> dict:
+        """The all-reduce time per step (seconds): count, mean, median, as RayStrategy reports it."""
+        times = np.asarray(self.allreduce_seconds) if self.allreduce_seconds else np.zeros(0)
+        return {"count": int(times.size), "mean": float(times.mean()) if times.size else 0.0,
+                "median": float(np.median(times)) if times.size else 0.0}
+
+    def _keras_step(self, model, kind, function):
+        """fit/evaluate/predict's step under this strategy (the trainer asks for it when there are several
+        replicas): each global batch split over the replicas, see mirrored_keras.py."""
+        from .mirrored_keras import ReplicatedStep
+
+        return ReplicatedStep(self, model, kind, function)
 
     # --- the cross-replica merges ------------------------------------------------------------------------
     def _all_reduce(self, replica, reduce_op, value):
@@ -108,6 +149,10 @@ class _ApplyMerge:
 
     def __call__(self, *grads):
         replica = context.current_replica_context()
+        scale = replica.gradient_scale
+        if scale != 1.0:  # this replica's share of the global batch (Keras fit); an empty shard adds zeros
+            grads = [np.zeros_like(g) if scale == 0.0 else np.asarray(g) * np.asarray(g).dtype.type(scale)
+                     for g in grads]
 
         def update(summed):
             replica.merging = True
@@ -117,6 +162,11 @@ class _ApplyMerge:
                 replica.merging = False
 
         return self.strategy._collective.sum(replica._replica_id, grads, between=update)
+
+
+def _device_index(device) -> int:
+    tail = str(device).rsplit(":", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
 
 
 def _is_abort(error) -> bool:

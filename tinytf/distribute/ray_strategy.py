@@ -167,12 +167,18 @@ class RayStrategy(Strategy):
             (x, y, sample_weight), validation_data = data_adapter.split_validation(x, y, sample_weight,
                                                                                    validation_split)
         model.optimizer.build(model.trainable_variables)  # slots exist before shipping: driver and workers agree
+        sharded = _sharded_fit_input(x, self._num_replicas, steps_per_epoch)
         if not model.metrics or any(m.metric is None for m in model._compiled_metrics):
-            first = next(iter(data_adapter.make_batches(x, y, sample_weight, batch_size, False, class_weight,
-                                                        steps_per_epoch).batches()))
+            if sharded is not None:  # a worker's batch (a HINT pipeline cannot be read unsharded)
+                first = next(part for part in next(iter(sharded.batches())).parts
+                             if np.shape(nest.flatten(part[0])[0])[0])
+            else:
+                first = next(iter(data_adapter.make_batches(x, y, sample_weight, batch_size, False, class_weight,
+                                                            steps_per_epoch).batches()))
             model.compute_metrics(first[0], first[1], model(first[0], training=False), first[2])  # build metrics
         token = self._ship(model)
-        train = data_adapter.make_batches(x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch)
+        train = sharded or data_adapter.make_batches(x, y, sample_weight, batch_size, shuffle, class_weight,
+                                                     steps_per_epoch)
         history = History()
         callback_list = model._callbacks([*(callbacks or []), history], verbose, epochs=epochs, steps=train.steps)
         model.stop_training = False
@@ -205,17 +211,27 @@ class RayStrategy(Strategy):
         return history
 
     def _fit_step(self, token, batch) -> dict:
-        """One all-reduced train step on a global batch; the logs of the epoch so far, over all workers."""
-        leaves = [leaf for leaf in nest.flatten(batch) if leaf is not None]
-        global_count = int(np.shape(leaves[0])[0])
-        bounds = np.cumsum([0] + split_sizes(global_count, self._num_replicas))
+        """One all-reduced train step on a global batch (split here, DATA) or on the workers' own batches (a
+        WorkerBatches from FILE, HINT or OFF sharding); the logs of the epoch so far, over all workers."""
         to_numpy = lambda t: np.asarray(t.numpy() if hasattr(t, "numpy") else t)
-        calls = []
-        for i, worker in enumerate(self._workers):
-            lo, hi = int(bounds[i]), int(bounds[i + 1])
-            shard = tuple(None if part is None else nest.map_structure(lambda t, lo=lo, hi=hi: to_numpy(t)[lo:hi], part)
-                          for part in batch)
-            calls.append(worker.fit_step.remote(token, shard, hi - lo, global_count))
+        if isinstance(batch, WorkerBatches):
+            shards = [tuple(None if part is None else nest.map_structure(to_numpy, part) for part in own)
+                      for own in batch.parts]
+            counts = [int(np.shape([leaf for leaf in nest.flatten(own) if leaf is not None][0])[0])
+                      for own in shards]
+        else:
+            leaves = [leaf for leaf in nest.flatten(batch) if leaf is not None]
+            bounds = np.cumsum([0] + split_sizes(int(np.shape(leaves[0])[0]), self._num_replicas))
+            shards, counts = [], []
+            for i in range(self._num_replicas):
+                lo, hi = int(bounds[i]), int(bounds[i + 1])
+                shards.append(tuple(None if part is None else
+                                    nest.map_structure(lambda t, lo=lo, hi=hi: to_numpy(t)[lo:hi], part)
+                                    for part in batch))
+                counts.append(hi - lo)
+        global_count = sum(counts)
+        calls = [worker.fit_step.remote(token, shard, count, global_count)
+                 for worker, shard, count in zip(self._workers, shards, counts)]
         return _combined_logs(self._gather(calls))
 
     def allreduce_stats(self) -> dict:
@@ -238,6 +254,46 @@ class RayStrategy(Strategy):
         # A model compiled under the scope refers to its strategy; on a worker that reference becomes None
         # (the worker is one replica; its merges go through the worker's own replica context).
         return (_no_strategy, ())
+
+
+class WorkerBatches:
+    """One step's input when the workers read their own shards: worker i's (x, y, sample_weight)."""
+
+    def __init__(self, parts: list):
+        self.parts = parts
+
+
+class _ShardedFitInput:
+    """fit's batches from a dataset sharded over the workers by its auto_shard_policy (FILE, HINT, OFF, or AUTO
+    finding files; worker_shards.py): per step one batch from each worker's pipeline, read in lockstep, each
+    rebatched to the worker's share of the global batch; a worker whose shard ran out trains on an empty batch
+    (its gradients count zero) until every shard has ended, as experimental_distribute_dataset does."""
+
+    def __init__(self, dataset, pipelines: list, steps_per_epoch):
+        self.dataset, self.pipelines, self.steps = dataset, pipelines, steps_per_epoch
+
+    def batches(self):
+        from tinytf.data.structure import pack
+        from tinytf.keras.models import data_adapter
+
+        from .input import lockstep
+
+        spec = self.dataset.element_spec
+        for step, items in enumerate(lockstep(self.pipelines)):
+            if self.steps is not None and step >= self.steps:
+                return
+            yield WorkerBatches([tuple(data_adapter.unpack(pack(spec, item))) for item in items])
+
+
+def _sharded_fit_input(x, num_workers: int, steps_per_epoch):
+    """The per-worker input of fit for a tf.data dataset whose policy makes the workers read their own shards;
+    None when the driver splits every global batch (DATA, AUTO without files, arrays and generators)."""
+    from tinytf.data.dataset import DatasetV2
+
+    if not isinstance(x, DatasetV2):
+        return None
+    pipelines = per_worker_datasets(x, num_workers)
+    return None if pipelines is None else _ShardedFitInput(x, pipelines, steps_per_epoch)
 
 
 def _combined_logs(per_worker: list) -> dict:

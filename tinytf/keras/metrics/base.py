@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import tinytf as _tf
+from tinytf.distribute.sync_on_read import metric_variable
 from tinytf.scopes import init_scope
 from tinytf.variables import Variable
 
@@ -38,7 +39,8 @@ class Metric:
         dtype = _tf.as_dtype(dtype or self._dtype)
         with init_scope():
             initial = _tf.zeros(list(shape), dtype) if initializer == "zeros" else _tf.cast(initializer, dtype)
-            variable = Variable(initial, trainable=False, name=name or "variable", dtype=dtype)
+            # under MirroredStrategy: one copy per replica, summed when read (TF's SyncOnRead metric state)
+            variable = metric_variable(initial, dtype, name or "variable")
         variable._metric_initial = initial
         self._variables.append(variable)
         return variable

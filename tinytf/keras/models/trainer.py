@@ -286,6 +286,13 @@ class Trainer:
         single, multi = self._step_function(kind), None
         template = function = None
         batches = source.flat_batches()
+        replicated = self._replicated_step()
+        if replicated is not None:  # MirroredStrategy: each batch split over the replicas, one step per call
+            for step, (batch_template, leaves) in enumerate(batches):
+                if batch_template is not template:
+                    template, function = batch_template, replicated(self, kind, single.for_template(batch_template))
+                yield step, step, function, leaves
+            return
         if size == 1:
             for step, (batch_template, leaves) in enumerate(batches):
                 if batch_template is not template:
@@ -309,6 +316,19 @@ class Trainer:
             short = single.for_template(templates[0]) if len(templates) == 1 else \
                 multi.for_template(tuple(templates))  # one batch left: the single step's trace serves it
             yield first, first + size - 1, short, leaves
+
+    @property
+    def distribute_strategy(self):
+        """The strategy the model was compiled under (Keras' model.distribute_strategy), else the current one."""
+        return getattr(self, "_distribute_strategy", None) or _tf.distribute.get_strategy()
+
+    def _replicated_step(self):
+        """The strategy's step wrapper when the model was compiled under a strategy whose replicas share this
+        process (MirroredStrategy with several devices), else None."""
+        strategy = getattr(self, "_distribute_strategy", None)
+        if strategy is None or strategy.num_replicas_in_sync < 2:
+            return None
+        return getattr(strategy, "_keras_step", None)
 
     def _state_variables(self) -> list:
         optimizer_variables = list(getattr(self.optimizer, "variables", []) or [])
