@@ -1,5 +1,6 @@
 """Timing that survives a noisy shared machine: the variants of a workload are timed in interleaved rounds,
-and each variant's figure is the minimum over rounds of the mean time per call within a round."""
+and each variant's figure is the minimum over rounds of the mean time per call within a round (after one untimed
+call, so that no variant pays for the state the previous one left)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,10 @@ def time_variants(variants: dict, rounds: int = 7, budget_s: float = 0.02) -> di
     for _ in range(rounds):
         for name, fn in variants.items():
             n = counts[name]
+            # one untimed call first: the variant before this one (eager, with tens of MB of temporaries) leaves
+            # the heap trimmed and the caches cold, and a workload of one call per round (the LSTM step) was
+            # charged for that: two identical graphs measured 1.14x apart
+            fn()
             start = time.perf_counter()
             for _ in range(n):
                 fn()

@@ -30,7 +30,7 @@ PLAN_MIN_BYTES = 16384  # below this, numpy's small-block allocator is as cheap 
 
 # ops whose kernels return new arrays that share no memory with their inputs and keep no reference to them
 _FRESH = {"matmul", "conv2d", "conv2d_backprop_input", "conv2d_backprop_filter", "max_pool2d", "avg_pool2d",
-          "max_pool2d_grad", "avg_pool2d_grad", "max_pool2d_take"}
+          "max_pool2d_grad", "avg_pool2d_grad", "max_pool2d_take", "softmax", "log_softmax"}
 
 
 class Arena:

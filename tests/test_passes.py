@@ -244,6 +244,33 @@ def test_fusion_overwrites_a_fresh_input_only_when_it_dies_in_the_block():
     np.testing.assert_allclose(other, 2 * (a @ a), rtol=1e-5)
 
 
+def test_fusion_overwrites_a_value_whose_earlier_uses_keep_no_view_of_it():
+    a = np.random.default_rng(1).standard_normal((256, 8)).astype(np.float32)  # 256 rows: buffer form
+
+    def layer_norm(x):  # centered: squared by one block, then scaled by the next, after the reduction
+        centered = x - tf.reduce_mean(x, axis=-1, keepdims=True)
+        variance = tf.reduce_mean(tf.square(centered), axis=-1, keepdims=True)
+        return centered * tf.math.rsqrt(variance + 1e-5) * 2.0
+
+    def viewed(x):  # a reshape (a view) of centered is read after the block: centered must stay intact
+        centered = x - tf.reduce_mean(x, axis=-1, keepdims=True)
+        flat = tf.reshape(centered, [-1])
+        scale = tf.reduce_mean(tf.square(centered), axis=-1, keepdims=True)
+        return centered * scale * 2.0, tf.reduce_sum(flat)
+
+    centered = a - a.mean(-1, keepdims=True)
+    spec = tf.TensorSpec([256, 8])
+    _, after = apply_pass(fuse_elementwise, layer_norm, spec, inputs=(a,))
+    assert "out=square_0" in compile_graph(after).source  # the second block writes into the first's output
+    (out,) = run(after, a)
+    np.testing.assert_allclose(out, centered / np.sqrt((centered ** 2).mean(-1, keepdims=True) + 1e-5) * 2,
+                               rtol=1e-5)
+    _, after = apply_pass(fuse_elementwise, viewed, spec, inputs=(a,))
+    scaled, total = run(after, a)
+    np.testing.assert_allclose(total, centered.sum(), atol=1e-4)
+    np.testing.assert_allclose(scaled, centered * (centered ** 2).mean(-1, keepdims=True) * 2, rtol=1e-5)
+
+
 def test_fusion_rewires_single_nodes_after_a_block():
     def fn(x):
         a = x * 2.0 + 1.0  # a block, `a` leaves it

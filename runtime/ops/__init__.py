@@ -47,6 +47,7 @@ from . import (  # noqa: F401
     stateless_random,
     summary,
     tensor_array,
+    tensor_list_reduce,
 )
 
 # isort: split

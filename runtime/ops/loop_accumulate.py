@@ -94,21 +94,23 @@ def _accumulate_sum_kernel(acc, x, *, axis, keepdims):
     return acc
 
 
-def _total_matmul_kernel(acc, init, *, transpose_a, transpose_b):
+def _total_matmul_kernel(acc, init, *, transpose_a, transpose_b, shape=None):
     if acc.pending:
         _flush_matmul(acc, transpose_a, transpose_b)
-    return _with_init(acc, init)
+    return _with_init(acc, init, shape)
 
 
-def _total_sum_kernel(acc, init, *, axis, keepdims):
+def _total_sum_kernel(acc, init, *, axis, keepdims, shape=None):
     if acc.pending:
         _flush_sum(acc, axis, keepdims)
-    return _with_init(acc, init)
+    return _with_init(acc, init, shape)
 
 
-def _with_init(acc, init):
+def _with_init(acc, init, shape):
+    """The total plus the loop variable's initial value: `init` itself, or (given `shape`) the one value of a
+    fill the pass left out, so that no full array of it is alive during the loop."""
     if acc.total is None:  # the loop ran no iteration: its variable kept its initial value
-        return init
+        return init if shape is None else np.full(shape, init, dtype=np.asarray(init).dtype)
     total, acc.total = acc.total, None
     np.add(init, total, out=total)
     return total
@@ -118,8 +120,8 @@ def _infer_handle(*args, **attrs):
     return VARIANT, ()
 
 
-def _infer_total(acc, init, **attrs):
-    return init.dtype, init._shape
+def _infer_total(acc, init, *, shape=None, **attrs):
+    return init.dtype, init._shape if shape is None else tuple(shape)
 
 
 loop_accumulator_op = register(OpDef(

@@ -36,6 +36,7 @@ def fuse_elementwise(graph: Graph) -> Graph:
         for sub in subgraphs(node):
             fuse_elementwise(sub)
     users = _users(graph)
+    done = _done_before(graph)
     nodes, run = [], []
     mapping = {}
     for node in graph.nodes + [None]:
@@ -45,8 +46,8 @@ def fuse_elementwise(graph: Graph) -> Graph:
         if node is not None and _fusible(node):
             run.append(node)
             continue
-        if len(run) >= 2 or (run and _donatable_inputs(run, users)):
-            fused, outs = _make_block(graph, run, users)
+        if len(run) >= 2 or (run and _donatable_inputs(run, users, done)):
+            fused, outs = _make_block(graph, run, users, done)
             nodes.append(fused)
             mapping.update(outs)
         else:
@@ -71,16 +72,28 @@ def _fresh(tensor) -> bool:
     return op in _FRESH_OPS or (op.elementwise and isinstance(op.kernel, np.ufunc))
 
 
-def _donatable_inputs(run, users) -> set:
-    """ids of tensors entering the block that it may overwrite: fresh arrays whose every use is in it."""
+def _donatable_inputs(run, users, done) -> set:
+    """ids of tensors entering the block that it may overwrite: fresh arrays whose every use is in it or in an
+    earlier node that keeps no view of them (`done`: a layer norm's centered values, squared for the variance
+    by one block, then scaled in place by the next)."""
     in_block = {id(n) for n in run}
     made_inside = {id(t) for n in run for t in n.outputs}
+    first = done[1][id(run[0])]
     donated = set()
     for node in run:
         for t in node.inputs:
-            if id(t) not in made_inside and _fresh(t) and users.get(id(t), {None}) <= in_block:
+            if id(t) in made_inside or not _fresh(t):
+                continue
+            if all(u in in_block or (u in done[0] and done[1][u] < first) for u in users.get(id(t), {None})):
                 donated.add(id(t))
     return donated
+
+
+def _done_before(graph):
+    """(ids of the nodes whose results never share memory with their inputs, id(node) -> position): a use by
+    such a node before a block leaves nothing that sees the block overwrite the value."""
+    no_views = {id(n) for n in graph.nodes if _fusible(n) and isinstance(n.op.kernel, np.ufunc)}
+    return no_views, {id(n): i for i, n in enumerate(graph.nodes)}
 
 
 def _users(graph):
@@ -94,7 +107,7 @@ def _users(graph):
     return users
 
 
-def _make_block(graph, run, users):
+def _make_block(graph, run, users, done=None):
     in_block = {id(n) for n in run}
     step_of = {}
     inputs, input_index = [], {}
@@ -125,7 +138,7 @@ def _make_block(graph, run, users):
     if not exported:
         exported = [len(steps) - 1]
     specs = [(steps[j].dtype, steps[j].shape) for j in exported]
-    donatable = _donatable_inputs(run, users)
+    donatable = _donatable_inputs(run, users, done or _done_before(graph))
     donated = tuple(i for i, t in enumerate(inputs) if id(t) in donatable)
     last = run[-1]
     attrs = {"steps": tuple(steps), "outputs": tuple(exported), "donated": donated}

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Graph, SymbolicTensor, subgraphs
+from ..ops.array import fill_op
 from ..ops.control import while_op
 from ..ops.linalg import matmul_op
 from ..ops.loop_accumulate import (
@@ -125,15 +126,25 @@ def _rewrite_loop(graph, loop):
         body.nodes.append(step)
         body.outputs[loop.attrs["n_vars"] - 1] = step.outputs[0]
         body.outputs[k] = loop_var  # the variable keeps its initial value; the total replaces its result
-        init = loop.inputs[k]
+        init, total_attrs = _initial_value(loop.inputs[k], attrs)
         total = make_node(graph, accumulated_matmul_op if is_matmul else accumulated_sum_op,
-                          [loop.outputs[-1], init], attrs, [(init.dtype, init._shape)], f"{term.name}_total",
-                          term.location)
+                          [loop.outputs[-1], init], total_attrs, [(init.dtype, loop.inputs[k]._shape)],
+                          f"{term.name}_total", term.location)
         after.append(total)
         outs[id(loop.outputs[k])] = total.outputs[0]
     if before:
         prune(body)  # the loop's own adds and products are dead now
     return before, after, outs
+
+
+def _initial_value(init, attrs):
+    """The total's initial-value operand and attributes: for a fill of one scalar (the zeros a gradient starts
+    from), the scalar and the shape, so the full array need not exist while the loop runs (pruning drops the
+    fill when nothing else uses it)."""
+    source = init.node
+    if source.op is fill_op and source.inputs[0]._shape == () and source.inputs[0].dtype is init.dtype:
+        return source.inputs[0], {**attrs, "shape": tuple(init._shape)}
+    return init, attrs
 
 
 def _add_loop_var(loop, init, hint):

@@ -18,6 +18,7 @@ from ..ops.math import add_op, cast_op, multiply_op, negative_op, real_div_op, s
 from ..shapes import num_elements
 from .driver import rewrite_graph
 from .rewrite import const_value, make_node, splice
+from .stacked_reductions import RULES as STACKED_REDUCTION_RULES
 
 
 def simplify(graph: Graph) -> Graph:
@@ -220,4 +221,5 @@ _RULES = {
     reshape_op: _reshape,
     transpose_op: _transpose,
     matmul_op: _matmul_flags,
+    **STACKED_REDUCTION_RULES,  # the sum of a TensorArray's stack, and its gradient, without the stacked array
 }
