@@ -63,7 +63,7 @@ class Arena:
 
 class Plan:
     """The outcome for one graph: `views[id(tensor)]` (and `scratch[id(node)]`) the index of the arena view
-    a value (a node's im2col matrix) is written into."""
+    a value (a node's scratch buffer) is written into."""
 
     def __init__(self):
         self.views: dict = {}
@@ -107,24 +107,15 @@ def _writable(node, tensor) -> bool:
 
 
 def _conv_scratch(node):
-    """Elements of the (N * OH * OW, KH * KW * C) window matrix a convolution kernel works in (for the input
-    gradient, which works one window offset at a time: N * OH * OW * C), or None."""
-    if node.op.name == "conv2d":
-        x, filters = node.inputs
-        out = node.outputs[0]._shape
-        kh, kw, channels = filters._shape[:3] if filters._shape is not None else (None,) * 3
-    elif node.op.name == "conv2d_backprop_input":  # its scratch holds one window offset's products
-        x, filters = node.inputs[:2]
-        out = x._shape
-        kh, kw, channels = (1, 1, filters._shape[2]) if filters._shape is not None else (None,) * 3
-    elif node.op.name == "conv2d_backprop_filter":
-        x, g = node.inputs
-        out = g._shape
-        kh, kw, channels = node.attrs["filter_shape"][:3]
-    else:
+    """Elements of the buffer a convolution kernel works in, or None: only the input gradient of a strided
+    convolution, which works one window offset at a time, needs one (N * OH * OW * C); the other kernels work
+    in chunks, in buffers of their thread (runtime/ops/conv_kernels.py)."""
+    if node.op.name != "conv2d_backprop_input" or tuple(node.attrs["strides"]) == (1, 1):
         return None
-    dims = (out[:3] if out is not None else (None,)) + (kh, kw, channels)
-    if None in dims or _numpy_dtype(x) is None:
+    g, filters = node.inputs[:2]
+    dims = (g._shape[:3] if g._shape is not None else (None,)) + \
+        ((filters._shape[2],) if filters._shape is not None else (None,))
+    if None in dims or _numpy_dtype(g) is None:
         return None
     return int(np.prod(dims, dtype=np.int64))
 
