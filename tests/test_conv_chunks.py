@@ -59,6 +59,7 @@ def chunking(request, monkeypatch):
     """(threads, TASK_BYTES): small task sizes give tasks of one row (64 bytes) or of a few images (700)."""
     count, task_bytes = request.param
     monkeypatch.setattr(conv_kernels, "TASK_BYTES", task_bytes)
+    monkeypatch.setattr(conv_kernels, "ROW_TASKS_BYTES", 0)
     monkeypatch.setattr(conv_kernels, "PARALLEL_MIN_FLOPS", 0)
     chunked.set_num_threads(count)
     yield count
@@ -144,6 +145,7 @@ def test_thread_count_follows_the_user_and_blas(monkeypatch):
 def test_cnn_gradients_in_graphs_match_eager_with_chunks(monkeypatch):
     """A two-conv network's loss and gradients, eagerly and as a graph, in chunks of one row on 2 threads."""
     monkeypatch.setattr(conv_kernels, "TASK_BYTES", 64)
+    monkeypatch.setattr(conv_kernels, "ROW_TASKS_BYTES", 0)
     monkeypatch.setattr(conv_kernels, "PARALLEL_MIN_FLOPS", 0)
     x = tf.constant(RNG.normal(size=(3, 8, 8, 2)).astype(np.float32))
     w1 = tf.constant(RNG.normal(size=(3, 3, 2, 4)).astype(np.float32))

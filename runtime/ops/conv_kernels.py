@@ -20,6 +20,7 @@ result, and threads never share a buffer."""
 from __future__ import annotations
 
 import itertools
+import math
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -29,6 +30,7 @@ from numpy.lib.stride_tricks import as_strided
 from .. import blas_threads, chunked
 
 TASK_BYTES = 1 << 20  # one task's window matrix: with its input rows and output it stays in a 2 MiB L2
+ROW_TASKS_BYTES = 4 << 20  # images whose window matrix is larger than this are cut into tasks of rows
 PARALLEL_MIN_FLOPS = 4_000_000  # below this, handing tasks to a second thread costs more than it saves
 
 _local = threading.local()
@@ -67,7 +69,7 @@ def _executor(workers: int) -> ThreadPoolExecutor:
 
 def _workspace(name, shape, dtype):
     """This thread's buffer `name` seen as `shape`, grown when too small, kept for the next call."""
-    size = int(np.prod(shape, dtype=np.int64))
+    size = math.prod(shape)
     buffers = getattr(_local, "buffers", None)
     if buffers is None:
         buffers = _local.buffers = {}
@@ -126,7 +128,7 @@ def _tasks(batch, out_h, row_bytes, count):
     """(n0, n1, r0, r1): images n0:n1, output rows r0:r1, whose window matrix is about TASK_BYTES; at least
     two tasks per thread when there are enough images, so that threads finish together."""
     image_bytes = out_h * row_bytes
-    if image_bytes <= TASK_BYTES:
+    if image_bytes <= max(TASK_BYTES, ROW_TASKS_BYTES):  # rows of one image are short GEMMs: only if they must
         per = max(1, TASK_BYTES // image_bytes)
         if count > 1:
             per = min(per, max(1, -(-batch // (2 * count))))
