@@ -15,6 +15,7 @@ OpenBLAS (another BLAS, another OS), `available()` is False and the kernels use 
 from __future__ import annotations
 
 import ctypes
+import os
 import threading
 from contextlib import contextmanager
 
@@ -26,19 +27,23 @@ _region = {"depth": 0, "saved": None}
 
 
 def _loaded_openblas_paths():
+    """Paths of the OpenBLAS libraries mapped into this process, numpy's own first (scipy or another
+    extension may bring a second one that numpy does not call)."""
+    import numpy
+
     try:
         with open("/proc/self/maps") as maps:
             paths = {line.split()[-1] for line in maps if "openblas" in line.lower() and ".so" in line}
     except OSError:
         return []
-    return sorted(p for p in paths if p.startswith("/"))
+    home = os.path.dirname(os.path.dirname(numpy.__file__))
+    own = (os.path.join(home, "numpy.libs"), os.path.dirname(numpy.__file__))
+    return sorted((p for p in paths if p.startswith("/")), key=lambda p: (not p.startswith(own), p))
 
 
 def _functions():
     """(get_num_threads, set_num_threads) of the loaded OpenBLAS, or None."""
     if "functions" not in _found:
-        import numpy  # noqa: F401 - its BLAS must be loaded before we look for it
-
         _found["functions"] = None
         for path in _loaded_openblas_paths():
             try:
