@@ -9,10 +9,8 @@ another and does its GEMM while both are still in L2. Conv 5x5x32->64 on 64x14x1
 
 Tasks run on `threads()` threads taking them from one counter, with BLAS on one thread meanwhile
 (runtime/blas_threads.py says why). The filter gradient sums each thread's partial product in thread order,
-so its result does not depend on which thread took which task. The input gradient of a stride-1 convolution
-is itself a convolution (of the zero-padded output gradient with the filters turned 180 degrees, in and out
-channels swapped) and runs on the same chunks; for strides above one it adds one GEMM per window offset
-(`add_window_products`).
+so its result does not depend on which thread took which task. The input gradient runs one GEMM per window
+offset on tasks of a few images, added into a padded input in cache.
 
 Each thread keeps its chunk buffers (`_workspace`) across calls: a steady-state call allocates only its
 result, and threads never share a buffer."""
@@ -30,6 +28,7 @@ from numpy.lib.stride_tricks import as_strided
 from .. import blas_threads, chunked
 
 TASK_BYTES = 1 << 20  # one task's window matrix: with its input rows and output it stays in a 2 MiB L2
+OFFSET_TASK_BYTES = 256 << 10  # the input gradient's padded input, products and output gradient rows
 ROW_TASKS_BYTES = 4 << 20  # images whose window matrix is larger than this are cut into tasks of rows
 PARALLEL_MIN_FLOPS = 4_000_000  # below this, handing tasks to a second thread costs more than it saves
 
@@ -124,16 +123,17 @@ def _thread_count(rows, depth, width):
 
 
 # --- chunks ------------------------------------------------------------------------------------------------
-def _tasks(batch, out_h, row_bytes, count):
-    """(n0, n1, r0, r1): images n0:n1, output rows r0:r1, whose window matrix is about TASK_BYTES; at least
-    two tasks per thread when there are enough images, so that threads finish together."""
+def _tasks(batch, out_h, row_bytes, count, budget=None):
+    """(n0, n1, r0, r1): images n0:n1, output rows r0:r1, whose window matrix is about `budget` (TASK_BYTES);
+    at least two tasks per thread when there are enough images, so that threads finish together."""
+    budget = TASK_BYTES if budget is None else budget
     image_bytes = out_h * row_bytes
-    if image_bytes <= max(TASK_BYTES, ROW_TASKS_BYTES):  # rows of one image are short GEMMs: only if they must
-        per = max(1, TASK_BYTES // image_bytes)
+    if image_bytes <= max(budget, ROW_TASKS_BYTES):  # rows of one image are short GEMMs: only if they must
+        per = max(1, budget // image_bytes)
         if count > 1:
             per = min(per, max(1, -(-batch // (2 * count))))
         return [(a, min(a + per, batch), 0, out_h) for a in range(0, batch, per)]
-    rows = max(1, TASK_BYTES // row_bytes)
+    rows = max(1, budget // row_bytes)
     return [(n, n + 1, r, min(r + rows, out_h)) for n in range(batch) for r in range(0, out_h, rows)]
 
 
@@ -241,45 +241,46 @@ def conv2d_filter_grad(x, g, filter_shape, geo):
     return total.reshape(filter_shape)
 
 
-def conv2d_input_grad(g, filters, in_shape, geo):
-    """The gradient of conv2d for its input (N, H, W, C), or None when this geometry needs the per-offset
-    path (strides above one; padding that would make the transposed convolution's own padding negative)."""
-    if geo.strides != (1, 1):
-        return None
+def conv2d_input_grad(g, filters, in_shape, geo, out=None):
+    """The gradient of conv2d for its input (N, H, W, C): per task of a few images, for each window offset
+    (i, j), one GEMM `g @ filters[i, j].T` (the task's N * OH * OW rows, C columns) added at that offset's
+    strided positions of a zero, padded input of the thread's own. The products and the padded input stay
+    in L2 (OFFSET_TASK_BYTES); one GEMM of all offsets would give a 40 MB matrix to add back from, and the
+    transposed convolution on im2col chunks cost 39 ms of CPU against 27-29 ms this way (CNN conv 5x5x32->64
+    on 64x14x14, 1 BLAS thread, load 9). Any strides, dilations and padding. Written into `out` when given."""
     kh, kw, channels, out_channels = filters.shape
-    (dh, dw), (top, _, left, _) = geo.dilations, geo.pads
+    batch, out_h, out_w = g.shape[:3]
     height, width = in_shape[1], in_shape[2]
-    out_h, out_w = g.shape[1], g.shape[2]
-    before_h, before_w = (kh - 1) * dh - top, (kw - 1) * dw - left
-    after_h = height + (kh - 1) * dh - out_h - before_h
-    after_w = width + (kw - 1) * dw - out_w - before_w
-    if min(before_h, before_w, after_h, after_w) < 0:
-        return None
-    turned = filters[::-1, ::-1].transpose(0, 1, 3, 2)  # (KH, KW, out channels, in channels)
-    transposed = Geometry(geo.window, (1, 1), geo.dilations, (before_h, after_h, before_w, after_w), (height, width))
-    return conv2d(g, turned, transposed)
-
-
-def add_window_products(g, filters, padded, out_hw, strides, dilations, block=None):
-    """The input gradient of a convolution, added into the zero, padded NHWC input `padded`: for each window
-    offset (i, j), one GEMM `g @ filters[i, j].T` (rows N * OH * OW, the input's C columns) added at that
-    offset's strided positions. One GEMM of all offsets at once would give their columns interleaved, and
-    adding those back reads 25 strided slices of a 40 MB matrix; per offset, each GEMM's output is a
-    contiguous block that is still in cache when it is added (conv 5x5x32->64 on 64x14x14: 37 ms instead of
-    58 ms of CPU time, 1 BLAS thread). `block`: an optional (rows, C) buffer for the GEMMs' output."""
-    kh, kw, channels, out_channels = filters.shape
-    n, out_h, out_w = padded.shape[0], out_hw[0], out_hw[1]
-    rows = n * out_h * out_w
-    g_rows = g.reshape(rows, out_channels)
+    (sh, sw), (dh, dw), (top, bottom, left, right) = geo.strides, geo.dilations, geo.pads
     dtype = np.result_type(g, filters)
-    if block is None or block.size < rows * channels or block.dtype != dtype or dtype.kind != "f":
-        block = np.empty(rows * channels, dtype)
-    block = block.reshape(-1)[:rows * channels].reshape(rows, channels)
-    for i in range(kh):
-        for j in range(kw):
-            product = np.matmul(g_rows, filters[i, j].T, out=block) if dtype.kind == "f" and \
-                dtype.itemsize >= 4 else g_rows @ filters[i, j].T
-            r, c = i * dilations[0], j * dilations[1]
-            padded[:, r:r + (out_h - 1) * strides[0] + 1:strides[0], c:c + (out_w - 1) * strides[1] + 1:strides[1],
-                   :] += product.reshape(n, out_h, out_w, channels)
-    return padded
+    if out is None or out.shape != (batch, height, width, channels) or out.dtype != dtype:
+        out = np.empty((batch, height, width, channels), dtype)
+    if out.size == 0:
+        return out
+    if g.size == 0 or filters.size == 0:
+        out[...] = 0
+        return out
+    padded_h = max(height + top + bottom, (out_h - 1) * sh + (kh - 1) * dh + 1)
+    padded_w = max(width + left + right, (out_w - 1) * sw + (kw - 1) * dw + 1)
+    g = np.ascontiguousarray(g, dtype)
+    turned = np.ascontiguousarray(filters.transpose(0, 1, 3, 2), dtype)  # (KH, KW, out channels, in channels)
+    image_bytes = (padded_h * padded_w * channels + out_h * out_w * (channels + out_channels)) * dtype.itemsize
+    count = _thread_count(batch * out_h * out_w, kh * kw * out_channels, channels)
+    tasks = _tasks(batch, 1, image_bytes, count, OFFSET_TASK_BYTES)
+
+    def work(task, _worker):
+        n0, n1 = task[:2]
+        padded = _workspace("padded", (n1 - n0, padded_h, padded_w, channels), dtype)
+        padded[...] = 0
+        block = _workspace("block", ((n1 - n0) * out_h * out_w, channels), dtype)
+        g_rows = g[n0:n1].reshape(-1, out_channels)
+        products = block.reshape(n1 - n0, out_h, out_w, channels)
+        for i in range(kh):
+            for j in range(kw):
+                _matmul_into(g_rows, turned[i, j], block)
+                r, c = i * dh, j * dw
+                padded[:, r:r + (out_h - 1) * sh + 1:sh, c:c + (out_w - 1) * sw + 1:sw] += products
+        out[n0:n1] = padded[:, top:top + height, left:left + width]
+
+    _run(tasks, work, count)
+    return out

@@ -200,19 +200,13 @@ def _input_shape(g, rest, shape):
     return (g.shape[0],) + tuple(spatial)
 
 
-def _conv_backprop_input_kernel(g, filters, *rest, shape, strides, padding, dilations, scratch=None):
-    """A stride-1 gradient is the transposed convolution on conv_kernels' chunks; larger strides add one GEMM
-    per window offset. `scratch`: an optional planned buffer for one offset's (N * OH * OW, C) products."""
-    kh, kw, in_channels, _ = filters.shape
-    n, height, width, _ = in_shape = _input_shape(g, rest, shape)
-    geo = conv.conv_geometry((height, width), (kh, kw), strides, dilations, padding)
-    result = conv_kernels.conv2d_input_grad(g, filters, in_shape, geo)
-    if result is not None:
-        return result
-    top, bottom, left, right = geo.pads
-    padded = np.zeros((n, height + top + bottom, width + left + right, in_channels), np.result_type(g, filters))
-    conv_kernels.add_window_products(g, filters, padded, g.shape[1:3], strides, dilations, scratch)
-    return padded[:, top:top + in_shape[1], left:left + in_shape[2], :]
+def _conv_backprop_input_kernel(g, filters, *rest, shape, strides, padding, dilations, out=None, scratch=None):
+    """One GEMM per window offset on tasks of a few images (conv_kernels.py), written into `out` (a planned
+    buffer) when it is given; `scratch` is accepted, not needed."""
+    kh, kw = filters.shape[:2]
+    in_shape = _input_shape(g, rest, shape)
+    geo = conv.conv_geometry(in_shape[1:3], (kh, kw), strides, dilations, padding)
+    return conv_kernels.conv2d_input_grad(g, filters, in_shape, geo, out)
 
 
 def _infer_input_shaped(g, *rest, shape, **window):
