@@ -62,12 +62,10 @@ class Arena:
 
 
 class Plan:
-    """The outcome for one graph: `views[id(tensor)]` (and `scratch[id(node)]`) the index of the arena view
-    a value (a node's im2col matrix) is written into."""
+    """The outcome for one graph: `views[id(tensor)]` the index of the arena view a value is written into."""
 
     def __init__(self):
         self.views: dict = {}
-        self.scratch: dict = {}
         self.slot_specs: list = []
         self.view_specs: list = []
 
@@ -96,7 +94,7 @@ def _writable(node, tensor) -> bool:
     op = node.op.name
     if op == "matmul":
         return all(_static_size(t) is not None for t in node.inputs) and node.inputs[0].dtype is tensor.dtype
-    if op == "conv2d":
+    if op in ("conv2d", "conv2d_backprop_input"):
         return True
     if op == "fused":  # a block output written in place into a buffer dying there needs none of its own
         from .passes.fusion_codegen import allocated_outputs, buffered_block
@@ -104,29 +102,6 @@ def _writable(node, tensor) -> bool:
         position = next(k for k, o in enumerate(node.outputs) if o is tensor)  # not ==: tensors overload it
         return buffered_block(node) and allocated_outputs(node)[position]
     return False
-
-
-def _conv_scratch(node):
-    """Elements of the (N * OH * OW, KH * KW * C) window matrix a convolution kernel works in (for the input
-    gradient, which works one window offset at a time: N * OH * OW * C), or None."""
-    if node.op.name == "conv2d":
-        x, filters = node.inputs
-        out = node.outputs[0]._shape
-        kh, kw, channels = filters._shape[:3] if filters._shape is not None else (None,) * 3
-    elif node.op.name == "conv2d_backprop_input":  # its scratch holds one window offset's products
-        x, filters = node.inputs[:2]
-        out = x._shape
-        kh, kw, channels = (1, 1, filters._shape[2]) if filters._shape is not None else (None,) * 3
-    elif node.op.name == "conv2d_backprop_filter":
-        x, g = node.inputs
-        out = g._shape
-        kh, kw, channels = node.attrs["filter_shape"][:3]
-    else:
-        return None
-    dims = (out[:3] if out is not None else (None,)) + (kh, kw, channels)
-    if None in dims or _numpy_dtype(x) is None:
-        return None
-    return int(np.prod(dims, dtype=np.int64))
 
 
 def _nested_uses(graph) -> set:
@@ -210,13 +185,6 @@ def plan_graph(graph) -> Plan:
         return views[(slot, shape)]
 
     for i, node in enumerate(graph.nodes):
-        scratch = _conv_scratch(node)
-        dtype = _numpy_dtype(node.inputs[0]) if scratch else None
-        if scratch and scratch * dtype.itemsize >= PLAN_MIN_BYTES:
-            key = (scratch, dtype)
-            slot = slot_for(key)
-            plan.scratch[id(node)] = view_for(slot, (scratch,))
-            releases.setdefault(i, []).append((key, slot))
         for t in node.outputs:
             size, dtype, last = _static_size(t), _numpy_dtype(t), end.get(id(t))
             if size is None or dtype is None or last is None or size * dtype.itemsize < PLAN_MIN_BYTES:
@@ -238,7 +206,6 @@ def emit_planned(cg, node, indent) -> bool:
     plan = cg.plan
     op = node.op.name
     out = plan.views.get(id(node.outputs[0])) if node.outputs else None
-    scratch = plan.scratch.get(id(node))
     if op == "matmul" and out is not None:
         from .ops.linalg import _operand
 
@@ -247,13 +214,10 @@ def emit_planned(cg, node, indent) -> bool:
         right = _operand(cg.var(b), b._shape, node.attrs["transpose_b"])
         cg.line(indent, f"{cg.define(node.outputs[0])} = np.matmul({left}, {right}, out={cg.view_names[out]})", node)
         return True
-    if op in ("conv2d", "conv2d_backprop_input", "conv2d_backprop_filter") and (out is not None or scratch is not None):
+    if op in ("conv2d", "conv2d_backprop_input") and out is not None:
         kernel = cg.bind(node.op.kernel, f"{op}_kernel")
         args = [cg.var(t) for t in node.inputs] + [f"{k}={cg.attr(k, v)}" for k, v in node.attrs.items()]
-        if out is not None:
-            args.append(f"out={cg.view_names[out]}")
-        if scratch is not None:
-            args.append(f"scratch={cg.view_names[scratch]}")
+        args.append(f"out={cg.view_names[out]}")
         cg.line(indent, f"{cg.define(node.outputs[0])} = {kernel}({', '.join(args)})", node)
         return True
     return False

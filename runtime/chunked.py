@@ -27,7 +27,7 @@ CHUNK_MIN_BYTES = 2 << 20  # blocks whose output fits in L2 run whole (chunking 
 THREAD_MIN_ELEMENTS = 1 << 19  # below this the hand-off to a second thread costs more than it saves
 
 _THREAD_VARIABLES = ("TINYTF_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")
-_setting = {"threads": None}
+_setting = {"threads": None, "requested": None}
 _pool_lock = threading.Lock()
 _pool: dict = {}  # worker count -> executor
 
@@ -51,6 +51,15 @@ def num_threads() -> int:
 def set_num_threads(count) -> None:
     """Use `count` threads for chunked blocks; 0 or None goes back to the environment's count."""
     _setting["threads"] = int(count) if count else None
+    _setting["requested"] = _setting["threads"]
+
+
+def requested_threads():
+    """The thread count the user asked for (set_num_threads or one of the environment variables), or None
+    when they did not ask: kernels whose own default differs (the convolutions) then use theirs."""
+    if _setting["requested"] is not None:
+        return _setting["requested"]
+    return _from_environment() if any(os.environ.get(n, "").strip().isdigit() for n in _THREAD_VARIABLES) else None
 
 
 def _executor(workers: int) -> ThreadPoolExecutor:

@@ -1,9 +1,9 @@
 """2-D convolution and pooling on NHWC tensors (tf.nn.conv2d, max_pool2d, avg_pool2d).
 
 Windows are strided views of the (padded) input, never Python loops over pixels: conv2d lays them out as
-one im2col matrix and does ONE BLAS matmul with the HWIO filter seen as a 2-D matrix; pooling reduces the
-window axes of the view. Padding follows TensorFlow exactly: SAME pads (out - 1) * stride + window - size,
-half before and the extra element after (bottom/right)."""
+im2col matrices, in cache-sized chunks, each multiplied by the HWIO filter seen as a 2-D matrix (one BLAS
+GEMM per chunk, conv_kernels.py); pooling reduces the window axes of the view. Padding follows TensorFlow
+exactly: SAME pads (out - 1) * stride + window - size, half before and the extra element after (bottom/right)."""
 
 from __future__ import annotations
 
@@ -111,15 +111,19 @@ def _out_hw(x_shape, window, strides, dilations, padding):
 
 
 # --- conv2d ------------------------------------------------------------------------------------------------
+def conv_geometry(in_hw, window, strides, dilations, padding):
+    """The conv_kernels.Geometry of a convolution of an input of spatial size `in_hw`, by TF's padding."""
+    pad_h, pad_w = _padding_per_axis(padding)
+    out_h, top, bottom = window_geometry(in_hw[0], window[0], strides[0], dilations[0], pad_h)
+    out_w, left, right = window_geometry(in_hw[1], window[1], strides[1], dilations[1], pad_w)
+    return conv_kernels.Geometry(window, strides, dilations, (top, bottom, left, right), (out_h, out_w))
+
+
 def _conv2d_kernel(x, filters, *, strides, padding, dilations, out=None, scratch=None):
-    """`out` (the result) and `scratch` (the im2col matrix) are optional planned buffers."""
-    kh, kw, in_channels, out_channels = filters.shape
-    size = _out_hw(x.shape, (kh, kw), strides, dilations, padding)
-    windows = _windows(x, (kh, kw), size, strides, dilations, padding, 0)
-    columns = conv_kernels.im2col(windows, scratch)  # copies the windows once
-    target = None if out is None else out.reshape(-1, out_channels)
-    result = conv_kernels.gemm(columns, filters.reshape(kh * kw * in_channels, out_channels), target)
-    return result.reshape(x.shape[0], size[0], size[1], out_channels)
+    """`out`: an optional planned buffer for the result. `scratch` is accepted and not needed any more (the
+    kernel's chunks use per-thread buffers, see conv_kernels.py)."""
+    geo = conv_geometry(x.shape[1:3], filters.shape[:2], strides, dilations, padding)
+    return conv_kernels.conv2d(x, filters, geo, out)
 
 
 def _rank4(t, what):
@@ -146,7 +150,7 @@ def _infer_conv2d(x, filters, *, strides, padding, dilations):
 
 
 conv2d_op = register(OpDef("conv2d", _conv2d_kernel, _infer_conv2d,
-                           doc="2-D convolution of an NHWC input with an HWIO filter (im2col + one matmul)"))
+                           doc="2-D convolution of an NHWC input with an HWIO filter (chunked im2col + GEMM)"))
 
 
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):  # noqa: A002

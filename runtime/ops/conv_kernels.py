@@ -1,52 +1,286 @@
-"""Fast paths of the convolution kernels, and the buffers they may be handed.
+"""The convolution kernels: im2col + GEMM in cache-sized chunks, on up to two threads.
 
-Convolutions copy their windows once into an im2col matrix and do one GEMM; both the matrix (`scratch`) and
-the result (`out`) may be buffers the code generator planned (runtime/buffer_plan.py), so a steady-state call
-allocates neither."""
+One im2col matrix for the whole batch is big (the CNN's second conv, 64x14x14 windows of 5x5x32: 40 MB):
+copied out once and read back by the GEMM, it streams through memory twice, and the copy alone cost as much
+as a third of the GEMM. So the output is cut into tasks (a few images, or rows of one image) whose window
+matrix is about TASK_BYTES; each task pads its input rows into a small buffer, copies its windows into
+another and does its GEMM while both are still in L2. Conv 5x5x32->64 on 64x14x14, 1 BLAS thread, CPU time:
+33 ms whole, 16.5 ms in chunks of 2-8 images.
+
+Tasks run on `threads()` threads taking them from one counter, with BLAS on one thread meanwhile
+(runtime/blas_threads.py says why). The filter gradient sums each thread's partial product in thread order,
+so its result does not depend on which thread took which task. The input gradient runs one GEMM per window
+offset on tasks of a few images, added into a padded input in cache.
+
+Each thread keeps its chunk buffers (`_workspace`) across calls: a steady-state call allocates only its
+result, and threads never share a buffer."""
 
 from __future__ import annotations
 
+import itertools
+import math
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from .. import blas_threads, chunked
+
+TASK_BYTES = 1 << 20  # one task's window matrix: with its input rows and output it stays in a 2 MiB L2
+OFFSET_TASK_BYTES = 256 << 10  # the input gradient's padded input, products and output gradient rows
+ROW_TASKS_BYTES = 4 << 20  # images whose window matrix is larger than this are cut into tasks of rows
+PARALLEL_MIN_FLOPS = 4_000_000  # below this, handing tasks to a second thread costs more than it saves
+
+_local = threading.local()
+_pool_lock = threading.Lock()
+_pool: dict = {}
 
 
-def im2col(windows, scratch=None):
-    """The windows (N, OH, OW, KH, KW, C) as one (N * OH * OW, KH * KW * C) matrix, copied into `scratch`
-    when it is given and holds exactly that many elements of the right dtype."""
-    n, oh, ow, kh, kw, c = windows.shape
-    if scratch is None or scratch.size != windows.size or scratch.dtype != windows.dtype:
-        return windows.reshape(n * oh * ow, kh * kw * c)
-    columns = scratch.reshape(windows.shape)
+class Geometry:
+    """A convolution's window, strides, dilations, padding (top, bottom, left, right) and output size."""
+
+    __slots__ = ("window", "strides", "dilations", "pads", "out_hw")
+
+    def __init__(self, window, strides, dilations, pads, out_hw):
+        self.window, self.strides, self.dilations = tuple(window), tuple(strides), tuple(dilations)
+        self.pads, self.out_hw = tuple(pads), tuple(out_hw)
+
+
+# --- threads and buffers -----------------------------------------------------------------------------------
+def threads() -> int:
+    """How many threads the kernels use: what the user asked for (tf.config.threading's intra-op count,
+    TINYTF_NUM_THREADS, OMP_NUM_THREADS or OPENBLAS_NUM_THREADS, see runtime/chunked.py), else as many as
+    numpy's BLAS would use for the same GEMMs. One when BLAS's count cannot be set."""
+    if not blas_threads.available():
+        return 1
+    requested = chunked.requested_threads()
+    return max(1, requested if requested is not None else blas_threads.count())
+
+
+def _executor(workers: int) -> ThreadPoolExecutor:
+    with _pool_lock:
+        pool = _pool.get(workers)
+        if pool is None:
+            pool = _pool[workers] = ThreadPoolExecutor(workers, thread_name_prefix="tinytf-conv")
+        return pool
+
+
+def _workspace(name, shape, dtype):
+    """This thread's buffer `name` seen as `shape`, grown when too small, kept for the next call."""
+    size = math.prod(shape)
+    buffers = getattr(_local, "buffers", None)
+    if buffers is None:
+        buffers = _local.buffers = {}
+    buffer = buffers.get(name)
+    if buffer is None or buffer.size < size or buffer.dtype != dtype:
+        buffer = buffers[name] = np.empty(size, dtype)
+    return buffer[:size].reshape(shape)
+
+
+def _run(tasks, work, count):
+    """work(task, worker) for every task, on `count` threads taking tasks from one shared counter (a thread
+    the loaded machine does not schedule delays the call by one task, not by half of them)."""
+    if len(tasks) < 2:
+        for task in tasks:
+            work(task, 0)
+        return
+    count = min(count, len(tasks))
+    next_task = itertools.count()
+
+    def loop(worker):
+        while True:
+            i = next(next_task)  # atomic under the GIL
+            if i >= len(tasks):
+                return
+            work(tasks[i], worker)
+
+    with blas_threads.single():  # also for one thread: a chunk's small GEMM on 2 BLAS threads costs 5x
+        futures = [_executor(count - 1).submit(loop, w) for w in range(1, count)]
+        try:
+            loop(0)
+        finally:
+            for f in futures:
+                f.result()  # every helper is done (and its error re-raised) before the result is used
+
+
+def _run_each(tasks, work, count):
+    """work(own tasks, worker) on `count` threads, worker w taking tasks w, w + count, ...: a fixed split,
+    for results summed per worker."""
+    count = max(1, min(count, len(tasks)))
+    with blas_threads.single():
+        futures = [_executor(count - 1).submit(work, tasks[w::count], w) for w in range(1, count)]
+        try:
+            work(tasks[0::count], 0)
+        finally:
+            for f in futures:
+                f.result()
+
+
+def _thread_count(rows, depth, width):
+    """Threads for a GEMM of (rows, depth) @ (depth, width)."""
+    return threads() if 2 * rows * depth * width >= PARALLEL_MIN_FLOPS else 1
+
+
+# --- chunks ------------------------------------------------------------------------------------------------
+def _tasks(batch, out_h, row_bytes, count, budget=None):
+    """(n0, n1, r0, r1): images n0:n1, output rows r0:r1, whose window matrix is about `budget` (TASK_BYTES);
+    at least two tasks per thread when there are enough images, so that threads finish together."""
+    budget = TASK_BYTES if budget is None else budget
+    image_bytes = out_h * row_bytes
+    if image_bytes <= max(budget, ROW_TASKS_BYTES):  # rows of one image are short GEMMs: only if they must
+        per = max(1, budget // image_bytes)
+        if count > 1:
+            per = min(per, max(1, -(-batch // (2 * count))))
+        return [(a, min(a + per, batch), 0, out_h) for a in range(0, batch, per)]
+    rows = max(1, budget // row_bytes)
+    return [(n, n + 1, r, min(r + rows, out_h)) for n in range(batch) for r in range(0, out_h, rows)]
+
+
+def _input_rows(x, task, geo):
+    """The input rows that output rows r0:r1 of images n0:n1 read, padded with zeros as TF pads: a view of
+    `x` when no padding is involved, else this thread's buffer."""
+    n0, n1, r0, r1 = task
+    (kh, _), (sh, _), (dh, _) = geo.window, geo.strides, geo.dilations
+    top, _, left, right = geo.pads
+    height, width = x.shape[1], x.shape[2]
+    lo = r0 * sh - top
+    hi = (r1 - 1) * sh + (kh - 1) * dh + 1 - top
+    if lo >= 0 and hi <= height and left == 0 and right == 0:
+        return x[n0:n1, lo:hi]
+    rows = _workspace("rows", (n1 - n0, hi - lo, width + left + right, x.shape[3]), x.dtype)
+    a = min(max(lo, 0), hi)
+    b = max(min(hi, height), a)
+    rows[:, :a - lo] = 0
+    rows[:, b - lo:] = 0
+    rows[:, a - lo:b - lo, :left] = 0
+    rows[:, a - lo:b - lo, left + width:] = 0
+    rows[:, a - lo:b - lo, left:left + width] = x[n0:n1, a:b]
+    return rows
+
+
+def _columns(rows, out_rows, geo):
+    """The (images * out_rows * OW, KH * KW * C) window matrix of the padded input rows `rows`."""
+    (kh, kw), (sh, sw), (dh, dw) = geo.window, geo.strides, geo.dilations
+    n, _, _, channels = rows.shape
+    out_w = geo.out_hw[1]
+    shape = (n * out_rows * out_w, kh * kw * channels)
+    if kh == kw == sh == sw == 1 and rows.shape[2] == out_w and rows.flags.c_contiguous:
+        return rows.reshape(shape)  # a 1x1 convolution's windows are its input
+    s_n, s_h, s_w, s_c = rows.strides
+    windows = as_strided(rows, (n, out_rows, out_w, kh, kw, channels),
+                         (s_n, s_h * sh, s_w * sw, s_h * dh, s_w * dw, s_c), writeable=False)
+    columns = _workspace("columns", windows.shape, rows.dtype)
     np.copyto(columns, windows)
-    return columns.reshape(n * oh * ow, kh * kw * c)
+    return columns.reshape(shape)
 
 
-def gemm(a, b, out=None):
-    """a @ b, into `out` when it is given with the result's shape and dtype."""
-    if out is not None and out.shape == (a.shape[0], b.shape[1]) and out.dtype == np.result_type(a, b):
-        return np.matmul(a, b, out=out)
-    return a @ b
+def _matmul_into(a, b, out):
+    if out.dtype in (np.float32, np.float64) and a.dtype == b.dtype == out.dtype:
+        np.matmul(a, b, out=out)
+    else:
+        out[...] = a @ b
 
 
-def add_window_products(g, filters, padded, out_hw, strides, dilations, block=None):
-    """The input gradient of a convolution, added into the zero, padded NHWC input `padded`: for each window
-    offset (i, j), one GEMM `g @ filters[i, j].T` (rows N * OH * OW, the input's C columns) added at that
-    offset's strided positions. One GEMM of all offsets at once would give their columns interleaved, and
-    adding those back reads 25 strided slices of a 40 MB matrix; per offset, each GEMM's output is a
-    contiguous block that is still in cache when it is added (conv 5x5x32->64 on 64x14x14: 37 ms instead of
-    58 ms of CPU time, 1 BLAS thread). `block`: an optional (rows, C) buffer for the GEMMs' output."""
+# --- the kernels -------------------------------------------------------------------------------------------
+def conv2d(x, filters, geo, out=None):
+    """The NHWC convolution of `x` with the HWIO `filters`, written into `out` when it is given."""
     kh, kw, channels, out_channels = filters.shape
-    n, out_h, out_w = padded.shape[0], out_hw[0], out_hw[1]
-    rows = n * out_h * out_w
-    g_rows = g.reshape(rows, out_channels)
+    batch, (out_h, out_w) = x.shape[0], geo.out_hw
+    dtype = np.result_type(x, filters)
+    if out is None or out.shape != (batch, out_h, out_w, out_channels) or out.dtype != dtype:
+        out = np.empty((batch, out_h, out_w, out_channels), dtype)
+    if out.size == 0:
+        return out
+    if x.size == 0 or filters.size == 0:
+        out[...] = 0
+        return out
+    x = np.asarray(x, dtype)
+    weights = np.ascontiguousarray(filters, dtype).reshape(kh * kw * channels, out_channels)
+    depth = kh * kw * channels
+    count = _thread_count(batch * out_h * out_w, depth, out_channels)
+    tasks = _tasks(batch, out_h, out_w * depth * dtype.itemsize, count)
+
+    def work(task, _worker):
+        n0, n1, r0, r1 = task
+        columns = _columns(_input_rows(x, task, geo), r1 - r0, geo)
+        _matmul_into(columns, weights, out[n0:n1, r0:r1].reshape(-1, out_channels))
+
+    _run(tasks, work, count)
+    return out
+
+
+def conv2d_filter_grad(x, g, filter_shape, geo):
+    """The gradient of conv2d for its filters: the window matrix of `x` transposed times the output gradient
+    `g`, summed over chunks (one partial sum per thread, added in thread order)."""
+    kh, kw, channels, out_channels = filter_shape
+    depth = kh * kw * channels
+    batch, out_h, out_w = g.shape[:3]
+    dtype = np.result_type(x, g)
+    if g.size == 0 or x.size == 0:
+        return np.zeros(filter_shape, dtype)
+    x, g = np.asarray(x, dtype), np.asarray(g, dtype)
+    count = _thread_count(batch * out_h * out_w, depth, out_channels)
+    tasks = _tasks(batch, out_h, out_w * depth * dtype.itemsize, count)
+    partials = [None] * max(1, min(count, len(tasks)))
+
+    def work(own, worker):
+        total = np.zeros((depth, out_channels), dtype)
+        for task in own:
+            n0, n1, r0, r1 = task
+            columns = _columns(_input_rows(x, task, geo), r1 - r0, geo)
+            product = _workspace("product", (depth, out_channels), dtype)
+            _matmul_into(columns.T, g[n0:n1, r0:r1].reshape(-1, out_channels), product)
+            total += product
+        partials[worker] = total
+
+    _run_each(tasks, work, count)
+    total = partials[0]
+    for partial in partials[1:]:
+        total += partial
+    return total.reshape(filter_shape)
+
+
+def conv2d_input_grad(g, filters, in_shape, geo, out=None):
+    """The gradient of conv2d for its input (N, H, W, C): per task of a few images, for each window offset
+    (i, j), one GEMM `g @ filters[i, j].T` (the task's N * OH * OW rows, C columns) added at that offset's
+    strided positions of a zero, padded input of the thread's own. The products and the padded input stay
+    in L2 (OFFSET_TASK_BYTES); one GEMM of all offsets would give a 40 MB matrix to add back from, and the
+    transposed convolution on im2col chunks cost 39 ms of CPU against 27-29 ms this way (CNN conv 5x5x32->64
+    on 64x14x14, 1 BLAS thread, load 9). Any strides, dilations and padding. Written into `out` when given."""
+    kh, kw, channels, out_channels = filters.shape
+    batch, out_h, out_w = g.shape[:3]
+    height, width = in_shape[1], in_shape[2]
+    (sh, sw), (dh, dw), (top, bottom, left, right) = geo.strides, geo.dilations, geo.pads
     dtype = np.result_type(g, filters)
-    if block is None or block.size < rows * channels or block.dtype != dtype or dtype.kind != "f":
-        block = np.empty(rows * channels, dtype)
-    block = block.reshape(-1)[:rows * channels].reshape(rows, channels)
-    for i in range(kh):
-        for j in range(kw):
-            product = np.matmul(g_rows, filters[i, j].T, out=block) if dtype.kind == "f" and \
-                dtype.itemsize >= 4 else g_rows @ filters[i, j].T
-            r, c = i * dilations[0], j * dilations[1]
-            padded[:, r:r + (out_h - 1) * strides[0] + 1:strides[0], c:c + (out_w - 1) * strides[1] + 1:strides[1],
-                   :] += product.reshape(n, out_h, out_w, channels)
-    return padded
+    if out is None or out.shape != (batch, height, width, channels) or out.dtype != dtype:
+        out = np.empty((batch, height, width, channels), dtype)
+    if out.size == 0:
+        return out
+    if g.size == 0 or filters.size == 0:
+        out[...] = 0
+        return out
+    padded_h = max(height + top + bottom, (out_h - 1) * sh + (kh - 1) * dh + 1)
+    padded_w = max(width + left + right, (out_w - 1) * sw + (kw - 1) * dw + 1)
+    g = np.ascontiguousarray(g, dtype)
+    turned = np.ascontiguousarray(filters.transpose(0, 1, 3, 2), dtype)  # (KH, KW, out channels, in channels)
+    image_bytes = (padded_h * padded_w * channels + out_h * out_w * (channels + out_channels)) * dtype.itemsize
+    count = _thread_count(batch * out_h * out_w, kh * kw * out_channels, channels)
+    tasks = _tasks(batch, 1, image_bytes, count, OFFSET_TASK_BYTES)
+
+    def work(task, _worker):
+        n0, n1 = task[:2]
+        padded = _workspace("padded", (n1 - n0, padded_h, padded_w, channels), dtype)
+        padded[...] = 0
+        block = _workspace("block", ((n1 - n0) * out_h * out_w, channels), dtype)
+        g_rows = g[n0:n1].reshape(-1, out_channels)
+        products = block.reshape(n1 - n0, out_h, out_w, channels)
+        for i in range(kh):
+            for j in range(kw):
+                _matmul_into(g_rows, turned[i, j], block)
+                r, c = i * dh, j * dw
+                padded[:, r:r + (out_h - 1) * sh + 1:sh, c:c + (out_w - 1) * sw + 1:sw] += products
+        out[n0:n1] = padded[:, top:top + height, left:left + width]
+
+    _run(tasks, work, count)
+    return out

@@ -200,14 +200,13 @@ def _input_shape(g, rest, shape):
     return (g.shape[0],) + tuple(spatial)
 
 
-def _conv_backprop_input_kernel(g, filters, *rest, shape, strides, padding, dilations, scratch=None):
-    """`scratch`: an optional planned buffer for one window offset's (N * OH * OW, C) products."""
-    kh, kw, in_channels, _ = filters.shape
-    n, height, width, _ = in_shape = _input_shape(g, rest, shape)
-    top, bottom, left, right = _pads(height, width, (kh, kw), strides, dilations, padding)
-    padded = np.zeros((n, height + top + bottom, width + left + right, in_channels), np.result_type(g, filters))
-    conv_kernels.add_window_products(g, filters, padded, g.shape[1:3], strides, dilations, scratch)
-    return padded[:, top:top + in_shape[1], left:left + in_shape[2], :]
+def _conv_backprop_input_kernel(g, filters, *rest, shape, strides, padding, dilations, out=None, scratch=None):
+    """One GEMM per window offset on tasks of a few images (conv_kernels.py), written into `out` (a planned
+    buffer) when it is given; `scratch` is accepted, not needed."""
+    kh, kw = filters.shape[:2]
+    in_shape = _input_shape(g, rest, shape)
+    geo = conv.conv_geometry(in_shape[1:3], (kh, kw), strides, dilations, padding)
+    return conv_kernels.conv2d_input_grad(g, filters, in_shape, geo, out)
 
 
 def _infer_input_shaped(g, *rest, shape, **window):
@@ -224,11 +223,9 @@ conv2d_backprop_input_op = register(OpDef(
 
 
 def _conv_backprop_filter_kernel(x, g, *, filter_shape, strides, padding, dilations, scratch=None):
-    kh, kw, in_channels, out_channels = filter_shape
-    out = (g.shape[1], g.shape[2])
-    windows = conv._windows(x, (kh, kw), out, strides, dilations, padding, 0)
-    columns = conv_kernels.im2col(windows, scratch)
-    return (columns.T @ g.reshape(-1, out_channels)).reshape(filter_shape)
+    """Chunked window matrices times the gradient (conv_kernels.py); `scratch` is accepted, not needed."""
+    geo = conv.conv_geometry(x.shape[1:3], filter_shape[:2], strides, dilations, padding)
+    return conv_kernels.conv2d_filter_grad(x, g, filter_shape, geo)
 
 
 def _infer_backprop_filter(x, g, *, filter_shape, strides, padding, dilations):
