@@ -22,6 +22,7 @@ from .conv import (
 from .gradient_helpers import broadcast_reduced
 from .nn import (
     bias_add_op,
+    dropout_select_op,
     elu_op,
     l2_loss_op,
     leaky_relu_op,
@@ -42,6 +43,13 @@ from .reduce import reduce_sum
 
 def _mask(condition, like):
     return m.cast(condition, like.dtype)
+
+
+# --- dropout --------------------------------------------------------------------------------------------------
+@gradient(dropout_select_op)
+def _dropout_select_grad(record, g):
+    # where's gradient: the kept elements' gradient, zeros for the dropped ones; none for the mask
+    return None, apply(dropout_select_op, (record.inputs[0], g), {})
 
 
 # --- activations --------------------------------------------------------------------------------------------

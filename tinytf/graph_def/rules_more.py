@@ -529,6 +529,11 @@ def _max_pool_grad(n, const):  # tinytf (x, y, g) is TF's MaxPoolGrad(orig_input
     return "MaxPoolGrad", list(n.refs[:3]), attrs
 
 
+def _dropout_select(n, const):  # tf.nn.dropout's where(keep, x, zeros_like(x))
+    zeros = const.node("ZerosLike", "ZerosLike", [n.refs[1]], _t(n, 1))
+    return "SelectV2", [n.refs[0], n.refs[1], zeros], _t(n, 1)
+
+
 def _max_pool_relu_grad(n, const):  # the relu_pool_gradient pass's fusion, as the two ops it replaced
     attrs = {**_t(n), **_window_attrs(n, n.attrs["padding"]), "ksize": p.attr_ints(_nhwc(n.attrs["ksize"]))}
     spread = const.node("MaxPoolGrad", "MaxPoolGrad", list(n.refs[:3]), attrs)
@@ -856,6 +861,7 @@ RULES = {
     "segment_reduction": _segment, "unsorted_segment_reduction": _unsorted_segment, "tensordot": _tensordot,
     "conv2d_backprop_input": _conv_backprop_input, "conv2d_backprop_filter": _conv_backprop_filter,
     "max_pool2d_grad": _max_pool_grad, "max_pool2d_relu_grad": _max_pool_relu_grad,
+    "dropout_select": _dropout_select,
     "avg_pool2d_grad": _avg_pool_grad, "strided_slice_grad": _strided_slice_grad,
     "as_string": _as_string, "regex_full_match": _regex_full_match, "regex_replace": _regex_replace,
     "string_join": _string_join, "string_length": _string_unit("StringLength"),
@@ -951,8 +957,8 @@ TF_NAMES = {
     "tensor_scatter_nd": "TensorScatterUpdate", "segment_reduction": "SegmentSum",
     "unsorted_segment_reduction": "UnsortedSegmentSum", "tensordot": "Reshape",
     "conv2d_backprop_input": "Conv2DBackpropInput", "conv2d_backprop_filter": "Conv2DBackpropFilter",
-    "max_pool2d_grad": "MaxPoolGrad", "max_pool2d_relu_grad": "Mul", "avg_pool2d_grad": "AvgPoolGrad",
-    "strided_slice_grad": "StridedSliceGrad",
+    "max_pool2d_grad": "MaxPoolGrad", "max_pool2d_relu_grad": "Mul", "dropout_select": "SelectV2",
+    "avg_pool2d_grad": "AvgPoolGrad", "strided_slice_grad": "StridedSliceGrad",
     "as_string": "AsString", "regex_full_match": "RegexFullMatch", "regex_replace": "RegexReplace",
     "string_join": "StringJoin", "string_length": "StringLength", "string_lower": "StringLower",
     "string_upper": "StringUpper", "string_strip": "StringStrip", "string_to_number": "StringToNumber",
