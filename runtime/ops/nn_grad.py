@@ -325,7 +325,7 @@ def _max_pool_relu_grad_kernel(x, y, g, *, ksize, strides, padding):
     tiles = pool_kernels.tiled_view(x, ksize, strides, padding)
     # with an inf or NaN in g, g * 0 is NaN where the pool's kernel leaves 0: keep the two ops' order
     if tiles is not None and pool_kernels.all_finite(g):
-        fast = pool_kernels.tiled_max_pool_grad(x.shape, tiles, y, g, positive_only=True)
+        fast = pool_kernels.tiled_max_pool_grad(x.shape, tiles, y, g, positive_only=True, finite=True)
         if fast is not None:
             return fast
     return _max_pool_grad_kernel(x, y, g, ksize=ksize, strides=strides, padding=padding) * (x > 0).astype(g.dtype)

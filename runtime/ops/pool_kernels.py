@@ -57,7 +57,7 @@ def all_finite(g) -> bool:
         return bool(np.isfinite(g.sum()))
 
 
-def tiled_max_pool_grad(x_shape, view, pooled, g, positive_only=False):
+def tiled_max_pool_grad(x_shape, view, pooled, g, positive_only=False, finite=None):
     """The gradient of a tiled max pool, from the forward's output `pooled` (TF's MaxPoolGrad takes it too, so
     the pool is not computed twice): each output's gradient goes to the first maximum of its tile (row-major,
     as TF picks), written straight into that tile position of the result. None when the pool has a NaN,
@@ -69,14 +69,15 @@ def tiled_max_pool_grad(x_shape, view, pooled, g, positive_only=False):
     the 0 TF leaves at the other positions: that (rare) case selects instead of multiplying.
 
     `positive_only` also drops the gradient of every window whose maximum is not positive: the gradient of
-    relu(...) > 0 masking the result (a relu below the pool), folded into the small masks."""
+    relu(...) > 0 masking the result (a relu below the pool), folded into the small masks. `finite`: whether g
+    is known to hold no inf or NaN (None: look)."""
     n, oh, kh, ow, kw, channels = view.shape
     if pooled.dtype.kind == "f" and np.isnan(pooled).any():
         return None
     covered = x_shape[1] == oh * kh and x_shape[2] == ow * kw
     result = (np.empty if covered else np.zeros)(x_shape, g.dtype)
     tiles = result[:, :oh * kh, :ow * kw].reshape(view.shape)
-    finite = all_finite(g)
+    finite = all_finite(g) if finite is None else finite
     positions = [(i, j) for i in range(kh) for j in range(kw)]
     positive = np.greater(pooled, 0) if positive_only else None
     unclaimed = None  # outputs whose first maximum is still to be found
