@@ -11,6 +11,7 @@ from .passes.fusion import fuse_elementwise
 from .passes.licm import licm
 from .passes.loop_accumulation import accumulate_in_batches
 from .passes.prune import prune
+from .passes.relu_pool_gradient import fold_relu_into_max_pool_grad
 from .passes.simplify import simplify
 
 # The pipeline, in order. Each entry: (option name, pass function).
@@ -18,6 +19,7 @@ PIPELINE = [
     ("simplification", simplify),  # x*1, -(-x), transpose(transpose(x)), cond on a constant, ...
     ("constant_folding", constant_fold),  # run kernels on constant inputs now (size-capped)
     ("common_subexpression", cse),  # one node per distinct (op, inputs, attrs)
+    ("relu_pool_gradient", fold_relu_into_max_pool_grad),  # max_pool2d_grad * cast(x > 0): one kernel
     ("loop_accumulation", accumulate_in_batches),  # acc += a @ b in a loop: a few large GEMMs (before pruning)
     ("pruning", prune),  # drop nodes nothing uses; side effects stay, in program order
     ("loop_invariant_motion", licm),  # compute loop-invariant values once, before the loop

@@ -47,7 +47,9 @@ def test_tiled_pools_match_window_loops(ksize, padding, shape):
     np.testing.assert_array_equal(conv._max_pool_kernel(x, **attrs), _loop_pool(x, k, np.max))
     np.testing.assert_allclose(conv._avg_pool_kernel(x, **attrs), _loop_pool(x, k, np.mean), rtol=1e-6)
     g = rng.standard_normal(conv._max_pool_kernel(x, **attrs).shape).astype(np.float32)
-    np.testing.assert_array_equal(nn_grad._max_pool_grad_kernel(x, g, **attrs), _loop_max_pool_grad(x, g, k))
+    pooled = conv._max_pool_kernel(x, **attrs)
+    np.testing.assert_array_equal(nn_grad._max_pool_grad_kernel(x, pooled, g, **attrs),
+                                  _loop_max_pool_grad(x, g, k))
     avg_grad = nn_grad._avg_pool_grad_kernel(g, shape=shape[1:], **attrs)
     expected = np.zeros_like(x)
     oh, ow = g.shape[1:3]
@@ -64,7 +66,8 @@ def test_tiled_pool_integers_and_nan():
     g = np.ones((1, 2, 2, 1), np.float32)
     attrs = dict(ksize=(2, 2), strides=(2, 2), padding="VALID")
     assert np.isnan(conv._max_pool_kernel(f, **attrs)[0, 0, 0, 0])
-    grad = nn_grad._max_pool_grad_kernel(f, g, **attrs)  # NaN windows take the general path's rule
+    pooled = conv._max_pool_kernel(f, **attrs)
+    grad = nn_grad._max_pool_grad_kernel(f, pooled, g, **attrs)  # NaN windows take the general path's rule
     assert grad.sum() == 4 and grad[0, 1, 1, 0] == 1
 
 

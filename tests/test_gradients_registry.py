@@ -288,8 +288,10 @@ CASES.update({
                                              (1, 2, 2, 4), (3, 3, 2, 2))],
     "depthwise_conv2d_backprop_filter": [Case(_conv_op("depthwise_conv2d_backprop_filter",
                                                        {"filter_shape": (3, 3, 2, 2)}), (1, 4, 4, 2), (1, 2, 2, 4))],
-    "max_pool2d_grad": [Case(lambda x, g: _pool_op("max_pool2d_grad")(tf.stop_gradient(x), g), (1, 3, 3, 2),
-                             (1, 3, 3, 2))],
+    "max_pool2d_grad": [Case(lambda x, g: _pool_op("max_pool2d_grad")(
+        tf.stop_gradient(x), tf.stop_gradient(_pool_op("max_pool2d")(x)), g), (1, 3, 3, 2), (1, 3, 3, 2))],
+    "dropout_select": [Case(lambda x: _op("dropout_select")(tf.constant([[True, False, True], [False, True, True]]),
+                                                            x * x), (2, 3))],
     "max_pool2d_take": [Case(lambda x, d: _pool_op("max_pool2d_take")(tf.stop_gradient(x), d), (1, 3, 3, 2),
                              (1, 3, 3, 2))],
     "sparse_softmax_cross_entropy_backprop": [Case(

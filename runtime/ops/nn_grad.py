@@ -22,6 +22,7 @@ from .conv import (
 from .gradient_helpers import broadcast_reduced
 from .nn import (
     bias_add_op,
+    dropout_select_op,
     elu_op,
     l2_loss_op,
     leaky_relu_op,
@@ -42,6 +43,13 @@ from .reduce import reduce_sum
 
 def _mask(condition, like):
     return m.cast(condition, like.dtype)
+
+
+# --- dropout --------------------------------------------------------------------------------------------------
+@gradient(dropout_select_op)
+def _dropout_select_grad(record, g):
+    # where's gradient: the kept elements' gradient, zeros for the dropped ones; none for the mask
+    return None, apply(dropout_select_op, (record.inputs[0], g), {})
 
 
 # --- activations --------------------------------------------------------------------------------------------
@@ -293,9 +301,11 @@ def _argmax_in_windows(x, ksize, strides, padding):
     return np.argmax(windows.reshape(n, oh, ow, kh * kw, c), axis=3)
 
 
-def _max_pool_grad_kernel(x, g, *, ksize, strides, padding):
+def _max_pool_grad_kernel(x, y, g, *, ksize, strides, padding):
+    """TF's MaxPoolGrad(orig_input, orig_output, grad): `y` is the forward's max_pool2d(x), which the tiled path
+    compares x against instead of pooling again."""
     tiles = pool_kernels.tiled_view(x, ksize, strides, padding)
-    fast = None if tiles is None else pool_kernels.tiled_max_pool_grad(x, tiles, g)
+    fast = None if tiles is None else pool_kernels.tiled_max_pool_grad(x.shape, tiles, y, g)
     if fast is not None:
         return fast
     winner = _argmax_in_windows(x, ksize, strides, padding)
@@ -303,6 +313,26 @@ def _max_pool_grad_kernel(x, g, *, ksize, strides, padding):
     offsets = np.arange(kh * kw).reshape(1, 1, 1, kh, kw, 1)
     contributions = np.where(winner[:, :, :, None, None, :] == offsets, g[:, :, :, None, None, :], 0)
     return _add_windows(contributions.astype(g.dtype, copy=False), x.shape, ksize, strides, _ONE, padding)
+
+
+def _max_pool_relu_grad_kernel(x, y, g, *, ksize, strides, padding):
+    """max_pool2d_grad(x, y, g) * cast(x > 0) in one kernel (what relu's gradient makes of the pool's when x is
+    a relu's output). Bit for bit the two ops' result for finite g: the gradient reaches a window's first
+    maximum only when that maximum is positive, and every other position gets g * 0 as before."""
+    tiles = pool_kernels.tiled_view(x, ksize, strides, padding)
+    # with an inf or NaN in g, g * 0 is NaN where the pool's kernel leaves 0: keep the two ops' order
+    if tiles is not None and pool_kernels.all_finite(g):
+        fast = pool_kernels.tiled_max_pool_grad(x.shape, tiles, y, g, positive_only=True, finite=True)
+        if fast is not None:
+            return fast
+    return _max_pool_grad_kernel(x, y, g, ksize=ksize, strides=strides, padding=padding) * (x > 0).astype(g.dtype)
+
+
+max_pool2d_relu_grad_op = register(OpDef(
+    "max_pool2d_relu_grad", _max_pool_relu_grad_kernel, lambda x, y, g, **attrs: (g.dtype, x._shape),
+    differentiable=False,
+    doc="max_pool2d_grad(x, y, g) * cast(x > 0, g's dtype), made by the relu_pool_gradient pass after "
+        "differentiation (so it is never differentiated itself)"))
 
 
 def _max_pool_take_kernel(x, d, *, ksize, strides, padding):
@@ -314,8 +344,9 @@ def _max_pool_take_kernel(x, d, *, ksize, strides, padding):
 
 
 max_pool2d_grad_op = register(OpDef(
-    "max_pool2d_grad", _max_pool_grad_kernel, lambda x, g, **attrs: (g.dtype, x._shape),
-    doc="the gradient of max_pool2d: each output gradient goes to the first maximum of its window"))
+    "max_pool2d_grad", _max_pool_grad_kernel, lambda x, y, g, **attrs: (g.dtype, x._shape),
+    doc="the gradient of max_pool2d (x, its output y, the output's gradient g): each output gradient goes to the "
+        "first maximum of its window"))
 def _infer_max_pool_take(x, d, **attrs):
     return d.dtype, conv._pool_infer("numeric", "max_pool2d")(x, **attrs)[1]
 
@@ -331,17 +362,19 @@ def _pool_attrs(attrs):
 
 @gradient(max_pool2d_op)
 def _max_pool2d_grad(record, g):
-    return apply(max_pool2d_grad_op, (record.inputs[0], g), _pool_attrs(record.attrs))
+    return apply(max_pool2d_grad_op, (record.inputs[0], record.outputs[0], g), _pool_attrs(record.attrs))
 
 
 @gradient(max_pool2d_grad_op)
 def _max_pool2d_grad_grad(record, dy):
-    return None, apply(max_pool2d_take_op, (record.inputs[0], dy), _pool_attrs(record.attrs))
+    return None, None, apply(max_pool2d_take_op, (record.inputs[0], dy), _pool_attrs(record.attrs))
 
 
 @gradient(max_pool2d_take_op)
 def _max_pool2d_take_grad(record, dy):
-    return None, apply(max_pool2d_grad_op, (record.inputs[0], dy), _pool_attrs(record.attrs))
+    x = record.inputs[0]
+    pooled = apply(max_pool2d_op, (x,), _pool_attrs(record.attrs))
+    return None, apply(max_pool2d_grad_op, (x, pooled, dy), _pool_attrs(record.attrs))
 
 
 def _avg_pool_grad_kernel(g, *rest, shape, ksize, strides, padding):

@@ -49,26 +49,54 @@ def tiled_avg_pool(view):
     return np.divide(total, total.dtype.type(kh * kw), out=total)
 
 
-def tiled_max_pool_grad(x, view, g):
-    """The gradient of a tiled max pool: each output's gradient to the first maximum of its tile (row-major,
-    as TF picks), written straight into the tile positions of a zero result. None when the pool has a NaN,
-    whose tie rule the general path keeps."""
-    kh, kw = view.shape[2], view.shape[4]
-    pooled = tiled_max_pool(view)
+def all_finite(g) -> bool:
+    """Whether a gradient has no inf or NaN, from one sum (a sum that overflows only costs the slow way)."""
+    if g.dtype.kind not in "fc":
+        return True
+    with np.errstate(over="ignore", invalid="ignore"):
+        return bool(np.isfinite(g.sum()))
+
+
+def tiled_max_pool_grad(x_shape, view, pooled, g, positive_only=False, finite=None):
+    """The gradient of a tiled max pool, from the forward's output `pooled` (TF's MaxPoolGrad takes it too, so
+    the pool is not computed twice): each output's gradient goes to the first maximum of its tile (row-major,
+    as TF picks), written straight into that tile position of the result. None when the pool has a NaN,
+    whose tie rule the general path keeps.
+
+    Every tile position is written once (the gradient times "this position is the first maximum"), so the
+    result needs no zero fill unless VALID leaves rows or columns outside every tile; the search for the first
+    maximum runs on the small (N, OH, OW, C) masks. Where g has an inf or NaN, g * False would be NaN, not
+    the 0 TF leaves at the other positions: that (rare) case selects instead of multiplying.
+
+    `positive_only` also drops the gradient of every window whose maximum is not positive: the gradient of
+    relu(...) > 0 masking the result (a relu below the pool), folded into the small masks. `finite`: whether g
+    is known to hold no inf or NaN (None: look)."""
+    n, oh, kh, ow, kw, channels = view.shape
     if pooled.dtype.kind == "f" and np.isnan(pooled).any():
         return None
-    result = np.zeros(x.shape, g.dtype)
-    tiles = result[:, :view.shape[1] * kh, :view.shape[3] * kw].reshape(view.shape)
-    taken = None
-    for i in range(kh):
-        for j in range(kw):
-            winner = view[:, :, i, :, j] == pooled
-            if taken is None:
-                taken = winner.copy()
+    covered = x_shape[1] == oh * kh and x_shape[2] == ow * kw
+    result = (np.empty if covered else np.zeros)(x_shape, g.dtype)
+    tiles = result[:, :oh * kh, :ow * kw].reshape(view.shape)
+    finite = all_finite(g) if finite is None else finite
+    positions = [(i, j) for i in range(kh) for j in range(kw)]
+    positive = np.greater(pooled, 0) if positive_only else None
+    unclaimed = None  # outputs whose first maximum is still to be found
+    for i, j in positions:
+        if (i, j) == positions[-1] and unclaimed is not None:
+            winner = unclaimed  # the maximum is somewhere in its tile: the last position takes what is left
+        else:
+            winner = np.equal(view[:, :, i, :, j], pooled)
+            if unclaimed is None:
+                unclaimed = ~winner
             else:
-                winner &= ~taken
-                taken |= winner
+                winner &= unclaimed
+                unclaimed ^= winner
+        if positive is not None:
+            winner = winner & positive  # a new array: `unclaimed` may be this very mask
+        if finite:
             np.multiply(g, winner, out=tiles[:, :, i, :, j])
+        else:
+            tiles[:, :, i, :, j] = np.where(winner, g, g.dtype.type(0))
     return result
 
 

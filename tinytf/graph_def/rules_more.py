@@ -537,10 +537,24 @@ def _conv_backprop_filter(n, const):
         attrs
 
 
-def _max_pool_grad(n, const):  # tinytf (x, g): TF's MaxPoolGrad(orig_input, orig_output, grad)
+def _max_pool_grad(n, const):  # tinytf (x, y, g) is TF's MaxPoolGrad(orig_input, orig_output, grad)
     attrs = {**_t(n), **_window_attrs(n, n.attrs["padding"]), "ksize": p.attr_ints(_nhwc(n.attrs["ksize"]))}
-    pooled = const.node("MaxPool", "MaxPool", [n.refs[0]], attrs)
-    return "MaxPoolGrad", [n.refs[0], pooled, n.refs[1]], attrs
+    return "MaxPoolGrad", list(n.refs[:3]), attrs
+
+
+def _dropout_select(n, const):  # tf.nn.dropout's where(keep, x, zeros_like(x))
+    zeros = const.node("ZerosLike", "ZerosLike", [n.refs[1]], _t(n, 1))
+    return "SelectV2", [n.refs[0], n.refs[1], zeros], _t(n, 1)
+
+
+def _max_pool_relu_grad(n, const):  # the relu_pool_gradient pass's fusion, as the two ops it replaced
+    attrs = {**_t(n), **_window_attrs(n, n.attrs["padding"]), "ksize": p.attr_ints(_nhwc(n.attrs["ksize"]))}
+    spread = const.node("MaxPoolGrad", "MaxPoolGrad", list(n.refs[:3]), attrs)
+    dtype = n.inputs[0].dtype
+    positive = const.node("Greater", "Greater", [n.refs[0], const("zero", np.zeros((), dtype.np), dtype)], _t(n))
+    mask = const.node("Cast", "Cast", [positive], {"SrcT": p.attr_type(dtypes.bool_), "DstT": p.attr_type(dtype),
+                                                   "Truncate": p.attr(False)})
+    return "Mul", [spread, mask], _t(n)
 
 
 def _avg_pool_grad(n, const):
@@ -859,7 +873,9 @@ RULES = {
     "linspace": _linspace, "searchsorted": _searchsorted, "unique": _unique, "tensor_scatter_nd": _tensor_scatter_nd,
     "segment_reduction": _segment, "unsorted_segment_reduction": _unsorted_segment, "tensordot": _tensordot,
     "conv2d_backprop_input": _conv_backprop_input, "conv2d_backprop_filter": _conv_backprop_filter,
-    "max_pool2d_grad": _max_pool_grad, "avg_pool2d_grad": _avg_pool_grad, "strided_slice_grad": _strided_slice_grad,
+    "max_pool2d_grad": _max_pool_grad, "max_pool2d_relu_grad": _max_pool_relu_grad,
+    "dropout_select": _dropout_select,
+    "avg_pool2d_grad": _avg_pool_grad, "strided_slice_grad": _strided_slice_grad,
     "as_string": _as_string, "regex_full_match": _regex_full_match, "regex_replace": _regex_replace,
     "string_join": _string_join, "string_length": _string_unit("StringLength"),
     "string_lower": _string_case("StringLower"), "string_upper": _string_case("StringUpper"),
@@ -956,7 +972,8 @@ TF_NAMES = {
     "tensor_scatter_nd": "TensorScatterUpdate", "segment_reduction": "SegmentSum",
     "unsorted_segment_reduction": "UnsortedSegmentSum", "tensordot": "Reshape",
     "conv2d_backprop_input": "Conv2DBackpropInput", "conv2d_backprop_filter": "Conv2DBackpropFilter",
-    "max_pool2d_grad": "MaxPoolGrad", "avg_pool2d_grad": "AvgPoolGrad", "strided_slice_grad": "StridedSliceGrad",
+    "max_pool2d_grad": "MaxPoolGrad", "max_pool2d_relu_grad": "Mul", "dropout_select": "SelectV2",
+    "avg_pool2d_grad": "AvgPoolGrad", "strided_slice_grad": "StridedSliceGrad",
     "as_string": "AsString", "regex_full_match": "RegexFullMatch", "regex_replace": "RegexReplace",
     "string_join": "StringJoin", "string_length": "StringLength", "string_lower": "StringLower",
     "string_upper": "StringUpper", "string_strip": "StringStrip", "string_to_number": "StringToNumber",
