@@ -78,6 +78,8 @@ def to_numpy(value, dtype=None):
             array = np.asarray(array, dtype.np)
     else:
         if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in _flat(value)):
+            packed = packed_dtype(value)
+            dtype = packed if dtype is None else dtype
             value = _materialize(value)
         array, default = _python_default_dtype(value)
         if dtype is None:
@@ -115,6 +117,31 @@ def _flat(value):
             yield v
 
 
+def packed_dtype(value):
+    """The dtype TF gives a nested list holding tensors: the first tensor's (Python numbers in it are converted
+    to it: [n, 2] with an int64 n is int64). A tensor of another dtype in the list raises, as TF's Pack does."""
+    tensors = [v for v in _flat(value) if isinstance(v, Tensor)]
+    for index, tensor in enumerate(tensors):
+        if tensor.dtype is tensors[0].dtype:
+            continue
+        if state.graph is not None:  # TF refuses the list while building a graph, and Pack refuses it eagerly
+            raise TypeError(at_user_line(
+                f"Cannot convert a list containing a tensor of dtype {tensor.dtype!r} to {tensors[0].dtype!r} "
+                f"(Tensor is: {tensor!r})"))
+        raise InvalidArgumentError(at_user_line(
+            f"cannot compute Pack as input #{index}(zero-based) was expected to be a {tensors[0].dtype.name} "
+            f"tensor but is a {tensor.dtype.name} tensor"))
+    return tensors[0].dtype
+
+
+def _read_tensor_likes(value):
+    """A nested list with its tensor-like objects (variables) replaced by their tensors: while tracing, a read
+    of the variable in the graph, not its value when traced."""
+    if isinstance(value, (list, tuple)):
+        return [_read_tensor_likes(v) for v in value]
+    return value._to_tensor() if hasattr(value, "_to_tensor") else value
+
+
 def _materialize(value):
     """A nested list containing eager tensors becomes a nested list of numpy values."""
     if isinstance(value, (list, tuple)):
@@ -140,8 +167,11 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None) -> Tensor:
             raise InvalidArgumentError(at_user_line(
                 f"Tensor conversion requested dtype {dtype.name} for variable with dtype {tensor.dtype.name}"))
         return tensor
-    if isinstance(value, (list, tuple)) and any(isinstance(v, SymbolicTensor) for v in _flat(value)):
-        return _stack_nested(value, dtype)
+    if isinstance(value, (list, tuple)):
+        if any(hasattr(v, "_to_tensor") for v in _flat(value)):  # variables in a list: their values now
+            value = _read_tensor_likes(value)
+        if any(isinstance(v, SymbolicTensor) for v in _flat(value)):
+            return _stack_nested(value, dtype or packed_dtype(value))
     if dtype is None and dtype_hint is not None and not isinstance(value, (np.ndarray, np.generic)):
         try:
             array, dtype = to_numpy(value, dtypes.as_dtype(dtype_hint))

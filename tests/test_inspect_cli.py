@@ -5,6 +5,7 @@ import textwrap
 
 import pytest
 
+import tinytf as tf
 from tinytf.cli import main
 
 MODEL = textwrap.dedent("""
@@ -50,7 +51,9 @@ def test_every_view(model_file, tmp_path, capsys):
 
 
 def test_timing_and_bench(model_file, capsys):
+    before = tf.config.optimizer.get_experimental_options()
     assert main(["inspect", f"{model_file}:step", "--args", "tf.ones([3, 4])", "--passes", "fusion"]) == 0
+    assert tf.config.optimizer.get_experimental_options() == before  # the chosen passes do not outlive the run
     out = capsys.readouterr().out
     assert "eager" in out and "graph without passes" in out and "BLAS" in out
     assert "=== pass simplification" not in out  # only the chosen pass ran

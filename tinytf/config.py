@@ -79,6 +79,13 @@ def optimizer_options() -> dict:
     return dict(_optimizer)
 
 
+def restore_optimizer_options(saved: dict) -> None:
+    """Put back options read with optimizer_options() (set_experimental_options only adds: a pass named since
+    would stay switched as it was named)."""
+    _optimizer.clear()
+    _optimizer.update(saved)
+
+
 class optimizer:
     """`tf.config.optimizer`: per-pass switches, like TF's set_experimental_options."""
 

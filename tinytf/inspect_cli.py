@@ -22,6 +22,7 @@ import traceback
 import numpy as np
 
 import tinytf as tf
+from tinytf import config
 from tinytf.runtime.clone import clone_graph
 from tinytf.runtime.codegen import compile_graph
 from tinytf.runtime.optimize import PIPELINE
@@ -69,7 +70,7 @@ def evaluate(expression: str, what: str):
 
 
 def _trace(fn, args, signature, passes):
-    saved = tf.config.optimizer.get_experimental_options()
+    saved = config.optimizer_options()
     tf.config.optimizer.set_experimental_options(passes)
     try:
         function = tf.function(fn)
@@ -77,7 +78,7 @@ def _trace(fn, args, signature, passes):
         concrete = function.get_concrete_function(*(signature or args))
         return function, concrete, time.perf_counter() - start
     finally:
-        tf.config.optimizer.set_experimental_options(saved)
+        config.restore_optimizer_options(saved)
 
 
 def _pass_options(names):
