@@ -1,11 +1,12 @@
 """Max pooling's gradient kernels (the tiled fast path from the forward's output, the relu-folded kernel) and the
 relu_pool_gradient pass, against window loops, the general path, the unfused ops, and with passes off."""
 
+import contextlib
+
 import numpy as np
 import pytest
 
 import tinytf as tf
-from tests.ways import traced_with
 from tinytf.runtime.ops import conv, nn_grad, pool_kernels
 
 
@@ -24,7 +25,27 @@ def _loop_max_pool_grad(x, g, k):
 
 
 # the pass on, whatever TINYTF_PASSES or an earlier test left in the optimizer options
-ON = {"disable_all": False, "relu_pool_gradient": True}
+ON = {"disable_all": False, "relu_pool_gradient": True, "pruning": True, "common_subexpression": True}
+
+
+@contextlib.contextmanager
+def _options(**options):
+    """Optimizer options for everything traced, retraced or called inside (a later call under other options
+    may retrace)."""
+    saved = tf.config.optimizer.get_experimental_options()
+    tf.config.optimizer.set_experimental_options(options)
+    try:
+        yield
+    finally:
+        tf.config.optimizer.set_experimental_options({key: saved.get(key, key != "disable_all") for key in options})
+
+
+def _run(fn, args, **options):
+    """(op types of fn's graph, its outputs) traced and run under `options`."""
+    with _options(**options):
+        compiled = tf.function(fn)
+        ops = compiled.get_concrete_function(*args).graph.op_types()
+        return ops, compiled(*args)
 
 
 def _bits(a):
@@ -106,14 +127,13 @@ def _conv_args(seed=5):
 
 def test_pass_folds_relu_gradient_and_keeps_every_bit():
     args = _conv_args()
-    optimized = traced_with(_conv_relu_pool_loss, args, **ON)
-    plain = traced_with(_conv_relu_pool_loss, args, disable_all=True)
-    without = traced_with(_conv_relu_pool_loss, args, disable_all=False, relu_pool_gradient=False)
-    ops = optimized.get_concrete_function(*args).graph.op_types()
+    ops, optimized = _run(_conv_relu_pool_loss, args, **ON)
+    _, plain = _run(_conv_relu_pool_loss, args, disable_all=True)
+    ops_without, without = _run(_conv_relu_pool_loss, args, **{**ON, "relu_pool_gradient": False})
     assert "max_pool2d_relu_grad" in ops and "max_pool2d_grad" not in ops
-    assert "max_pool2d_relu_grad" not in without.get_concrete_function(*args).graph.op_types()
+    assert "max_pool2d_relu_grad" not in ops_without and "max_pool2d_grad" in ops_without
     eager = _conv_relu_pool_loss(*args)
-    for got in (optimized(*args), plain(*args), without(*args)):
+    for got in (optimized, plain, without):
         for a, b in zip(got, eager):
             np.testing.assert_array_equal(_bits(a.numpy()), _bits(b.numpy()))
 
@@ -123,8 +143,9 @@ def test_pass_gradient_matches_finite_differences():
     x = tf.constant(rng.standard_normal((2, 8, 8, 1)).astype(np.float64))
     kernel = rng.standard_normal((3, 3, 1, 3))
     bias = tf.constant(np.zeros(3))
-    fn = traced_with(_conv_relu_pool_loss, (x, tf.constant(kernel), bias), **ON)
-    grad = fn(x, tf.constant(kernel), bias)[0].numpy()
+    ops, grads = _run(_conv_relu_pool_loss, (x, tf.constant(kernel), bias), **ON)
+    assert "max_pool2d_relu_grad" in ops
+    grad = grads[0].numpy()
 
     def loss(k):
         act = np.maximum(conv._conv2d_kernel(x.numpy(), k, strides=(1, 1), padding="VALID", dilations=(1, 1)), 0)
@@ -151,10 +172,9 @@ def test_pass_leaves_other_masks_alone():
     rng = np.random.default_rng(7)
     x = tf.constant(rng.standard_normal((1, 4, 4, 2)).astype(np.float32))
     other = tf.constant(rng.standard_normal((1, 4, 4, 2)).astype(np.float32))
-    compiled = traced_with(fn, (x, other), **ON)
-    ops = compiled.get_concrete_function(x, other).graph.op_types()
+    ops, got = _run(fn, (x, other), **ON)
     assert "max_pool2d_relu_grad" not in ops and "max_pool2d_grad" in ops
-    for a, b in zip(compiled(x, other), fn(x, other)):
+    for a, b in zip(got, fn(x, other)):
         np.testing.assert_array_equal(a.numpy(), b.numpy())
 
 
@@ -180,13 +200,14 @@ def test_keras_conv_relu_pool_training_step_same_with_passes_off():
 
     init = [rng.standard_normal((3, 3, 1, 4)).astype(np.float32) * 0.5, np.zeros(4, np.float32),
             rng.standard_normal((64, 3)).astype(np.float32) * 0.1, np.zeros(3, np.float32)]
-    for a, b in zip(weights_after_fit(**ON), weights_after_fit(disable_all=False, relu_pool_gradient=False)):
+    for a, b in zip(weights_after_fit(**ON), weights_after_fit(**{**ON, "relu_pool_gradient": False})):
         np.testing.assert_array_equal(a, b)
 
 
 def test_fused_gradient_exports_as_the_ops_it_replaced():
     args = _conv_args()
-    graph = traced_with(_conv_relu_pool_loss, args, **ON).get_concrete_function(*args).graph
+    with _options(**ON):
+        graph = tf.function(_conv_relu_pool_loss).get_concrete_function(*args).graph
     assert "max_pool2d_relu_grad" in graph.op_types()
     ops = [node.op for node in graph.as_graph_def().node]
     assert "MaxPoolGrad" in ops and "Greater" in ops and "Mul" in ops
