@@ -15,6 +15,7 @@ from .resource import Resource
 from .tensor import EagerTensor, Tensor
 
 _NO_ATTRS: dict = {}
+NO_ATTRS = _NO_ATTRS  # what wrappers pass positionally before `name` (an op without attributes)
 _run_quietly = numpy_errors.run
 
 

@@ -307,7 +307,9 @@ SAMPLES = {
     "sparse_softmax_cross_entropy_with_logits": [lambda: tf.nn.sparse_softmax_cross_entropy_with_logits(
         labels=c([2, 0]), logits=_finite((2, 3)))],
     "softmax_cross_entropy_with_logits": [lambda: tf.nn.softmax_cross_entropy_with_logits(
-        labels=tf.nn.softmax(_finite((2, 3))), logits=_finite((2, 3), seed=1))],
+        labels=tf.nn.softmax(_finite((2, 3))), logits=_finite((2, 3), seed=1)),
+        lambda: tf.nn.softmax_cross_entropy_with_logits(  # classes along axis 0
+            labels=tf.nn.softmax(_finite((3, 2)), axis=0), logits=_finite((3, 2), seed=1), axis=0)],
     "l2_loss": _each(FLOATS, lambda d: [tf.nn.l2_loss(_finite((2, 3), d)), tf.nn.l2_loss(_finite((), d))]),
     "bias_add": [lambda: [tf.nn.bias_add(arr((2, 3)), arr((3,), seed=1)),
                           tf.nn.bias_add(arr((2, 3, 2, 2)), arr((3,), seed=1), data_format="NCHW")]],

@@ -96,7 +96,8 @@ def main(out_path):
             if problems:
                 entry["failed"] = entry["failed"] or "names: " + "; ".join(problems)
                 continue
-            outputs = [n.name for n in graph_def.node if n.op == "Identity" and n.name.startswith("Identity")]
+            # the graph's outputs: the Identity nodes the exporter appends last (the op may be an Identity too)
+            outputs = [n.name for n in graph_def.node[len(graph_def.node) - len(graph.outputs):]]
             placeholders = [n.name for n in graph_def.node if n.op == "Placeholder"]
             try:
                 with tf.Graph().as_default() as g:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..dispatch import apply, convert_inputs, convert_to_tensor
+from ..dispatch import NO_ATTRS, apply, convert_inputs, convert_to_tensor
 from ..errors import InvalidArgumentError, UnimplementedError, at_user_line
 from ..naming import FUNCTION
 from ..registry import OpDef, register
@@ -15,7 +15,7 @@ from .core import const_op
 
 def binary(op, x, y, name=None):
     """Apply a binary op, letting a Python scalar take the other operand's dtype."""
-    return apply(op, convert_inputs((x, y), True), name=name)
+    return apply(op, convert_inputs((x, y), True), NO_ATTRS, name)  # positional: the eager hot path
 
 
 def _elementwise(name, kernel, infer, render=None, differentiable=True):
@@ -195,7 +195,7 @@ def _binary_wrapper(op, default=None):
     """The public function of a binary op. `default`: its node name without `name=` where it differs from
     the operator's (tf.add is `Add`, x + y is `add`: naming.FUNCTION)."""
     def wrapper(x, y, name=None):
-        return binary(op, x, y, name=default if name is None else name)
+        return binary(op, x, y, default if name is None else name)
 
     wrapper.__name__ = op.name
     wrapper.__doc__ = f"Elementwise {op.name}, with numpy broadcasting."

@@ -10,7 +10,7 @@ import math as _pymath
 import numpy as np
 
 from .. import dtypes, shapes
-from ..dispatch import apply, convert_inputs, convert_to_tensor
+from ..dispatch import NO_ATTRS, apply, convert_inputs, convert_to_tensor
 from ..registry import OpDef, register
 from . import random as _random
 from .array import reshape, shape, zeros_like
@@ -89,7 +89,7 @@ silu_op = register(OpDef("silu", _silu, lambda x, *, beta: unary_infer("float")(
 
 
 def _unary(op, x, name=None):
-    return apply(op, (convert_to_tensor(x),), name=name)
+    return apply(op, (convert_to_tensor(x),), NO_ATTRS, name)  # positional: the eager hot path
 
 
 def relu(features, name=None):

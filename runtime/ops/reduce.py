@@ -48,7 +48,7 @@ def _reduction(name, kernel, allowed, out_dtype=None, differentiable=True, rende
 
     def wrapper(input_tensor, axis=None, keepdims=False, name=None):
         x = convert_to_tensor(input_tensor)
-        return apply(op, (x,), {"axis": canonical_axis(axis), "keepdims": bool(keepdims)}, name=name)
+        return apply(op, (x,), {"axis": canonical_axis(axis), "keepdims": bool(keepdims)}, name)
 
     wrapper.__name__ = f"reduce_{name}"
     return op, wrapper

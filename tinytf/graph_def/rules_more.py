@@ -118,10 +118,15 @@ def _sigmoid_ce(n, const):
 
 def _softmax_ce(n, const):
     """TF's SoftmaxCrossEntropyWithLogits(features, labels) over the last axis; its first output, the loss."""
-    axis = n.attrs.get("axis", -1)
-    if axis not in (-1, _rank(n, 1) - 1):
-        raise NotImplementedError(f"softmax_cross_entropy_with_logits over axis {axis} (TF's op takes the last)")
-    return "SoftmaxCrossEntropyWithLogits", [n.refs[1], n.refs[0]], _t(n, 1)
+    axis, rank = n.attrs.get("axis", -1), _rank(n, 1)
+    if axis in (-1, rank - 1):
+        return "SoftmaxCrossEntropyWithLogits", [n.refs[1], n.refs[0]], _t(n, 1)
+    # TF's op takes the class axis last: as TF's wrapper, move it to the end in both (the loss keeps the others)
+    perm = [d for d in range(rank) if d != axis % rank] + [axis % rank]
+    t = {**_t(n, 1), "Tperm": p.attr_type(dtypes.int32)}
+    moved = [const.node(f"transpose{suffix}", "Transpose", [ref, _int(const, f"transpose{suffix}/perm", perm)], t)
+             for suffix, ref in (("", n.refs[1]), ("_1", n.refs[0]))]
+    return "SoftmaxCrossEntropyWithLogits", moved, _t(n, 1)
 
 
 def _sparse_softmax_ce(n, const):

@@ -98,7 +98,7 @@ def reducing(fn, identity_of):
     @functools.wraps(fn)
     def wrapper(input_tensor, axis=None, keepdims=False, name=None, **kwargs):
         if not isinstance(input_tensor, RaggedTensor):
-            return fn(input_tensor, axis, keepdims=keepdims, name=name, **kwargs)
+            return fn(input_tensor, axis, keepdims, name, **kwargs)
         return reduce_ragged(fn, identity_of, input_tensor, axis, keepdims)
 
     wrapper._ragged_dispatch = True
