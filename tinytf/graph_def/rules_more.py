@@ -902,6 +902,9 @@ UNEXPORTED = {
        "GEMMs after the loop): optimizer-internal, and no TF op keeps Python references"
        for name in ("loop_accumulator", "accumulate_matmul", "accumulate_sum", "accumulated_matmul",
                     "accumulated_sum")},
+    **{name: "a rule of the simplification pass for the sum of a TensorArray's stack and its gradient "
+       "(runtime/passes/stacked_reductions.py): optimizer-internal; TF writes TensorListStack and Sum"
+       for name in ("tensor_array_sum", "gradient_list_fill")},
     "dataset_bind": "a tf.data pipeline over Python sources bound to graph tensors: no dataset graph exists to "
                     "export",
     "dataset_cardinality": "the cardinality of a tf.data pipeline over Python sources bound to graph tensors: no "
