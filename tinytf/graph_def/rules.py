@@ -117,6 +117,19 @@ def _strided_slice(n, const):
     return "StridedSlice", n.refs[:1] + refs, attrs
 
 
+def _strided_slice_grad(n, const):
+    """StridedSliceGrad(shape, begin, end, strides, dy): the masks and vectors of the StridedSlice rule above for
+    the same key."""
+    shape = n.attrs.get("shape")
+    if shape is None or None in shape or len(n.refs) > 1:
+        raise NotImplementedError("strided_slice_grad with a shape or indices known only at run time")
+    view = NodeView("strided_slice", [n.outputs[0]], [n.refs[0]], n.inputs, {"spec": n.attrs["spec"]})
+    _, refs, attrs = _strided_slice(view, const)
+    attrs["T"] = p.attr_type(n.inputs[0].dtype)
+    shape_ref = const("shape", np.asarray(list(shape), np.int32), dtypes.int32)
+    return "StridedSliceGrad", [shape_ref] + refs[1:] + [n.refs[0]], attrs
+
+
 def _index_vector(const, hint, values, begins=None):
     """A Const of ints, or (an index known only at run time) the ref of a Pack of Consts and that index;
     a run-time end of a single index is begin + 1."""
@@ -229,6 +242,8 @@ def rule_for(n: NodeView, const):
         return _matmul(n, const)
     if op == "strided_slice":
         return _strided_slice(n, const)
+    if op == "strided_slice_grad":
+        return _strided_slice_grad(n, const)
     if op in ("conv2d", "max_pool2d", "avg_pool2d"):
         return _window(n, const, tf_op)
     if op in _GRADIENT_HELPERS:

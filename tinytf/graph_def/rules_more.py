@@ -570,20 +570,6 @@ def _avg_pool_grad(n, const):
     return "AvgPoolGrad", [_int(const, "orig_input_shape", [batch] + list(n.attrs["shape"])), n.refs[0]], attrs
 
 
-def _strided_slice_grad(n, const):
-    """StridedSliceGrad(shape, begin, end, strides, dy): the masks and vectors rules.py's StridedSlice rule
-    writes for the same key."""
-    from .rules import NodeView, _strided_slice
-
-    shape = n.attrs.get("shape")
-    if shape is None or None in shape or len(n.refs) > 1:
-        raise NotImplementedError("strided_slice_grad with a shape or indices known only at run time")
-    view = NodeView("strided_slice", [n.outputs[0]], [n.refs[0]], n.inputs, {"spec": n.attrs["spec"]})
-    _, refs, attrs = _strided_slice(view, const)
-    attrs["T"] = p.attr_type(n.inputs[0].dtype)
-    return "StridedSliceGrad", [_int(const, "shape", list(shape))] + refs[1:] + [n.refs[0]], attrs
-
-
 # --- strings ----------------------------------------------------------------------------------------------
 def _string_const(const, hint, text):
     value = text if isinstance(text, bytes) else str(text).encode()
@@ -880,7 +866,7 @@ RULES = {
     "conv2d_backprop_input": _conv_backprop_input, "conv2d_backprop_filter": _conv_backprop_filter,
     "max_pool2d_grad": _max_pool_grad, "max_pool2d_relu_grad": _max_pool_relu_grad,
     "dropout_select": _dropout_select,
-    "avg_pool2d_grad": _avg_pool_grad, "strided_slice_grad": _strided_slice_grad,
+    "avg_pool2d_grad": _avg_pool_grad,
     "as_string": _as_string, "regex_full_match": _regex_full_match, "regex_replace": _regex_replace,
     "string_join": _string_join, "string_length": _string_unit("StringLength"),
     "string_lower": _string_case("StringLower"), "string_upper": _string_case("StringUpper"),

@@ -7,6 +7,7 @@ from tinytf.runtime.context import state
 
 from ...variables import ResourceVariable
 from .default_session import run_in_default
+from .initial_assignments import initial_assignments
 from .ops import Operation, last_op
 
 
@@ -26,10 +27,8 @@ class GraphVariable(ResourceVariable):
         use, in the variable's graph)."""
         op = self.__dict__.get("_v1_initializer")
         if op is None:
-            from .variables import variables_initializer
-
             with self._v1_graph.as_default():
-                op = self._v1_initializer = variables_initializer([self], name=self.name.rsplit(":", 1)[0] + "/Assign")
+                op = self._v1_initializer = initial_assignments([self], self.name.rsplit(":", 1)[0] + "/Assign")
         return op
 
     def eval(self, session=None):

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from tinytf.runtime.context import state
 
-from ...constant import constant
-from ...scopes import init_scope
 from .graph import Graph, get_default_graph
-from .ops import group
+from .initial_assignments import initial_assignments
 
 
 def global_variables():
@@ -38,12 +36,7 @@ def variables_initializer(var_list, name="init"):
     if not isinstance(state.graph, Graph):
         raise RuntimeError("variables_initializer builds a graph op: call it inside `graph.as_default()` (or after "
                            "tf.compat.v1.disable_eager_execution())")
-    assigns = []
-    for variable in var_list:
-        with init_scope():
-            current = variable.numpy()
-        assigns.append(variable.assign(constant(current, variable.dtype)))
-    return group(*assigns, name=name)
+    return initial_assignments(var_list, name)
 
 
 def global_variables_initializer():
