@@ -29,7 +29,7 @@ THREAD_MIN_ELEMENTS = 1 << 19  # below this the hand-off to a second thread cost
 _THREAD_VARIABLES = ("TINYTF_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")
 _setting = {"threads": None, "requested": None}
 _pool_lock = threading.Lock()
-_pool: dict = {}  # worker count -> executor
+_pool: dict = {}  # (kind, worker count) -> executor
 
 
 def _from_environment() -> int:
@@ -62,11 +62,14 @@ def requested_threads():
     return _from_environment() if any(os.environ.get(n, "").strip().isdigit() for n in _THREAD_VARIABLES) else None
 
 
-def _executor(workers: int) -> ThreadPoolExecutor:
+def executor(workers: int, kind: str = "chunk") -> ThreadPoolExecutor:
+    """The process's pool of `workers` threads for one kind of kernel work (chunked blocks, convolutions),
+    made on first use and kept: kinds keep pools of their own, so one kind's tasks never wait behind
+    another's."""
     with _pool_lock:
-        pool = _pool.get(workers)
+        pool = _pool.get((kind, workers))
         if pool is None:
-            pool = _pool[workers] = ThreadPoolExecutor(workers, thread_name_prefix="tinytf-chunk")
+            pool = _pool[kind, workers] = ThreadPoolExecutor(workers, thread_name_prefix=f"tinytf-{kind}")
         return pool
 
 
@@ -93,7 +96,7 @@ def run_chunked(chunk_fn, inputs, outputs) -> None:
     if threads <= 1:
         _run_chunks(chunk_fn, flat_in, flat_out, size, next_chunk)
         return
-    pool = _executor(threads - 1)
+    pool = executor(threads - 1)
     futures = [pool.submit(_run_chunks, chunk_fn, flat_in, flat_out, size, next_chunk) for _ in range(threads - 1)]
     try:
         _run_chunks(chunk_fn, flat_in, flat_out, size, next_chunk)

@@ -5,24 +5,10 @@ import contextlib
 
 import numpy as np
 import pytest
+from test_conv_kernels import _loop_max_pool_grad
 
 import tinytf as tf
 from tinytf.runtime.ops import conv, nn_grad, pool_kernels
-
-
-def _loop_max_pool_grad(x, g, k):
-    """Each output's gradient to the first maximum of its window in row-major order (TF's MaxPoolGrad)."""
-    n, h, w, c = x.shape
-    result = np.zeros_like(x, dtype=g.dtype)
-    for b in range(n):
-        for i in range(h // k):
-            for j in range(w // k):
-                for ch in range(c):
-                    window = x[b, i * k:i * k + k, j * k:j * k + k, ch]
-                    r, s = np.unravel_index(np.argmax(window), window.shape)
-                    result[b, i * k + r, j * k + s, ch] += g[b, i, j, ch]
-    return result
-
 
 # the pass on, whatever TINYTF_PASSES or an earlier test left in the optimizer options
 ON = {"disable_all": False, "relu_pool_gradient": True, "pruning": True, "common_subexpression": True}

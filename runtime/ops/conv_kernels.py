@@ -20,7 +20,6 @@ from __future__ import annotations
 import itertools
 import math
 import threading
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -33,8 +32,6 @@ ROW_TASKS_BYTES = 4 << 20  # images whose window matrix is larger than this are 
 PARALLEL_MIN_FLOPS = 4_000_000  # below this, handing tasks to a second thread costs more than it saves
 
 _local = threading.local()
-_pool_lock = threading.Lock()
-_pool: dict = {}
 
 
 class Geometry:
@@ -56,14 +53,6 @@ def threads() -> int:
         return 1
     requested = chunked.requested_threads()
     return max(1, requested if requested is not None else blas_threads.count())
-
-
-def _executor(workers: int) -> ThreadPoolExecutor:
-    with _pool_lock:
-        pool = _pool.get(workers)
-        if pool is None:
-            pool = _pool[workers] = ThreadPoolExecutor(workers, thread_name_prefix="tinytf-conv")
-        return pool
 
 
 def _workspace(name, shape, dtype):
@@ -96,7 +85,7 @@ def _run(tasks, work, count):
             work(tasks[i], worker)
 
     with blas_threads.single():  # also for one thread: a chunk's small GEMM on 2 BLAS threads costs 5x
-        futures = [_executor(count - 1).submit(loop, w) for w in range(1, count)]
+        futures = [chunked.executor(count - 1, "conv").submit(loop, w) for w in range(1, count)]
         try:
             loop(0)
         finally:
@@ -109,7 +98,7 @@ def _run_each(tasks, work, count):
     for results summed per worker."""
     count = max(1, min(count, len(tasks)))
     with blas_threads.single():
-        futures = [_executor(count - 1).submit(work, tasks[w::count], w) for w in range(1, count)]
+        futures = [chunked.executor(count - 1, "conv").submit(work, tasks[w::count], w) for w in range(1, count)]
         try:
             work(tasks[0::count], 0)
         finally:
