@@ -24,3 +24,13 @@ def all_passes():
     tf.config.optimizer.set_experimental_options({"disable_all": False})
     yield
     tf.config.optimizer.set_experimental_options({"disable_all": saved.get("disable_all", False)})
+
+
+@pytest.fixture(params=["passes", "no_passes"])
+def passes(request):
+    """Each graph case twice, whatever TINYTF_PASSES says: every pass on, and `disable_all` (the generated code
+    as traced). Yields which."""
+    saved = tf.config.optimizer.get_experimental_options()
+    tf.config.optimizer.set_experimental_options({"disable_all": request.param == "no_passes"})
+    yield request.param
+    tf.config.optimizer.set_experimental_options({"disable_all": saved.get("disable_all", False)})

@@ -11,15 +11,6 @@ import pytest
 import tinytf as tf
 
 
-@pytest.fixture(params=["passes", "no_passes"])
-def passes(request):
-    """Every case with the graph passes on and off (whatever TINYTF_PASSES says)."""
-    saved = tf.config.optimizer.get_experimental_options()
-    tf.config.optimizer.set_experimental_options({"disable_all": request.param == "no_passes"})
-    yield
-    tf.config.optimizer.set_experimental_options({"disable_all": saved.get("disable_all", False)})
-
-
 def elements(ds) -> list:
     return [e.numpy().tolist() for e in ds]
 

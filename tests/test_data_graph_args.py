@@ -8,14 +8,6 @@ import pytest
 import tinytf as tf
 
 
-@pytest.fixture(params=["passes", "no_passes"])
-def passes(request):
-    saved = tf.config.optimizer.get_experimental_options()
-    tf.config.optimizer.set_experimental_options({"disable_all": request.param == "no_passes"})
-    yield
-    tf.config.optimizer.set_experimental_options({"disable_all": saved.get("disable_all", False)})
-
-
 def python_group_by_window(values, key, size):
     """TF's group_by_window in Python: windows in completion order, then the rest by key."""
     groups, out = {}, []

@@ -11,14 +11,6 @@ import pytest
 import tinytf as tf
 
 
-@pytest.fixture(params=["passes", "no_passes"])
-def passes(request):
-    saved = tf.config.optimizer.get_experimental_options()
-    tf.config.optimizer.set_experimental_options({"disable_all": request.param == "no_passes"})
-    yield
-    tf.config.optimizer.set_experimental_options({"disable_all": saved.get("disable_all", False)})
-
-
 def random_rows(seed, n, depth=1, longest=4):
     """n random rows of ints, nested `depth` ragged levels deep."""
     rng = random.Random(seed)

@@ -23,15 +23,6 @@ from tinytf.runtime.dispatch import apply
 from tinytf.runtime.tensor import EagerTensor
 
 
-@pytest.fixture(params=["passes", "no_passes"])
-def passes(request):
-    """Each graph case twice: every pass on, and TINYTF_PASSES=none's `disable_all` (generated code as traced)."""
-    saved = tf.config.optimizer.get_experimental_options()
-    tf.config.optimizer.set_experimental_options({"disable_all": request.param == "no_passes"})
-    yield request.param
-    tf.config.optimizer.set_experimental_options({"disable_all": saved.get("disable_all", False)})
-
-
 @contextlib.contextmanager
 def strict():
     """A block in which a RuntimeWarning is an error."""
