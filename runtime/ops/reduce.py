@@ -3,6 +3,8 @@ everything); and their relatives argmax/argmin, cumsum/cumprod, count_nonzero, a
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import dtypes, shapes
@@ -54,8 +56,56 @@ def _reduction(name, kernel, allowed, out_dtype=None, differentiable=True, rende
     return op, wrapper
 
 
+# A float sum over leading axes that leaves few values per row (a conv's bias gradient: (64, 26, 26, 16) summed
+# to 16) is numpy's slowest reduction: it adds 16-wide rows one after another, 1.0 ms for 692k floats. Summing
+# rows of about 4096 elements first and then the small remainder takes 0.1-0.15 ms, and is more accurate (each
+# column adds 1/256 as many terms in a row: max error 0.007 against 0.14 over that array, against float64).
+_WIDE_ROW = 4096
+_WIDE_MIN_SIZE = 1 << 15
+_WIDE_MAX_INNER = 512
+
+
+def leading_axes(axis, rank):
+    """k when `axis` is exactly the leading axes 0..k-1 of a rank-`rank` value and leaves some axes, else 0."""
+    if axis is None or rank < 2:
+        return 0
+    axes = sorted(normalize_axis(a, rank) for a in ((axis,) if isinstance(axis, int) else axis))
+    return len(axes) if axes == list(range(len(axes))) and len(axes) < rank else 0
+
+
+def _sum_in_wide_rows(x, inner: int):
+    """x (C-contiguous, float) summed down to its last `inner` values per row, through rows of ~_WIDE_ROW."""
+    width = inner * max(1, _WIDE_ROW // inner)
+    flat = x.reshape(-1)
+    rows = flat.size // width
+    total = flat[:rows * width].reshape(rows, width).sum(axis=0, dtype=x.dtype)
+    total = total.reshape(-1, inner).sum(axis=0, dtype=x.dtype)
+    rest = flat[rows * width:]
+    if rest.size:
+        total += rest.reshape(-1, inner).sum(axis=0, dtype=x.dtype)
+    return total
+
+
 def _sum(x, *, axis, keepdims):
+    lead = leading_axes(axis, np.ndim(x))
+    if lead and x.dtype.kind == "f" and x.dtype.itemsize >= 4 and x.size >= _WIDE_MIN_SIZE \
+            and x.flags.c_contiguous and 0 < math.prod(x.shape[lead:]) <= _WIDE_MAX_INNER:
+        total = _sum_in_wide_rows(x, math.prod(x.shape[lead:]))
+        return total.reshape((1,) * lead + x.shape[lead:] if keepdims else x.shape[lead:])
     return np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+
+
+def _render_sum(node):
+    """Inline np.sum, unless the kernel's wide-row sum may apply (or the shape is not known while generating
+    code): eager and graph runs then both take the kernel and give the same bits."""
+    shape = node.inputs[0]._shape
+    if shape is None or None in shape:
+        return None
+    lead = leading_axes(node.attrs["axis"], len(shape))
+    if lead and node.inputs[0].dtype.np.kind == "f" and math.prod(shape) >= _WIDE_MIN_SIZE \
+            and 0 < math.prod(shape[lead:]) <= _WIDE_MAX_INNER:
+        return None
+    return "np.sum({0}, axis={axis}, keepdims={keepdims}, dtype={0}.dtype)"
 
 
 def _mean(x, *, axis, keepdims):
@@ -101,8 +151,7 @@ def _all(x, *, axis, keepdims):
     return np.all(x, axis=axis, keepdims=keepdims)
 
 
-reduce_sum_op, reduce_sum = _reduction(
-    "sum", _sum, "number", render="np.sum({0}, axis={axis}, keepdims={keepdims}, dtype={0}.dtype)")
+reduce_sum_op, reduce_sum = _reduction("sum", _sum, "number", render=_render_sum)
 reduce_mean_op, reduce_mean = _reduction("mean", _mean, "number")
 reduce_prod_op, reduce_prod = _reduction("prod", _prod, "number")
 # no render: generated code calls the kernel, which handles empty inputs
