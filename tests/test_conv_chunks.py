@@ -28,6 +28,7 @@ CASES = [
     ((1, 4, 5, 2), (5, 6, 2, 2), (1, 1), "SAME", (1, 1)),  # window larger than the input
     ((2, 6, 7, 2), (3, 3, 2, 2), (1, 1), ((1, 2), (0, 3)), (1, 1)),
     ((2, 6, 7, 2), (2, 2, 2, 2), (1, 1), ((3, 0), (0, 0)), (1, 1)),  # more padding than the window: per offset
+    ((2, 9, 8, 6), (3, 3, 6, 4), (2, 1), "SAME", (1, 2)),  # more channels than FEW_CHANNELS: row-major windows
 ]
 
 

@@ -29,6 +29,7 @@ from .. import blas_threads, chunked
 TASK_BYTES = 1 << 20  # one task's window matrix: with its input rows and output it stays in a 2 MiB L2
 OFFSET_TASK_BYTES = 256 << 10  # the input gradient's padded input, products and output gradient rows
 ROW_TASKS_BYTES = 4 << 20  # images whose window matrix is larger than this are cut into tasks of rows
+FEW_CHANNELS = 4  # inputs with at most this many channels build their window matrix by offset
 PARALLEL_MIN_FLOPS = 4_000_000  # below this, handing tasks to a second thread costs more than it saves
 
 _local = threading.local()
@@ -156,12 +157,31 @@ def _columns(rows, out_rows, geo):
     shape = (n * out_rows * out_w, kh * kw * channels)
     if kh == kw == sh == sw == 1 and rows.shape[2] == out_w and rows.flags.c_contiguous:
         return rows.reshape(shape)  # a 1x1 convolution's windows are its input
+    if channels <= FEW_CHANNELS:
+        return _columns_by_offset(rows, out_rows, geo)
     s_n, s_h, s_w, s_c = rows.strides
     windows = as_strided(rows, (n, out_rows, out_w, kh, kw, channels),
                          (s_n, s_h * sh, s_w * sw, s_h * dh, s_w * dw, s_c), writeable=False)
     columns = _workspace("columns", windows.shape, rows.dtype)
     np.copyto(columns, windows)
     return columns.reshape(shape)
+
+
+def _columns_by_offset(rows, out_rows, geo):
+    """The window matrix of an input with few channels, built transposed, (KH * KW * C, images * out_rows * OW),
+    one window offset at a time, and returned as its transpose (the matrix the callers multiply; BLAS takes
+    either layout). Row-major, each window's C values sit apart from the next window's, so the copy moves
+    C floats at a time: for a 64x28x28x1 input and a 3x3 window, 0.9 ms, against 0.2 ms by offset, where each
+    copy reads whole input rows."""
+    (kh, kw), (sh, sw), (dh, dw) = geo.window, geo.strides, geo.dilations
+    n, _, _, channels = rows.shape
+    out_w = geo.out_hw[1]
+    columns = _workspace("offset_columns", (kh, kw, channels, n, out_rows, out_w), rows.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            window = rows[:, i * dh:i * dh + (out_rows - 1) * sh + 1:sh, j * dw:j * dw + (out_w - 1) * sw + 1:sw]
+            np.copyto(columns[i, j], window.transpose(3, 0, 1, 2))
+    return columns.reshape(kh * kw * channels, n * out_rows * out_w).T
 
 
 def _matmul_into(a, b, out):
