@@ -96,11 +96,12 @@ def _sum(x, *, axis, keepdims):
 
 
 def _render_sum(node):
-    """Inline np.sum, unless the kernel's wide-row sum may apply (or the shape is not known while generating
-    code): eager and graph runs then both take the kernel and give the same bits."""
+    """Inline np.sum, as the generated code reads best, unless the static shape says the kernel's wide-row sum
+    applies: eager and graph runs of known shapes then both take the kernel and give the same bits. (With a
+    dimension unknown, the code stays np.sum: it may differ from an eager wide-row sum in the last bits.)"""
     shape = node.inputs[0]._shape
     if shape is None or None in shape:
-        return None
+        return "np.sum({0}, axis={axis}, keepdims={keepdims}, dtype={0}.dtype)"
     lead = leading_axes(node.attrs["axis"], len(shape))
     if lead and node.inputs[0].dtype.np.kind == "f" and math.prod(shape) >= _WIDE_MIN_SIZE \
             and 0 < math.prod(shape[lead:]) <= _WIDE_MAX_INNER:
