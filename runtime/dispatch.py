@@ -135,6 +135,23 @@ def packed_dtype(value):
     return tensors[0].dtype
 
 
+_PLAIN_TYPES = frozenset({int, float, bool, complex, str, bytes})
+
+
+def _list_contents(value) -> tuple:
+    """(whether a nested list holds tensor-like objects such as variables, whether it holds symbolic tensors),
+    in one walk that passes over Python numbers at the cost of a type lookup."""
+    tensor_likes = symbolic = False
+    for v in _flat(value):
+        if type(v) in _PLAIN_TYPES:
+            continue
+        if isinstance(v, SymbolicTensor):
+            symbolic = True
+        elif hasattr(v, "_to_tensor"):
+            tensor_likes = True
+    return tensor_likes, symbolic
+
+
 def _read_tensor_likes(value):
     """A nested list with its tensor-like objects (variables) replaced by their tensors: while tracing, a read
     of the variable in the graph, not its value when traced."""
@@ -169,9 +186,11 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None) -> Tensor:
                 f"Tensor conversion requested dtype {dtype.name} for variable with dtype {tensor.dtype.name}"))
         return tensor
     if isinstance(value, (list, tuple)):
-        if any(hasattr(v, "_to_tensor") for v in _flat(value)):  # variables in a list: their values now
+        tensor_likes, symbolic = _list_contents(value)
+        if tensor_likes:  # variables in a list: their values now (a read, while tracing)
             value = _read_tensor_likes(value)
-        if any(isinstance(v, SymbolicTensor) for v in _flat(value)):
+            symbolic = _list_contents(value)[1]
+        if symbolic:
             return _stack_nested(value, dtype or packed_dtype(value))
     if dtype is None and dtype_hint is not None and not isinstance(value, (np.ndarray, np.generic)):
         try:
