@@ -5,6 +5,7 @@ raises leaves the weights and the optimizer's state as they were before it."""
 
 from __future__ import annotations
 
+import threading
 import warnings
 
 import numpy as np
@@ -42,6 +43,9 @@ def _validates_at(epoch: int, validation_freq) -> bool:
     return (epoch + 1) in validation_freq
 
 
+_build_lock = threading.Lock()
+
+
 class CompiledMetric:
     """A compile-time metric identifier, made concrete on the first batch (when the shapes are known)."""
 
@@ -60,12 +64,18 @@ class CompiledMetric:
     def build(self, y_true, y_pred) -> None:
         if self.metric is not None:
             return
-        if self.identifier in ("accuracy", "acc"):
-            self.metric = _accuracy_for(y_true, y_pred)(name=self.identifier)
-        else:
-            self.metric = metrics_module.get(self.identifier)
-            if isinstance(self.identifier, str):
-                self.metric.name = self.identifier  # Keras reports a metric given by name under that name
+        # MirroredStrategy's replica threads reach the first batch together: one metric must be made, or the
+        # replicas whose metric is replaced lose their first updates
+        with _build_lock:
+            if self.metric is not None:
+                return
+            if self.identifier in ("accuracy", "acc"):
+                metric = _accuracy_for(y_true, y_pred)(name=self.identifier)
+            else:
+                metric = metrics_module.get(self.identifier)
+                if isinstance(self.identifier, str):
+                    metric.name = self.identifier  # Keras reports a metric given by name under that name
+            self.metric = metric
 
 
 def _serialized(value, module: str):
