@@ -196,6 +196,29 @@ def test_tile_partial_and_errors():
     raises(lambda: tf.tile(tf.constant(M), [2, -1]), "tile", "non-negative")
 
 
+@pytest.mark.parametrize("signature", [[None, 3, 4], [None, None, 4], [None, None, None]])
+def test_tile_gradient_with_dimensions_unknown_when_tracing(signature):
+    """One unknown dimension is inferred by the gradient's reshape; more are read from the input's shape."""
+    @tf.function(input_signature=[tf.TensorSpec(signature, tf.float64)])
+    def grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.tile(x, [2, 1, 3])
+            loss = tf.reduce_sum(y * tf.reshape(tf.cast(tf.range(tf.size(y)), tf.float64), tf.shape(y)))
+        return tape.gradient(loss, x)
+
+    x = tf.constant(X.astype(np.float64))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.tile(x, [2, 1, 3])
+        loss = tf.reduce_sum(y * tf.reshape(tf.cast(tf.range(tf.size(y)), tf.float64), tf.shape(y)))
+    np.testing.assert_allclose(grad(x).numpy(), tape.gradient(loss, x).numpy())
+    weights = np.arange(np.tile(X, [2, 1, 3]).size, dtype=np.float64).reshape(np.tile(X, [2, 1, 3]).shape)
+    want = sum(weights[i * X.shape[0]:(i + 1) * X.shape[0], :, j * X.shape[2]:(j + 1) * X.shape[2]]
+               for i in range(2) for j in range(3))
+    np.testing.assert_allclose(grad(x).numpy(), want)
+
+
 @pytest.mark.parametrize("mode", ["CONSTANT", "reflect", "SYMMETRIC"])
 def test_pad(mode):
     paddings = [[1, 2], [2, 1]]

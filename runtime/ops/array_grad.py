@@ -111,11 +111,17 @@ def _tile_grad(record, g):
 
 def sum_tiles(g, x, multiples):
     """Sum the tiles of g (x tiled `multiples` times) back into x's shape: view each dimension d*m as
-    (m, d) and reduce the m axes."""
-    shape = _static(x)
+    (m, d) and reduce the m axes. Dimensions unknown when tracing are read when the graph runs."""
+    shape = x._shape
     if shape is None:
-        raise ValueError("the gradient of tile needs the input's shape to be known")
-    interleaved = tuple(v for m, d in zip(multiples, shape) for v in (m, d))
+        raise ValueError("the gradient of tile needs the input's rank to be known")
+    unknown = [k for k, d in enumerate(shape) if d is None]
+    if len(unknown) <= 1:  # reshape infers one dimension
+        interleaved = tuple(v for m, d in zip(multiples, shape) for v in (m, -1 if d is None else d))
+    else:
+        dims = a.shape(x)
+        interleaved = a.stack([v for k, (m, d) in enumerate(zip(multiples, shape))
+                               for v in (m, dims[k] if d is None else d)])
     return reduce_sum(a.reshape(g, interleaved), tuple(range(0, 2 * len(shape), 2)))
 
 

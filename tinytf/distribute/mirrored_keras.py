@@ -66,7 +66,7 @@ class ReplicatedStep:
         state (what Keras reads through SyncOnRead variables); any other entry the replicas' mean."""
         if not per_replica or not isinstance(per_replica[0], dict):
             return per_replica[0] if per_replica else {}
-        metrics = {m.name: m for m in self.model.metrics}
+        metrics = {m.name: m for m in self.model._flat_metrics()}
         logs = {}
         for key, value in per_replica[0].items():
             metric = metrics.get(key)

@@ -203,7 +203,7 @@ class Worker:
     def fit_logs(self, token: str) -> dict:
         model = self.objects[token].obj
         logs = {}
-        for metric in model.metrics:  # mean metrics combine exactly over workers from (total, count)
+        for metric in model._flat_metrics():  # mean metrics combine exactly over workers from (total, count)
             has_parts = hasattr(metric, "total") and hasattr(metric, "count")
             logs[metric.name] = (float(np.asarray(metric.result())),
                                  float(np.asarray(metric.total.numpy())) if has_parts else None,

@@ -12,6 +12,7 @@ from . import (
     metrics,
     models,
     optimizers,
+    preprocessing,
     regularizers,
     utils,
 )
@@ -30,5 +31,5 @@ class backend:  # noqa: N801 - Keras' module name
 
 
 __all__ = ["activations", "callbacks", "constraints", "datasets", "initializers", "layers", "losses", "metrics",
-           "models", "utils", "optimizers", "regularizers", "saving", "Input", "InputSpec", "Layer", "Model",
-           "Sequential", "backend"]
+           "models", "utils", "optimizers", "preprocessing", "regularizers", "saving", "Input", "InputSpec", "Layer",
+           "Model", "Sequential", "backend"]

@@ -31,6 +31,8 @@ class Callback:
     def on_train_batch_end(self, batch, logs=None):
         self.on_batch_end(batch, logs)
 
+    def on_test_begin(self, logs=None): ...
+    def on_test_end(self, logs=None): ...
     def on_test_batch_begin(self, batch, logs=None): ...
     def on_test_batch_end(self, batch, logs=None): ...
     def on_predict_begin(self, logs=None): ...
@@ -129,15 +131,14 @@ def _fan_out(name):
     indexed = "batch" in name or "epoch" in name  # hooks that take an epoch or batch index before the logs
 
     def hook(self, *args, **kwargs):
-        # Keras passes every hook its logs (None when there are none), so plain functions set on a
+        # Keras passes every hook its logs (a dict, {} when there are none), so plain functions set on a
         # LambdaCallback can take (batch, logs) or (logs) as Keras documents
         readers = self.readers(name)
         if not readers:
             return
         args = list(args)
         logs = kwargs.pop("logs", args.pop() if len(args) > int(indexed) else None)
-        if logs is not None:
-            logs = pythonify_logs(logs)
+        logs = pythonify_logs(logs)  # {} when there are none, as Keras 3 passes
         for callback in readers:
             getattr(callback, name)(*args, logs)
 

@@ -362,12 +362,15 @@ class Layer:
         from ..models.functional import trace_on_placeholders
 
         _running_to_build = True
+        kept = {id(layer): len(layer._losses) for layer in self._flatten_layers(include_self=True)}
         try:
             trace_on_placeholders(self.call, inputs)
         except Exception:  # noqa: BLE001 - a call that cannot run symbolically builds on the real call instead
             pass
         finally:
             _running_to_build = False
+            for layer in self._flatten_layers(include_self=True):  # the symbolic run's add_loss calls are not losses
+                del layer._losses[kept.get(id(layer), 0):]
 
     def _convert_input_keeping_mask(self, value):
         """_convert_input, with the Keras mask of the input carried over to the converted tensor."""

@@ -1,7 +1,9 @@
 """Recurrent layers: SimpleRNN, LSTM and GRU (Keras 3's gate layouts: LSTM i, f, c, o; GRU z, r, h with
-reset_after), run over a time axis of known length by unrolling the cell, with return_sequences,
-return_state, go_backwards, stateful, initial_state and an explicit `mask` (masked steps keep the previous
-state and output); and Bidirectional."""
+reset_after), with return_sequences, return_state, go_backwards, stateful, initial_state, an explicit `mask`
+(masked steps keep the previous state and output), and Keras' dropout / recurrent_dropout (one mask per
+sequence); and Bidirectional. A time axis of known length is unrolled (one graph node per step, which the
+graph optimizer fuses); an unknown one (keras.Input(shape=(None, ...)), a tf.function traced with None) runs
+as a tf.while_loop over TensorArrays, as Keras' TF backend does."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ class _Cell(Layer):
     """A recurrent cell: `call(x, states) -> (output, new_states)` for one time step."""
 
     gates = 1
+    _untracked_attributes = frozenset({"_dropout_mask", "_recurrent_dropout_mask"})
 
     def __init__(self, units, activation="tanh", use_bias=True, kernel_initializer="glorot_uniform",
                  recurrent_initializer="orthogonal", bias_initializer="zeros", kernel_regularizer=None,
@@ -25,8 +28,6 @@ class _Cell(Layer):
                  recurrent_constraint=None, bias_constraint=None, dropout=0.0, recurrent_dropout=0.0, seed=None,
                  **kwargs):
         super().__init__(**kwargs)
-        if dropout or recurrent_dropout:
-            raise NotImplementedError(f"{type(self).__name__}: dropout and recurrent_dropout are not supported yet")
         self.units = units
         self.activation = activations.get(activation)
         self.use_bias = use_bias
@@ -39,7 +40,57 @@ class _Cell(Layer):
         self.kernel_constraint = constraints.get(kernel_constraint)
         self.recurrent_constraint = constraints.get(recurrent_constraint)
         self.bias_constraint = constraints.get(bias_constraint)
-        self.dropout, self.recurrent_dropout, self.seed = dropout, recurrent_dropout, seed
+        # Keras clips the rates into [0, 1]; a rate of 1 applies no mask (Keras' 0 < rate < 1 test)
+        self.dropout, self.recurrent_dropout = min(1.0, max(0.0, dropout)), min(1.0, max(0.0, recurrent_dropout))
+        self.seed = seed
+        self._dropout_mask = self._recurrent_dropout_mask = None
+
+    # --- dropout: one mask (or one per gate) for the whole sequence, as Keras' DropoutRNNCell --------------------
+    def _per_gate_masks(self) -> bool:
+        """Keras' implementation 1 (one mask per gate) is what a gated cell with recurrent_dropout runs."""
+        return self.gates > 1 and self.recurrent_dropout != 0.0
+
+    def _make_masks(self, like, rate):
+        count = self.gates if self._per_gate_masks() else 1
+        masks = [_tf.nn.dropout(_tf.ones_like(like), rate, seed=self.seed) for _ in range(count)]
+        return masks if self._per_gate_masks() else masks[0]
+
+    def get_dropout_mask(self, step_input):
+        if self._dropout_mask is None and 0.0 < self.dropout < 1.0:
+            self._dropout_mask = self._make_masks(step_input, self.dropout)
+        return self._dropout_mask
+
+    def get_recurrent_dropout_mask(self, state):
+        if self._recurrent_dropout_mask is None and 0.0 < self.recurrent_dropout < 1.0:
+            self._recurrent_dropout_mask = self._make_masks(state, self.recurrent_dropout)
+        return self._recurrent_dropout_mask
+
+    def reset_dropout_mask(self) -> None:
+        self._dropout_mask = None
+
+    def reset_recurrent_dropout_mask(self) -> None:
+        self._recurrent_dropout_mask = None
+
+    def _projections(self, inputs, h_prev, training):
+        """(inputs @ kernel, h_prev @ recurrent_kernel), their inputs dropped out in training: by one mask each,
+        or per gate (the kernels' gate columns each see their own mask) when _per_gate_masks."""
+        drop_input = bool(training) and 0.0 < self.dropout < 1.0
+        drop_state = bool(training) and 0.0 < self.recurrent_dropout < 1.0
+        if not self._per_gate_masks():
+            if drop_input:
+                inputs = inputs * self.get_dropout_mask(inputs)
+            if drop_state:
+                h_prev = h_prev * self.get_recurrent_dropout_mask(h_prev)
+            return _tf.matmul(inputs, self.kernel), _tf.matmul(h_prev, self.recurrent_kernel)
+        u = self.units
+        input_masks = self.get_dropout_mask(inputs) if drop_input else [None] * self.gates
+        state_masks = self.get_recurrent_dropout_mask(h_prev) if drop_state else [None] * self.gates
+
+        def gate_columns(value, masks, kernel):
+            return _tf.concat([_tf.matmul(value if mask is None else value * mask, kernel[:, k * u:(k + 1) * u])
+                               for k, mask in enumerate(masks)], axis=1)
+        return gate_columns(inputs, input_masks, self.kernel), gate_columns(h_prev, state_masks,
+                                                                            self.recurrent_kernel)
 
     @property
     def state_size(self) -> list:
@@ -81,8 +132,9 @@ class _Cell(Layer):
 class SimpleRNNCell(_Cell):
     """h = activation(x W + h U + b)."""
 
-    def call(self, inputs, states):
-        h = _tf.matmul(inputs, self.kernel) + _tf.matmul(states[0], self.recurrent_kernel)
+    def call(self, inputs, states, training=None):
+        x, inner = self._projections(inputs, states[0], training)
+        h = x + inner
         if self.bias is not None:
             h = h + self.bias
         h = self.activation(h)
@@ -113,9 +165,10 @@ class LSTMCell(_Cell):
             return _tf.concat(parts, 0)
         return forget_ones
 
-    def call(self, inputs, states):
+    def call(self, inputs, states, training=None):
         h_prev, c_prev = states
-        z = _tf.matmul(inputs, self.kernel) + _tf.matmul(h_prev, self.recurrent_kernel)
+        x, inner = self._projections(inputs, h_prev, training)
+        z = x + inner
         if self.bias is not None:
             z = z + self.bias
         u = self.units
@@ -146,10 +199,9 @@ class GRUCell(_Cell):
     def _bias_shape(self):
         return (2, 3 * self.units)
 
-    def call(self, inputs, states):
+    def call(self, inputs, states, training=None):
         h_prev = states[0]
-        x = _tf.matmul(inputs, self.kernel)
-        inner = _tf.matmul(h_prev, self.recurrent_kernel)
+        x, inner = self._projections(inputs, h_prev, training)
         if self.bias is not None:
             x = x + self.bias[0]
             inner = inner + self.bias[1]
@@ -204,31 +256,73 @@ class RNN(Layer):
         return _tf.tile(column, [1, size])
 
     def call(self, inputs, mask=None, training=None, initial_state=None):
-        steps = inputs.shape[1]
-        if steps is None:
-            raise NotImplementedError(f"Layer '{self.name}': the time axis must have a known length")
         if initial_state is not None:
             states = list(initial_state) if isinstance(initial_state, (list, tuple)) else [initial_state]
         elif self._states is not None:
             states = [s.read_value() for s in self._states]
         else:
             states = [self._zeros(inputs, size) for size in self.cell.state_size]
-        order = range(steps - 1, -1, -1) if self.go_backwards else range(steps)
-        outputs, output = [], _tf.zeros_like(states[0])
-        for t in order:
-            new_output, new_states = self.cell(inputs[:, t, :], states)
-            if mask is not None:
-                keep = _tf.cast(_tf.expand_dims(mask[:, t], -1), inputs.dtype)
-                new_states = [keep * n + (1.0 - keep) * s for n, s in zip(new_states, states)]
-                previous = _tf.zeros_like(new_output) if self.zero_output_for_mask else output
-                new_output = keep * new_output + (1.0 - keep) * previous
-            output, states = new_output, new_states
-            outputs.append(output)
+        dropout_cell = isinstance(self.cell, _Cell)
+        if dropout_cell and training:  # the sequence's masks, made before the steps (inside a loop they would vary)
+            self.cell.get_dropout_mask(inputs[:, 0])
+            self.cell.get_recurrent_dropout_mask(states[0])
+        try:
+            if inputs.shape[1] is None:
+                sequence, output, states = self._run_loop(inputs, states, mask, training)
+            else:
+                sequence, output, states = self._run_unrolled(inputs, states, mask, training)
+        finally:
+            if dropout_cell:
+                self.cell.reset_dropout_mask()
+                self.cell.reset_recurrent_dropout_mask()
         if self._states is not None:
             for variable, value in zip(self._states, states):
                 variable.assign(value)
-        result = _tf.stack(outputs, axis=1) if self.return_sequences else output
+        result = sequence if self.return_sequences else output
         return [result, *states] if self.return_state else result
+
+    def _step(self, step_input, step_mask, output, states, training):
+        """One time step: the cell's output and states, or (where the mask is off) the previous ones."""
+        new_output, new_states = self.cell(step_input, states, training=training)
+        if step_mask is not None:
+            keep = _tf.cast(_tf.expand_dims(step_mask, -1), step_input.dtype)
+            new_states = [keep * n + (1.0 - keep) * s for n, s in zip(new_states, states)]
+            previous = _tf.zeros_like(new_output) if self.zero_output_for_mask else output
+            new_output = keep * new_output + (1.0 - keep) * previous
+        return new_output, list(new_states)
+
+    def _run_unrolled(self, inputs, states, mask, training):
+        """(outputs stacked over time, last output, last states), one cell call per known time step."""
+        steps = inputs.shape[1]
+        order = range(steps - 1, -1, -1) if self.go_backwards else range(steps)
+        outputs, output = [], _tf.zeros_like(states[0])
+        for t in order:
+            output, states = self._step(inputs[:, t], None if mask is None else mask[:, t], output, states,
+                                        training)
+            outputs.append(output)
+        sequence = _tf.stack(outputs, axis=1) if self.return_sequences else None
+        return sequence, output, states
+
+    def _run_loop(self, inputs, states, mask, training):
+        """_run_unrolled for a time axis known only when the graph runs: a while loop over TensorArrays."""
+        steps = _tf.shape(inputs)[1]
+        rank = len(inputs.shape)
+        time_major = [1, 0, *range(2, rank)]
+        step_inputs = _tf.TensorArray(inputs.dtype, size=steps).unstack(_tf.transpose(inputs, time_major))
+        step_masks = None if mask is None else _tf.TensorArray(mask.dtype, size=steps).unstack(
+            _tf.transpose(mask, [1, 0]))
+
+        def body(t, output, states, outputs):
+            index = steps - 1 - t if self.go_backwards else t
+            output, states = self._step(step_inputs.read(index), None if step_masks is None else
+                                        step_masks.read(index), output, states, training)
+            return t + 1, output, states, outputs.write(t, output)
+
+        _, output, states, outputs = _tf.while_loop(
+            lambda t, *_: t < steps, body,
+            (_tf.constant(0), _tf.zeros_like(states[0]), states, _tf.TensorArray(inputs.dtype, size=steps)))
+        sequence = _tf.transpose(outputs.stack(), time_major[:3]) if self.return_sequences else None
+        return sequence, output, list(states)
 
     def compute_mask(self, inputs, previous_mask=None):
         """The time mask goes on with the sequence output only; states carry none (Keras 3)."""

@@ -9,6 +9,21 @@ from . import summary
 from .trainer import Trainer
 
 
+def _functional_arguments(args, kwargs) -> bool:
+    """Whether Model(...) was given the inputs and outputs of a functional graph (Keras 3's test)."""
+    return len(args) == 2 or (len(args) == 1 and "outputs" in kwargs) or ("inputs" in kwargs and "outputs" in kwargs)
+
+
+def _inject_functional(cls: type, functional: type) -> type:
+    """Put Functional where Model stands in cls's bases (recursively), so cls's instances are Functional."""
+    if cls is Model:
+        return functional
+    if cls is object or issubclass(cls, functional):
+        return cls
+    cls.__bases__ = tuple(_inject_functional(base, functional) for base in cls.__bases__)
+    return cls
+
+
 class Model(Trainer, Layer):
     """Base of subclassed, Functional and Sequential models."""
 
@@ -27,6 +42,13 @@ class Model(Trainer, Layer):
         return True, None
 
     def __init__(self, *args, **kwargs):
+        functional = Model.functional_class
+        if _functional_arguments(args, kwargs) and not isinstance(self, functional):
+            # A Model subclass built from inputs and outputs becomes a Functional subclass, as Keras 3 makes it:
+            # its own train_step or methods ride on the graph of layers.
+            _inject_functional(type(self), functional)
+            functional.__init__(self, *args, **kwargs)
+            return
         name = kwargs.pop("name", None)
         trainable = kwargs.pop("trainable", True)
         dtype = kwargs.pop("dtype", None)

@@ -5,7 +5,6 @@ raises leaves the weights and the optimizer's state as they were before it."""
 
 from __future__ import annotations
 
-import threading
 import warnings
 
 import numpy as np
@@ -20,20 +19,9 @@ from .. import serialization
 from ..callbacks import CallbackList, History, ProgbarLogger
 from ..callbacks.callback import pythonify_logs
 from . import data_adapter
+from .compile_metrics import CompiledMetric, CompileMetrics
 from .state_snapshot import restore, snapshot
 from .step_functions import StepFunctions
-
-
-def _accuracy_for(y_true, y_pred):
-    """Keras' reading of metrics=["accuracy"]: binary, sparse categorical or categorical, from the shapes."""
-    true_rank, pred_rank = len(y_true.shape), len(y_pred.shape)
-    true_last = y_true.shape[-1] if true_rank else None
-    pred_last = y_pred.shape[-1] if pred_rank else None
-    if pred_last == 1:
-        return metrics_module.BinaryAccuracy
-    if true_rank < pred_rank or (true_last == 1 and (pred_last or 0) > 1):
-        return metrics_module.SparseCategoricalAccuracy
-    return metrics_module.CategoricalAccuracy
 
 
 def _validates_at(epoch: int, validation_freq) -> bool:
@@ -41,41 +29,6 @@ def _validates_at(epoch: int, validation_freq) -> bool:
     if isinstance(validation_freq, int):
         return (epoch + 1) % validation_freq == 0
     return (epoch + 1) in validation_freq
-
-
-_build_lock = threading.Lock()
-
-
-class CompiledMetric:
-    """A compile-time metric identifier, made concrete on the first batch (when the shapes are known)."""
-
-    def __init__(self, identifier):
-        self.identifier = identifier
-        self.metric = None
-
-    @property
-    def name(self) -> str:
-        if self.metric is not None:
-            return self.metric.name
-        if isinstance(self.identifier, str):
-            return self.identifier
-        return getattr(self.identifier, "name", getattr(self.identifier, "__name__", "metric"))
-
-    def build(self, y_true, y_pred) -> None:
-        if self.metric is not None:
-            return
-        # MirroredStrategy's replica threads reach the first batch together: one metric must be made, or the
-        # replicas whose metric is replaced lose their first updates
-        with _build_lock:
-            if self.metric is not None:
-                return
-            if self.identifier in ("accuracy", "acc"):
-                metric = _accuracy_for(y_true, y_pred)(name=self.identifier)
-            else:
-                metric = metrics_module.get(self.identifier)
-                if isinstance(self.identifier, str):
-                    metric.name = self.identifier  # Keras reports a metric given by name under that name
-            self.metric = metric
 
 
 def _serialized(value, module: str):
@@ -120,6 +73,8 @@ class Trainer:
         self._compiled_metrics = [CompiledMetric(m) for m in (metrics or [])]
         self._weighted_metrics = [CompiledMetric(m) for m in (weighted_metrics or [])]
         self._loss_tracker = metrics_module.Mean(name="loss")
+        self._compile_metrics = CompileMetrics(self._compiled_metrics, self._weighted_metrics) \
+            if self._compiled_metrics or self._weighted_metrics else None
         self.run_eagerly = run_eagerly
         if not isinstance(steps_per_execution, int) or isinstance(steps_per_execution, bool) or \
                 steps_per_execution < 1:
@@ -159,9 +114,17 @@ class Trainer:
 
     @property
     def metrics(self) -> list:
+        """Keras 3's list: the loss tracker, then "compile_metrics" holding compile's metrics."""
         if not getattr(self, "compiled", False):
             return []
-        built = [m.metric for m in self._compiled_metrics + self._weighted_metrics if m.metric is not None]
+        return [self._loss_tracker] + ([self._compile_metrics] if self._compile_metrics is not None else [])
+
+    def _flat_metrics(self) -> list:
+        """The loss tracker and each concrete compiled metric: the metrics whose state fit logs and combines
+        across replicas."""
+        if not getattr(self, "compiled", False):
+            return []
+        built = self._compile_metrics.built_metrics if self._compile_metrics is not None else []
         return [self._loss_tracker, *built]
 
     @property
@@ -204,19 +167,21 @@ class Trainer:
         return total
 
     def compute_metrics(self, x, y, y_pred, sample_weight=None) -> dict:
-        for compiled in self._compiled_metrics:
-            for t, p in zip(nest.flatten(y), nest.flatten(y_pred)):
-                compiled.build(t, p)
-                compiled.metric.update_state(t, p)
-        for compiled in self._weighted_metrics:
-            for t, p in zip(nest.flatten(y), nest.flatten(y_pred)):
-                compiled.build(t, p)
-                compiled.metric.update_state(t, p, sample_weight=sample_weight)
+        if self._compile_metrics is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
         return self.get_metrics_result()
 
     def get_metrics_result(self) -> dict:
-        """The current metric results (loss first), as tensors."""
-        return {m.name: m.result() for m in self.metrics}
+        """The current metric results (loss first), as tensors; a metric whose result is a dict (such as
+        compile_metrics) gives its entries."""
+        results = {}
+        for metric in self.metrics:
+            result = metric.result()
+            if isinstance(result, dict):
+                results.update(result)
+            else:
+                results[metric.name] = result
+        return results
 
     def _batch_size(self, x):
         first = nest.flatten(x)[0]
@@ -361,6 +326,14 @@ class Trainer:
             callbacks.append(ProgbarLogger())
         return CallbackList(callbacks, model=self, verbose=verbose, **params)
 
+    def _metrics_result_or_logs(self, logs) -> dict:
+        """The metrics' results, unless a custom step returned logs with other keys: then its last logs
+        (Keras 3's rule, so a train_step returning {"loss": ..., "compile_metrics": {...}} logs those)."""
+        results = self.get_metrics_result()
+        if isinstance(logs, dict) and set(logs) != set(results):
+            return logs
+        return results
+
     @staticmethod
     def _python_logs(logs: dict) -> dict:
         return pythonify_logs(logs)
@@ -415,12 +388,13 @@ class Trainer:
             if step < 0:
                 raise ValueError("The training data produced no batches: the generator or dataset is empty or "
                                  "exhausted (pass steps_per_epoch with a repeating source)")
-            epoch_logs = dict(sorted(self._python_logs(self.get_metrics_result()).items()))
+            epoch_logs = dict(self._metrics_result_or_logs(logs))  # made Python numbers (sorted) by the callbacks
             if validation_data is not None and _validates_at(epoch, validation_freq):
                 vx, vy, vsw = data_adapter.unpack(validation_data) if isinstance(validation_data, tuple) else (
                     validation_data, None, None)
                 val_logs = self.evaluate(vx, vy, sample_weight=vsw, batch_size=validation_batch_size or batch_size,
-                                         steps=validation_steps, verbose=0, return_dict=True, _internal=True)
+                                         steps=validation_steps, verbose=0, return_dict=True, _internal=True,
+                                         callbacks=callback_list)
                 epoch_logs.update({f"val_{k}": v for k, v in sorted(val_logs.items())})
             callback_list.on_epoch_end(epoch, epoch_logs)
             logs = epoch_logs
@@ -445,19 +419,23 @@ class Trainer:
         self._require_compiled("evaluation")
         verbose = self._verbose(verbose)
         batches = data_adapter.make_batches(x, y, sample_weight, batch_size, False, None, steps)
-        callback_list = self._callbacks(callbacks if not _internal else [], verbose, steps=batches.steps,
-                                        is_evaluate=not _internal)
-        saved = {m.name: [v.read_value() for v in m.variables] for m in self.metrics} if _internal else None
+        if isinstance(callbacks, CallbackList):  # fit's own list, for validation: its callbacks see the test hooks
+            callback_list = callbacks
+        else:
+            callback_list = self._callbacks(callbacks if not _internal else [], verbose, steps=batches.steps,
+                                            is_evaluate=not _internal)
+        saved = {m.name: [v.read_value() for v in m.variables] for m in self._flat_metrics()} if _internal else None
         self._reset_metrics()
         callback_list.on_test_begin()
+        logs = None
         for first, step, function, leaves in self._executions(batches, "test"):
             callback_list.on_test_batch_begin(first)
             logs = function(*leaves)
             callback_list.on_test_batch_end(step, logs)
-        logs = self._python_logs(self.get_metrics_result())
+        logs = self._python_logs(self._metrics_result_or_logs(logs))
         callback_list.on_test_end(logs)
         if saved is not None:  # validation inside fit must not disturb the epoch's training metrics
-            for metric in self.metrics:
+            for metric in self._flat_metrics():
                 for variable, value in zip(metric.variables, saved.get(metric.name, [])):
                     variable.assign(value)
         if return_dict:
