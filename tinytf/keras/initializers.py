@@ -1,7 +1,7 @@
 """keras.initializers: the starting values of weights. Keras 3 semantics: an initializer is called with
 (shape, dtype) and returns a tensor; a random initializer fixes its seed when it is made (from `seed`, or
-else drawn from tinytf's global random state, so `tf.random.set_seed` makes it reproducible) and therefore
-gives the same values on every call, as Keras 3 documents."""
+else Keras' default seed from Python's `random`, which keras.utils.set_random_seed fixes) and therefore gives
+the same values on every call, as Keras 3 documents."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import tinytf as _tf
 from tinytf.scopes import init_scope
 
 from . import serialization
+from .random_seeds import make_default_seed
 
 
 class Initializer:
@@ -80,34 +81,27 @@ class Identity(Initializer):
         return {"gain": self.gain} if self.gain != 1.0 else {}
 
 
-def _default_seed() -> int:
-    """A seed drawn from tinytf's global random state (so tf.random.set_seed fixes it)."""
-    with init_scope():
-        return int(_tf.random.uniform([], maxval=2**31 - 1, dtype=_tf.int64).numpy())
-
-
 class RandomInitializer(Initializer):
-    """A random initializer: its seed is fixed when it is made, so each call gives the same values."""
+    """A random initializer: its seed is fixed when it is made, so each call gives the same values. Values are
+    drawn as Keras 3 draws them on TensorFlow, with the stateless random ops and the seed pair (seed, 0), so an
+    initializer given a seed gives TensorFlow's numbers."""
 
     def __init__(self, seed=None):
         self.seed = seed
-        self._seed_used = seed if seed is not None else _default_seed()
+        self._seed_used = seed if seed is not None else make_default_seed()
 
-    def _generator(self) -> np.random.Generator:
-        return np.random.default_rng(self._seed_used)
+    def _seed_pair(self) -> list:
+        # Keras' _cast_seed: the int64 seed is folded into int32 range
+        return [self._seed_used % (2**31 - 2) if self._seed_used >= 2**31 - 2 else self._seed_used, 0]
+
+    def _draw(self, kind: str, shape, dtype, **kwargs):
+        with init_scope():
+            draw = {"uniform": _tf.random.stateless_uniform, "normal": _tf.random.stateless_normal,
+                    "truncated_normal": _tf.random.stateless_truncated_normal}[kind]
+            return draw(list(_shape(shape)), seed=self._seed_pair(), dtype=_dtype(dtype), **kwargs)
 
     def get_config(self) -> dict:
         return {"seed": self.seed}
-
-
-def _truncated_normal(rng, shape, stddev):
-    """Normal samples redrawn until within two standard deviations."""
-    values = rng.standard_normal(shape)
-    bad = np.abs(values) > 2.0
-    while bad.any():
-        values[bad] = rng.standard_normal(int(bad.sum()))
-        bad = np.abs(values) > 2.0
-    return values * stddev
 
 
 class RandomNormal(RandomInitializer):
@@ -116,7 +110,7 @@ class RandomNormal(RandomInitializer):
         self.mean, self.stddev = mean, stddev
 
     def __call__(self, shape, dtype=None):
-        return _constant(self.mean + self.stddev * self._generator().standard_normal(_shape(shape)), dtype)
+        return self._draw("normal", shape, dtype, mean=self.mean, stddev=self.stddev)
 
     def get_config(self) -> dict:
         return {"seed": self.seed, "mean": self.mean, "stddev": self.stddev}
@@ -128,7 +122,7 @@ class TruncatedNormal(RandomInitializer):
         self.mean, self.stddev = mean, stddev
 
     def __call__(self, shape, dtype=None):
-        return _constant(self.mean + _truncated_normal(self._generator(), _shape(shape), self.stddev), dtype)
+        return self._draw("truncated_normal", shape, dtype, mean=self.mean, stddev=self.stddev)
 
     def get_config(self) -> dict:
         return {"seed": self.seed, "mean": self.mean, "stddev": self.stddev}
@@ -140,7 +134,7 @@ class RandomUniform(RandomInitializer):
         self.minval, self.maxval = minval, maxval
 
     def __call__(self, shape, dtype=None):
-        return _constant(self._generator().uniform(self.minval, self.maxval, _shape(shape)), dtype)
+        return self._draw("uniform", shape, dtype, minval=self.minval, maxval=self.maxval)
 
     def get_config(self) -> dict:
         return {"seed": self.seed, "minval": self.minval, "maxval": self.maxval}
@@ -176,16 +170,13 @@ class VarianceScaling(RandomInitializer):
         fan_in, fan_out = compute_fans(shape)
         fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
         variance = self.scale / max(1.0, fan)
-        rng, shape = self._generator(), _shape(shape)
         if self.distribution == "truncated_normal":
             # 0.879... is the stddev of a unit normal truncated to [-2, 2]
-            values = _truncated_normal(rng, shape, math.sqrt(variance) / 0.87962566103423978)
-        elif self.distribution == "untruncated_normal":
-            values = rng.standard_normal(shape) * math.sqrt(variance)
-        else:
-            limit = math.sqrt(3.0 * variance)
-            values = rng.uniform(-limit, limit, shape)
-        return _constant(values, dtype)
+            return self._draw("truncated_normal", shape, dtype, stddev=math.sqrt(variance) / 0.87962566103423978)
+        if self.distribution == "untruncated_normal":
+            return self._draw("normal", shape, dtype, stddev=math.sqrt(variance))
+        limit = math.sqrt(3.0 * variance)
+        return self._draw("uniform", shape, dtype, minval=-limit, maxval=limit)
 
     def get_config(self) -> dict:
         return {"seed": self.seed, "scale": self.scale, "mode": self.mode, "distribution": self.distribution}
@@ -230,7 +221,7 @@ class Orthogonal(RandomInitializer):
             raise ValueError(f"The tensor to initialize must be at least two-dimensional. Received: "
                              f"shape={shape} of rank {len(shape)}.")
         rows, cols = math.prod(shape[:-1]), shape[-1]
-        flat = self._generator().standard_normal((max(rows, cols), min(rows, cols)))
+        flat = self._draw("normal", (max(rows, cols), min(rows, cols)), dtype).numpy().astype(np.float64)
         q, r = np.linalg.qr(flat)
         q = q * np.sign(np.diag(r))  # makes the decomposition unique, so the distribution is uniform
         if rows < cols:

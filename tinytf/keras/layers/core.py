@@ -7,6 +7,7 @@ import inspect
 import tinytf as _tf
 
 from .. import activations, constraints, initializers, regularizers
+from ..random_seeds import seed_generator_seed
 from .input_spec import InputSpec
 from .layer import Layer
 
@@ -100,6 +101,8 @@ class Dropout(Layer):
             raise ValueError(f"Invalid value received for argument `rate`. Expected a float value between 0 and 1. "
                              f"Received: rate={rate}")
         self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
+        if rate > 0:  # Keras makes its seed generator here (keeping later default seeds in step with Keras)
+            self._generator_seed = seed_generator_seed(seed)
         self.supports_masking = True
         self._build_at_init()
 

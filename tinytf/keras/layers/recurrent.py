@@ -12,6 +12,7 @@ from tinytf.scopes import init_scope
 from tinytf.variables import Variable
 
 from .. import activations, constraints, initializers, regularizers
+from ..random_seeds import seed_generator_seed
 from .input_spec import InputSpec
 from .layer import Layer
 
@@ -20,6 +21,7 @@ class _Cell(Layer):
     """A recurrent cell: `call(x, states) -> (output, new_states)` for one time step."""
 
     gates = 1
+    _seed_generator_first = False  # where Keras makes the cell's seed generator: before or after the initializers
     _untracked_attributes = frozenset({"_dropout_mask", "_recurrent_dropout_mask"})
 
     def __init__(self, units, activation="tanh", use_bias=True, kernel_initializer="glorot_uniform",
@@ -28,6 +30,8 @@ class _Cell(Layer):
                  recurrent_constraint=None, bias_constraint=None, dropout=0.0, recurrent_dropout=0.0, seed=None,
                  **kwargs):
         super().__init__(**kwargs)
+        if self._seed_generator_first:
+            self._generator_seed = seed_generator_seed(seed)
         self.units = units
         self.activation = activations.get(activation)
         self.use_bias = use_bias
@@ -43,6 +47,8 @@ class _Cell(Layer):
         # Keras clips the rates into [0, 1]; a rate of 1 applies no mask (Keras' 0 < rate < 1 test)
         self.dropout, self.recurrent_dropout = min(1.0, max(0.0, dropout)), min(1.0, max(0.0, recurrent_dropout))
         self.seed = seed
+        if not self._seed_generator_first:
+            self._generator_seed = seed_generator_seed(seed)
         self._dropout_mask = self._recurrent_dropout_mask = None
 
     # --- dropout: one mask (or one per gate) for the whole sequence, as Keras' DropoutRNNCell --------------------
@@ -131,6 +137,8 @@ class _Cell(Layer):
 
 class SimpleRNNCell(_Cell):
     """h = activation(x W + h U + b)."""
+
+    _seed_generator_first = True
 
     def call(self, inputs, states, training=None):
         x, inner = self._projections(inputs, states[0], training)
