@@ -152,10 +152,9 @@ def _xent_grad(record, g):
     axis = record.attrs["axis"]
     g_full = broadcast_reduced(g, logits, axis, False)
     log_probs = nn.log_softmax(logits, axis)
-    # d/dlogits of -sum(labels * log_softmax) is softmax * sum(labels) - labels (TF's softmax - labels when
-    # each row of labels sums to one)
-    total = reduce_sum(labels, axis, keepdims=True)
-    return -g_full * log_probs, g_full * (m.exp(log_probs) * total - labels)
+    # TF's kernel backpropagates softmax - labels: the derivative when each row of labels sums to one, as the
+    # op requires. Labels that do not (multi-hot rows given to CategoricalCrossentropy) train as in TF.
+    return -g_full * log_probs, g_full * (m.exp(log_probs) - labels)
 
 
 @gradient(sigmoid_xent_op)

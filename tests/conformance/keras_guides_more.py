@@ -189,3 +189,86 @@ def p_keras_rnn_unknown_time_axis(tf):
     _fix(rnn)
     results.append([val(run(x)), val(rnn(x))])
     return results
+
+
+def _ticket_model(keras):
+    """The functional API guide's ticket model (smaller): three named inputs, a dict of two outputs."""
+    layers = keras.layers
+    title = keras.Input(shape=(None,), name="title")
+    body = keras.Input(shape=(None,), name="body")
+    tags = keras.Input(shape=(6,), name="tags")
+    title_features = layers.LSTM(4)(layers.Embedding(20, 3)(title))
+    body_features = layers.LSTM(2)(layers.Embedding(20, 3)(body))
+    x = layers.concatenate([title_features, body_features, tags])
+    return keras.Model(inputs=[title, body, tags],
+                       outputs={"priority": layers.Dense(1, name="priority")(x),
+                                "department": layers.Dense(3, name="department")(x)})
+
+
+def _ticket_data(seed=0):
+    rng = np.random.RandomState(seed)
+    inputs = {"title": rng.randint(20, size=(16, 5)), "body": rng.randint(20, size=(16, 7)),
+              "tags": rng.randint(2, size=(16, 6)).astype("float32")}
+    targets = {"priority": rng.random_sample(size=(16, 1)), "department": rng.randint(2, size=(16, 3))}
+    return inputs, targets
+
+
+@program
+def p_keras_functional_guide_multi_output_fit(tf):
+    keras = tf.keras
+    keras.backend.clear_session()
+    keras.utils.set_random_seed(1)
+    model = _ticket_model(keras)
+    model.compile(optimizer=keras.optimizers.RMSprop(1e-2),
+                  loss={"priority": keras.losses.BinaryCrossentropy(from_logits=True),
+                        "department": keras.losses.CategoricalCrossentropy(from_logits=True)},
+                  loss_weights={"priority": 1.0, "department": 0.2})
+    inputs, targets = _ticket_data()
+    before = model.evaluate(inputs, targets, batch_size=16, verbose=0)
+    history = model.fit(inputs, targets, epochs=2, batch_size=8, shuffle=False, verbose=0)
+    return [[layer.name for layer in model.layers], model.output_names, [m.name for m in model.metrics],
+            val(before), val(history.history), val(model.evaluate(inputs, targets, verbose=0, return_dict=True)),
+            val(model.train_on_batch(inputs, targets))]
+
+
+@program
+def p_keras_multi_output_list_losses_and_metric_order(tf):
+    keras = tf.keras
+    keras.backend.clear_session()
+    keras.utils.set_random_seed(2)
+    inputs, targets = _ticket_data(1)
+    model = _ticket_model(keras)
+    flat = keras.Model(model.inputs, [model.get_layer("priority").output, model.get_layer("department").output])
+    flat.compile(optimizer="sgd", loss=["mse", keras.losses.CategoricalCrossentropy(from_logits=True)],
+                 loss_weights=[0.5, 2.0])
+    list_logs = flat.fit([inputs["title"], inputs["body"], inputs["tags"]],
+                         [targets["priority"], targets["department"]], batch_size=16, verbose=0).history
+
+    class Two(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.a, self.b = keras.layers.Dense(1), keras.layers.Dense(2)
+
+        def call(self, x):
+            return [self.a(x), self.b(x)]
+
+    two = Two()
+    two.compile(optimizer="sgd", loss=["mse", "mae"])
+    x = data((4, 3))
+    two_logs = two.fit(x, [data((4, 1), seed=1), data((4, 2), seed=2)], epochs=1, verbose=0).history
+    ordered = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+    ordered.compile(optimizer="sgd", loss="mse", metrics=["mse", "accuracy"])
+    return [flat.output_names, val(list_logs), sorted(two_logs), [m.name for m in two.metrics],
+            [m.name for m in ordered.metrics], len(ordered.evaluate(x, data((4, 2)), verbose=0)),
+            val(ordered.train_on_batch(x, data((4, 2), seed=3)))]
+
+
+@program
+def p_softmax_xent_gradient_with_labels_not_summing_to_one(tf):
+    logits = tf.constant([[0.1, 0.2, 0.3, 0.4], [1.0, -1.0, 0.5, 0.0]])
+    labels = tf.constant([[1.0, 1.0, 0.0, 0.0], [0.2, 0.2, 0.2, 0.2]])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([logits, labels])
+        op = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        keras_loss = tf.keras.losses.CategoricalCrossentropy(from_logits=True)(labels, logits)
+    return [val(op), val(tape.gradient(op, [logits, labels])), val(tape.gradient(keras_loss, logits))]

@@ -41,11 +41,23 @@ def _fmt(shape) -> str:
     return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
+def inputs_by_name(inputs: dict, names: list) -> list:
+    """A dict of inputs in the order of the named inputs it feeds (Keras 3 matches a dict to named Inputs)."""
+    for name in names:
+        if name not in inputs:
+            raise ValueError(f'Missing data for input "{name}". You passed a data dictionary with keys '
+                             f"{list(inputs)}. Expected the following keys: {names}")
+    return [inputs[name] for name in names]
+
+
 def assert_input_compatibility(input_spec, inputs, layer_name: str) -> None:
     """Raise ValueError naming the layer when `inputs` do not match `input_spec` (a spec or a list of them)."""
     if input_spec is None:
         return
     specs = nest.flatten(input_spec)
+    if isinstance(inputs, dict) and not isinstance(input_spec, dict) and specs and \
+            all(getattr(spec, "name", None) for spec in specs):
+        inputs = inputs_by_name(inputs, [spec.name for spec in specs])
     flat = nest.flatten(inputs)
     if len(flat) != len(specs):
         raise ValueError(f"Layer '{layer_name}' expects {len(specs)} input(s), but it received {len(flat)} "

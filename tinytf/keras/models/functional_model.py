@@ -7,7 +7,7 @@ import tinytf as _tf
 from tinytf.runtime import nest
 
 from .. import naming
-from ..layers.input_spec import InputSpec
+from ..layers.input_spec import InputSpec, inputs_by_name
 from ..masking import get_keras_mask, set_keras_mask
 from .input_layer import InputLayer
 from .keras_tensor import KerasTensor
@@ -42,10 +42,7 @@ class Functional(Model):
                 raise ValueError(f"The inputs of a Functional model must come from keras.Input; {tensor.name} was "
                                  f"made by layer {layer.name!r}")
         self._nodes = self._topological_nodes()
-        self._graph_layers = []
-        for node in self._nodes:
-            if all(node.layer is not seen for seen in self._graph_layers):
-                self._graph_layers.append(node.layer)
+        self._graph_layers = self._layers_by_depth()
         self.input_spec = nest.map_structure(
             lambda t: InputSpec(shape=t.shape, name=t.name, allow_last_axis_squeeze=True), inputs)
         self.built = True
@@ -74,6 +71,36 @@ class Functional(Model):
         for index, tensor in enumerate(self._flat_outputs):
             visit(tensor, "" if len(self._flat_outputs) == 1 else str(index))
         return ordered
+
+    def _layers_by_depth(self) -> list:
+        """The layers in Keras 3's order (what `model.layers`, `get_weights` and the summary list): deepest from
+        the outputs first; within a depth, in the order a depth-first walk from the outputs first meets them."""
+        first_met, post_order, done = {}, [], set()
+        input_ids = {id(t) for t in self._flat_inputs}
+
+        def walk(tensor):
+            layer, node, _ = _history_layer(tensor)
+            first_met.setdefault(id(layer), len(first_met))
+            if id(node) in done:
+                return
+            if not isinstance(layer, InputLayer) and id(tensor) not in input_ids:
+                for parent in node.input_tensors:
+                    walk(parent)
+            done.add(id(node))
+            post_order.append(node)
+
+        for tensor in self._flat_outputs:
+            walk(tensor)
+        node_depth, layer_depth, layers = {}, {}, {}
+        for node in reversed(post_order):  # from the outputs: a node is deeper than every node reading it
+            depth = max(node_depth.setdefault(id(node), 0), layer_depth.get(id(node.layer), 0))
+            layer_depth[id(node.layer)], node_depth[id(node)] = depth, depth
+            layers[id(node.layer)] = node.layer
+            if isinstance(node.layer, InputLayer):
+                continue
+            for parent in node.parent_nodes:
+                node_depth[id(parent)] = max(depth + 1, node_depth.get(id(parent), 0))
+        return sorted(layers.values(), key=lambda layer: (-layer_depth[id(layer)], first_met[id(layer)]))
 
     def _is_chain(self) -> bool:
         """Whether the graph is a single line of one-input layers (summary then prints like Sequential)."""
@@ -106,6 +133,13 @@ class Functional(Model):
     @property
     def outputs(self) -> list:
         return list(self._flat_outputs)
+
+    @property
+    def output_names(self) -> list:
+        """The outputs' names: a dict's keys (sorted, as outputs flatten), or the layers making the outputs."""
+        if isinstance(self._outputs_struct, dict):
+            return sorted(self._outputs_struct)
+        return [t._keras_history[0].name for t in self._flat_outputs]
 
     @property
     def input(self):
@@ -145,6 +179,8 @@ class Functional(Model):
                 raise ValueError(f"Model {self.name!r} is missing inputs {sorted(missing)}; it expects the keys "
                                  f"{sorted(self._inputs_struct)}")
             flat = nest.flatten({k: inputs[k] for k in self._inputs_struct})
+        elif isinstance(inputs, dict):  # a dict for list or single inputs: matched by the Inputs' names (Keras 3)
+            flat = inputs_by_name(inputs, [t.name for t in self._flat_inputs])
         else:
             flat = nest.flatten(inputs)
         if len(flat) != len(self._flat_inputs):

@@ -75,6 +75,7 @@ class Trainer:
         self._loss_tracker = metrics_module.Mean(name="loss")
         self._compile_metrics = CompileMetrics(self._compiled_metrics, self._weighted_metrics) \
             if self._compiled_metrics or self._weighted_metrics else None
+        self._output_loss_trackers = None  # "<output>_loss" means, made on the first step of a multi-output model
         self.run_eagerly = run_eagerly
         if not isinstance(steps_per_execution, int) or isinstance(steps_per_execution, bool) or \
                 steps_per_execution < 1:
@@ -110,14 +111,17 @@ class Trainer:
         resolved = losses_module.get(loss)
         if isinstance(resolved, losses_module.Loss):
             return resolved
-        return losses_module.LossFunctionWrapper(resolved, name=getattr(resolved, "__name__", None))
+        # a loss given by name is named as given ("mse"), as Keras 3 names its per-output "mse_loss" logs
+        name = loss if isinstance(loss, str) else getattr(resolved, "__name__", None)
+        return losses_module.LossFunctionWrapper(resolved, name=name)
 
     @property
     def metrics(self) -> list:
         """Keras 3's list: the loss tracker, then "compile_metrics" holding compile's metrics."""
         if not getattr(self, "compiled", False):
             return []
-        return [self._loss_tracker] + ([self._compile_metrics] if self._compile_metrics is not None else [])
+        return [self._loss_tracker] + ([self._compile_metrics] if self._compile_metrics is not None else []) + \
+            list(self._output_loss_trackers or [])
 
     def _flat_metrics(self) -> list:
         """The loss tracker and each concrete compiled metric: the metrics whose state fit logs and combines
@@ -125,7 +129,7 @@ class Trainer:
         if not getattr(self, "compiled", False):
             return []
         built = self._compile_metrics.built_metrics if self._compile_metrics is not None else []
-        return [self._loss_tracker, *built]
+        return [self._loss_tracker, *built, *(self._output_loss_trackers or [])]
 
     @property
     def metrics_names(self) -> list:
@@ -142,22 +146,14 @@ class Trainer:
 
     # --- the steps ---------------------------------------------------------------------------------------------
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
-        """The compiled loss (per output, weighted) plus the model's added and regularization losses."""
+        """The compiled loss (per output, weighted) plus the model's added and regularization losses. With
+        several outputs, each output's unweighted loss is tracked as "<output>_loss", as Keras 3 logs it."""
         total = None
         if self._compiled_loss is not None:
-            if isinstance(self._compiled_loss, list):
-                weights = self._loss_weights or [1.0] * len(self._compiled_loss)
-                parts = [w * fn(t, p, sample_weight) for fn, t, p, w in
-                         zip(self._compiled_loss, nest.flatten(y), nest.flatten(y_pred), weights)]
-                total = _tf.add_n(parts)
-            elif isinstance(self._compiled_loss, dict):
-                weights = self._loss_weights or {}
-                parts = [weights.get(k, 1.0) * fn(y[k], y_pred[k], sample_weight)
-                         for k, fn in self._compiled_loss.items()]
-                total = _tf.add_n(parts)
-            else:
-                flat_true, flat_pred = nest.flatten(y), nest.flatten(y_pred)
-                total = _tf.add_n([self._compiled_loss(t, p, sample_weight) for t, p in zip(flat_true, flat_pred)])
+            parts = self._output_losses(y, y_pred, sample_weight)
+            total = _tf.add_n([weight * value for _, value, weight, _ in parts])
+            if len(parts) > 1:
+                self._track_output_losses(parts)
         extra = self.losses
         if extra:
             extra_sum = _tf.add_n([_tf.cast(v, _tf.float32) for v in extra])
@@ -165,6 +161,36 @@ class Trainer:
         if total is None:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
         return total
+
+    def _output_names(self, count: int, losses) -> list:
+        """A Functional model's output layer names; otherwise (Keras 3) each output's loss name."""
+        outputs = getattr(self, "_flat_outputs", None)
+        if outputs and len(outputs) == count:
+            return [t._keras_history[0].name for t in outputs]
+        return [getattr(fn, "name", None) for fn in losses]
+
+    def _output_losses(self, y, y_pred, sample_weight) -> list:
+        """[(output name, unweighted loss, loss weight, prediction)] in the compiled loss's order."""
+        compiled, weights = self._compiled_loss, self._loss_weights
+        if isinstance(compiled, list):
+            weights = weights or [1.0] * len(compiled)
+            names = self._output_names(len(compiled), compiled)
+            return [(name, fn(t, p, sample_weight), w, p) for fn, t, p, w, name in
+                    zip(compiled, nest.flatten(y), nest.flatten(y_pred), weights, names)]
+        if isinstance(compiled, dict):
+            weights = weights or {}
+            return [(k, fn(y[k], y_pred[k], sample_weight), weights.get(k, 1.0), y_pred[k])
+                    for k, fn in compiled.items()]
+        flat_true, flat_pred = nest.flatten(y), nest.flatten(y_pred)
+        names = sorted(y_pred) if isinstance(y_pred, dict) else self._output_names(len(flat_pred),
+                                                                                    [compiled] * len(flat_pred))
+        return [(name, compiled(t, p, sample_weight), 1.0, p) for t, p, name in zip(flat_true, flat_pred, names)]
+
+    def _track_output_losses(self, parts) -> None:
+        if self._output_loss_trackers is None:
+            self._output_loss_trackers = [metrics_module.Mean(name=f"{name}_loss") for name, _, _, _ in parts]
+        for tracker, (_, value, _, prediction) in zip(self._output_loss_trackers, parts):
+            tracker.update_state(value, sample_weight=self._batch_size(prediction))
 
     def compute_metrics(self, x, y, y_pred, sample_weight=None) -> dict:
         if self._compile_metrics is not None:
@@ -438,10 +464,7 @@ class Trainer:
             for metric in self._flat_metrics():
                 for variable, value in zip(metric.variables, saved.get(metric.name, [])):
                     variable.assign(value)
-        if return_dict:
-            return dict(sorted(logs.items()))
-        values = [logs["loss"]] + [v for k, v in logs.items() if k != "loss"]
-        return values[0] if len(values) == 1 else values
+        return self._batch_result(logs, return_dict)
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """The model's outputs for every sample, as numpy arrays (same structure as the outputs)."""
@@ -491,9 +514,14 @@ class Trainer:
         x = nest.map_structure(data_adapter.to_tensor, x)
         return nest.map_structure(lambda t: np.asarray(t.numpy()), self._step_function("predict")((x,)))
 
-    @staticmethod
-    def _batch_result(logs, return_dict):
+    def _batch_result(self, logs, return_dict):
+        """Logs as a dict, or (Keras 3's order) a list: the metrics in `model.metrics` order (compile's metrics
+        in theirs), then any other entry by name; one value alone is returned bare."""
         if return_dict:
             return dict(sorted(logs.items()))
-        values = [logs["loss"]] + [v for k, v in logs.items() if k != "loss"]
+        names = []
+        for metric in self.metrics:
+            names.extend(m.name for m in metric.built_metrics) if isinstance(metric, CompileMetrics) else \
+                names.append(metric.name)
+        values = [logs[name] for name in names if name in logs] + [logs[k] for k in sorted(logs) if k not in names]
         return values[0] if len(values) == 1 else values

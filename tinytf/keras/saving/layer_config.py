@@ -197,11 +197,30 @@ def functional_from_config(config: dict, custom_objects=None):
             return {k: rebuild(v) for k, v in value.items()}
         return value
 
-    for layer, nodes in created.values():
-        for node in nodes:
-            args = rebuild(node.get("args", []))
-            kwargs = rebuild(node.get("kwargs", {}))
-            layer(*args, **kwargs)
+    def ready(value) -> bool:
+        """Whether every tensor a node reads has been made (a config lists layers by depth, so a shared
+        layer's later call may read layers listed after it)."""
+        if is_tensor_dict(value):
+            name, node_index, _ = value["config"]["keras_history"]
+            return len(created[name][0]._inbound_nodes) > node_index
+        if isinstance(value, list):
+            return all(ready(v) for v in value)
+        if isinstance(value, dict):
+            return all(ready(v) for v in value.values())
+        return True
+
+    pending = [(layer, list(nodes)) for layer, nodes in created.values()]
+    while any(nodes for _, nodes in pending):
+        progressed = False
+        for layer, nodes in pending:  # each layer's calls in their order, each once its inputs exist
+            while nodes and ready([nodes[0].get("args", []), nodes[0].get("kwargs", {})]):
+                node = nodes.pop(0)
+                layer(*rebuild(node.get("args", [])), **rebuild(node.get("kwargs", {})))
+                progressed = True
+        if not progressed:
+            stuck = [layer.name for layer, nodes in pending if nodes]
+            raise ValueError(f"The functional config does not connect: the calls of layers {stuck} read tensors no "
+                             f"layer makes")
 
     def ends(spec):
         if spec and isinstance(spec[0], str):
