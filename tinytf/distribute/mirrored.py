@@ -1,7 +1,9 @@
 """MirroredStrategy on one machine: one replica per listed CPU device, each a thread. Variables exist once
-(on a single CPU every mirror would hold the same numbers); each replica computes gradients on its shard,
-the gradients are summed across replicas, and the optimizer update is applied once, so every replica reads
-the same weights at the next step. numpy releases the GIL in its kernels, so replicas overlap their matmuls."""
+while the replicas agree (on a single CPU every mirror would hold the same numbers); each replica computes
+gradients on its shard, the gradients are summed across replicas, and the optimizer update is applied once, so
+every replica reads the same weights at the next step. A replica's own assignment of a variable follows its
+aggregation (mirrored_variable.py: NONE gives that replica a copy of its own). numpy releases the GIL in
+its kernels, so replicas overlap their matmuls."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import numpy as np
 from tinytf.runtime import nest
 from tinytf.runtime.ops.collective import merge_call
 
-from . import context
+from . import context, mirrored_variable
 from .collective import ThreadCollective
 from .reduce_op import ReduceOp, as_reduce_op
 from .strategy import Strategy
@@ -25,6 +27,7 @@ class MirroredStrategy(Strategy):
 
     _merges_updates = True
     _sync_on_read_metrics = True  # Keras metrics made under the scope keep one state per replica (TF's ON_READ)
+    _mirrors_variables = True  # variables made under the scope are MirroredVariables (mirrored_variable.py)
 
     def __init__(self, devices=None, cross_device_ops=None):
         if devices is None:  # as TF on a machine without GPUs: every logical CPU (one, unless the CPU was split)
@@ -42,6 +45,7 @@ class MirroredStrategy(Strategy):
         self.extended_devices = tuple(devices)
         self._num_replicas = len(devices)
         self._collective = ThreadCollective(self._num_replicas)
+        mirrored_variable.install()
         self._lock = threading.Lock()  # one run() at a time: replicas meet at the same collective
 
     @property
