@@ -132,3 +132,23 @@ def test_checkpoint_saves_replica_zeros_copy_and_restore_sets_every_copy(tmp_pat
     own.assign([9.0, 9.0])
     tf.train.Checkpoint(v=own).restore(path)
     assert [v.tolist() for v in _local(strategy, own)] == [[1.0, 1.0], [1.0, 1.0]]
+
+
+def test_a_pickled_mirrored_variable_is_a_plain_one_with_replica_zeros_value():
+    import pickle
+
+    strategy = _strategy(2)
+    with strategy.scope():
+        layer = tf.keras.layers.Dense(2)
+        layer.build((None, 3))
+        own = tf.Variable([0.0, 0.0])
+    strategy.run(lambda: own.assign(tf.fill([2], tf.cast(tf.distribute.get_replica_context()
+                                                              .replica_id_in_sync_group, tf.float32) + 1.0)))
+    copy = pickle.loads(pickle.dumps(own))
+    assert type(copy) is type(tf.Variable(0.0)) and not isinstance(copy, MirroredVariable)
+    assert copy.numpy().tolist() == [1.0, 1.0]
+    copy.assign_add([1.0, 1.0])
+    assert copy.numpy().tolist() == [2.0, 2.0] and [float(v[0]) for v in _local(strategy, own)] == [1.0, 2.0]
+    kernel = pickle.loads(pickle.dumps(layer.kernel))
+    assert not isinstance(kernel, MirroredVariable) and kernel.path == layer.kernel.path
+    np.testing.assert_array_equal(kernel.numpy(), layer.kernel.numpy())

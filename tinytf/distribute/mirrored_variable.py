@@ -78,6 +78,15 @@ class MirroredVariable:
         copies = self._copies
         return tuple(copies) if copies is not None else (self._shared,) * self._strategy.num_replicas_in_sync
 
+    def __reduce_ex__(self, protocol):
+        """Pickled (and copied) as the plain variable class it mixes into, holding the value this context reads
+        (outside the replicas: replica 0's, what checkpoints save): the strategy, its threads and the other
+        replicas' copies belong to this process."""
+        base = next(c for c in type(self).__mro__ if not issubclass(c, MirroredVariable))
+        state = {k: v for k, v in self.__dict__.items() if k not in ("_strategy", "_copies", "_shared")}
+        state["_array"] = self._array
+        return _plain_variable, (base,), state
+
     # --- assignments in the replica context combine the replicas' arguments -----------------------------
     def assign(self, value, use_locking=False, name=None, read_value=True):
         return super().assign(self._combined(value, "assign"), use_locking, name, read_value)
@@ -119,6 +128,11 @@ class _Combine:
             n = variable._strategy.num_replicas_in_sync
             total = total / total.dtype.type(n) if total.dtype.kind in "fc" else total // n
         return [total]
+
+
+def _plain_variable(cls):
+    """An empty instance of a plain variable class, which unpickling fills with a MirroredVariable's state."""
+    return object.__new__(cls)
 
 
 _mirrored_classes: dict = {}
