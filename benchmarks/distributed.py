@@ -1,8 +1,10 @@
 """Data-parallel training throughput: one process, MirroredStrategy (replicas as threads) and RayStrategy
 with 1 and 2 workers, on a 784-256-10 MLP (global batch 256) or issue 15's CNN (conv 5x5x32 -> pool ->
 conv 5x5x64 -> pool -> dense 10 on 28x28x1, global batch 64). Reports examples/s and, for Ray, the
-per-step all-reduce time measured on replica/worker 0 (waiting for the slowest included). Each is timed on a
-custom GradientTape step through strategy.run (--mode run) or on Keras model.fit under the scope (--mode fit).
+per-step all-reduce time measured on replica/worker 0 (waiting for the slowest included), and for the rows
+that run in this process the CPU time per step of all its threads (steadier under load than examples/s).
+Each is timed on a custom GradientTape step through strategy.run (--mode run) or on Keras model.fit under
+the scope (--mode fit).
 Run: python -m tinytf.bench.distributed [--model mlp|cnn] [--mode run|fit] [--steps N]
 (needs `ray` for the Ray rows)."""
 
@@ -63,10 +65,10 @@ def examples_per_second(strategy, kind: str, steps: int) -> float:
         strategy.run(step, args=batch)
     if hasattr(strategy, "allreduce_seconds"):
         strategy.allreduce_seconds.clear()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for batch in dist[2:]:
         strategy.run(step, args=batch)
-    return GLOBAL_BATCH[kind] * steps / (time.perf_counter() - start)
+    return GLOBAL_BATCH[kind] * steps / (time.perf_counter() - start), (time.process_time() - cpu) / steps
 
 
 def fit_examples_per_second(strategy, kind: str, steps: int) -> float:
@@ -80,9 +82,9 @@ def fit_examples_per_second(strategy, kind: str, steps: int) -> float:
     model.fit(x[:2 * batch], y[:2 * batch], batch_size=batch, epochs=1, verbose=0, shuffle=False)  # traces
     if hasattr(strategy, "allreduce_seconds"):
         strategy.allreduce_seconds.clear()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     model.fit(x, y, batch_size=batch, epochs=1, verbose=0, shuffle=False)
-    return batch * steps / (time.perf_counter() - start)
+    return batch * steps / (time.perf_counter() - start), (time.process_time() - cpu) / steps
 
 
 def arrays(kind: str, steps: int):
@@ -119,12 +121,13 @@ def main(argv=None):
     print(f"load average {os.getloadavg()}, cpus {os.cpu_count()}, BLAS {blas}")
     what = f"MLP {FEATURES}-{HIDDEN}-{CLASSES}" if kind == "mlp" else "CNN conv32-pool-conv64-pool-dense10"
     print(f"{what}, global batch {GLOBAL_BATCH[kind]}, {args.steps} timed steps, mode {args.mode}")
-    one = measure(tf.distribute.get_strategy(), kind, args.steps)
-    print(f"one process (default strategy): {one:9.0f} ex/s")
+    one, cpu = measure(tf.distribute.get_strategy(), kind, args.steps)
+    print(f"one process (default strategy): {one:9.0f} ex/s, CPU {cpu * 1e3:.2f} ms/step")
     for n in (1, 2):
         strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(n)])
-        rate = measure(strategy, kind, args.steps)
-        print(f"MirroredStrategy, {n} thread replica(s): {rate:9.0f} ex/s" + (_allreduce(strategy) if n > 1 else ""))
+        rate, cpu = measure(strategy, kind, args.steps)
+        print(f"MirroredStrategy, {n} thread replica(s): {rate:9.0f} ex/s, CPU {cpu * 1e3:.2f} ms/step"
+              + (_allreduce(strategy) if n > 1 else ""))
     try:
         import ray
     except ImportError:
@@ -134,7 +137,7 @@ def main(argv=None):
     try:
         for n in (1, 2):
             strategy = tf.distribute.experimental.RayStrategy(num_workers=n, transport=args.transport)
-            rate = measure(strategy, kind, args.steps)
+            rate, _ = measure(strategy, kind, args.steps)  # the workers' CPU time is not this process's
             print(f"RayStrategy, {n} worker(s), {strategy.transport}: {rate:9.0f} ex/s" + _allreduce(strategy))
             strategy.shutdown()
     finally:

@@ -329,3 +329,26 @@ def test_fit_with_the_hint_policy_shards_where_the_pipeline_says(two_workers):
         tf.TensorSpec((None, 5), tf.float32), tf.TensorSpec((None,), tf.int32))), epochs=2, verbose=0)
     assert_weights(model, [w.numpy() for w in alone.weights])
     np.testing.assert_allclose(history.history["loss"], expected.history["loss"], rtol=1e-5)
+
+
+def test_batchnorm_statistics_are_worker_zeros_as_mirrored_replica_zeros(two_workers):
+    """Each worker updates BatchNormalization's moving statistics with its own shards; the driver gets worker
+    0's, which is what a MirroredStrategy (and TF's MirroredVariable) reads outside the replicas."""
+    x, y = data()
+    x[4:8] = x[4:8] * 3 + 2  # the second shard of the first batch differs: averaging would show
+
+    def fitted(strategy):
+        with strategy.scope():
+            bn = tf.keras.layers.BatchNormalization(momentum=0.5)
+            model = tf.keras.Sequential([tf.keras.Input((5,)), tf.keras.layers.Dense(4), bn,
+                                         tf.keras.layers.Dense(3)])
+            model.set_weights([np.full(w.shape, 0.1 * (i + 1), np.float32) if i in (0, 6) else w
+                               for i, w in enumerate(model.get_weights())])
+            model.compile(optimizer=tf.keras.optimizers.SGD(0.1),
+                          loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        model.fit(x, y, batch_size=GLOBAL_BATCH, epochs=1, shuffle=False, verbose=0)
+        return model.get_weights()
+
+    mirrored = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    for got, want in zip(fitted(two_workers), fitted(mirrored)):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)

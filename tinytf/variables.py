@@ -38,12 +38,31 @@ class VariableSynchronization:
     ON_READ = 3
 
 
+# Called with the class of each Variable being made; returns the class to make (tf.distribute adds one).
+creation_class_hooks: list = []
+
+_AGGREGATIONS = {"none": 0, "sum": 1, "mean": 2, "only_first_replica": 3}
+
+
+def _aggregation(aggregation) -> int:
+    """tf.VariableAggregation (or Keras' name of one, "mean"), checked; None is NONE."""
+    if aggregation is None:
+        return VariableAggregation.NONE
+    value = _AGGREGATIONS.get(aggregation.lower()) if isinstance(aggregation, str) else aggregation
+    if value not in (0, 1, 2, 3) or isinstance(value, bool):
+        raise ValueError(f"Invalid variable aggregation mode: {aggregation} for variable")
+    return int(value)
+
+
 class Variable(Resource):
     """A mutable tensor. Assignments replace the value (never in place), so earlier reads keep theirs.
     `tf.Variable(...)` makes a ResourceVariable, the class name TF programs print."""
 
     def __new__(cls, *args, **kwargs):
-        return super().__new__(ResourceVariable if cls is Variable else cls)
+        cls = ResourceVariable if cls is Variable else cls
+        for hook in creation_class_hooks:  # tf.distribute: MirroredStrategy's scope makes MirroredVariables
+            cls = hook(cls)
+        return super().__new__(cls)
 
     def __init__(self, initial_value=None, trainable=True, validate_shape=True, caching_device=None,
                  name=None, variable_def=None, dtype=None, import_scope=None, constraint=None,
@@ -66,6 +85,7 @@ class Variable(Resource):
                              f"{shapes.fmt(self._shape)}")
         self.trainable = bool(trainable)
         self.constraint = constraint
+        self._aggregation = _aggregation(aggregation)
         base = name or "Variable"
         scope = current_name_scope()
         self._name = f"{scope}{base}:0" if not base.endswith(":0") else f"{scope}{base}"
@@ -86,6 +106,11 @@ class Variable(Resource):
     @property
     def ndim(self):
         return None if self._shape is None else len(self._shape)
+
+    @property
+    def aggregation(self):
+        """How a distribution strategy combines the replicas' assignments (VariableAggregation)."""
+        return self._aggregation
 
     @property
     def device(self) -> str:

@@ -14,6 +14,7 @@ import numpy as np
 from tinytf.variables import Variable, VariableAggregation
 
 from . import context
+from .collective import summed
 
 
 class SyncOnReadVariable(Variable):
@@ -55,7 +56,7 @@ class SyncOnReadVariable(Variable):
         copies = self._copies
         if self._aggregation == VariableAggregation.ONLY_FIRST_REPLICA:
             return copies[0]
-        total = np.sum(np.stack([np.asarray(c) for c in copies]), axis=0, dtype=np.asarray(copies[0]).dtype)
+        total = summed([np.asarray(c) for c in copies])  # read every step for the logs: no stacked copy
         if self._aggregation == VariableAggregation.MEAN:
             total = _divided(total, len(copies))
         return total if np.ndim(total) else total[()]

@@ -19,7 +19,13 @@ class PerReplica:
 
 def local_results(value) -> tuple:
     """The per-replica components of `value` (a PerReplica) or (value,) for an ordinary value; structures are
-    taken apart leaf by leaf, as TF's experimental_local_results does."""
+    taken apart leaf by leaf, as TF's experimental_local_results does. A MirroredVariable gives each
+    replica's value (TF gives its per-device component variables)."""
+    replica_values = getattr(type(value), "_replica_values", None)
+    if replica_values is not None:
+        from tinytf.constant import constant
+
+        return tuple(constant(v) for v in value._replica_values)
     leaves = nest.flatten(value, expand_composites=False) if not isinstance(value, PerReplica) else [value]
     counts = {len(v.values) for v in leaves if isinstance(v, PerReplica)}
     if not counts:
