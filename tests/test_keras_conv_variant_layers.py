@@ -145,3 +145,31 @@ def test_conv1d_layer_is_one_conv2d():
     xp = np.pad(x.numpy().astype(np.float64), ((0, 0), (1, 1), (0, 0)))  # SAME, stride 2, 11 -> 6: pads 1 and 1
     expected = np.stack([sum(xp[:, 2 * t + j] @ kernel[j] for j in range(3)) for t in range(6)], 1) + bias
     np.testing.assert_allclose(y, expected, rtol=1e-4, atol=1e-4)
+
+
+def test_layers_export_to_graph_def_under_tf_op_names():
+    """The exported training step names TF's ops: DepthwiseConv2dNative and its two backprops for the
+    depthwise layers, Conv2DBackpropInput (forward) and Conv2D + Conv2DBackpropFilter (gradients) for the
+    transposed convolution. (TF 2.21 ran each of these ops' exports on tinytf's samples:
+    tests/tf_reference/graph_def_export_ops.json.)"""
+    x = tf.constant(rng.standard_normal((2, 6, 6, 3)).astype(np.float32))
+    layers = [_built(tf.keras.layers.DepthwiseConv2D(3, padding="same", depth_multiplier=2), x)]
+    layers.append(_built(tf.keras.layers.Conv2DTranspose(2, 3, strides=2, padding="same"), layers[0](x)))
+    traced = tf.function(lambda a: _values_and_grads(_Chain(layers), a)).get_concrete_function(x)
+    graph_def = traced.graph.as_graph_def()
+    ops = {n.op for n in graph_def.node} | {n.op for f in graph_def.library.function for n in f.node_def}
+    assert {"DepthwiseConv2dNative", "DepthwiseConv2dNativeBackpropInput", "DepthwiseConv2dNativeBackpropFilter",
+            "Conv2DBackpropInput", "Conv2D", "Conv2DBackpropFilter"} <= ops
+
+
+class _Chain:
+    """Layers applied in turn, with their weights in order (enough for _values_and_grads)."""
+
+    def __init__(self, layers):
+        self.layers = layers
+        self.trainable_weights = [w for layer in layers for w in layer.trainable_weights]
+
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
