@@ -5,10 +5,9 @@
 - conv2d_transpose is TF's `conv2d_backprop_input` (the gradient of conv2d for its input) given the output
   shape: one GEMM of the input with the filter matrix, the window contributions added back (ops/nn_grad.py),
   with that op's gradients (conv2d and conv2d_backprop_filter).
-- depthwise_conv2d convolves each input channel with its own `channel_multiplier` filters. Its kernels work on
-  the strided window view (N, OH, OW, KH, KW, C) of conv2d: one multiply-add over (N, OH, OW, C, M) per window
-  offset forward, the same offsets added back for the input gradient, and a per-channel contraction for the
-  filter gradient. Each of the three is an op with gradients written with the others."""
+- depthwise_conv2d convolves each input channel with its own `channel_multiplier` filters: not a GEMM, so its
+  kernels (depthwise_kernels.py) multiply-add one window offset at a time over channels-last rows. Each of
+  its three ops (forward, input and filter gradient) has gradients written with the others."""
 
 from __future__ import annotations
 
@@ -168,7 +167,8 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     if max(strides) > 1 and max(dilations) > 1:
         # TF 2.21 warns and returns a differently sized result (a 9x10 input, 3x3 window, strides 2, rate 2,
         # VALID: 3x4 where the convolution has 3x3): no semantics to copy, so refuse
-        raise ValueError("depthwise_conv2d: strides > 1 together with dilations > 1 are not supported (as in TF)")
+        raise ValueError("depthwise_conv2d: strides > 1 together with dilations > 1 are not supported (TF 2.21 "
+                         "warns and computes a differently sized result); Keras' DepthwiseConv2D computes them")
     return depthwise(input, filter, strides, padding, dilations, name)
 
 

@@ -26,7 +26,7 @@ def _layer_grads(tf, layer, x, seed=0):
 @program
 def p_depthwise_layer_variants(tf):
     L = tf.keras.layers
-    image = data((2, 9, 8, 3), seed=1)
+    image = data((1, 9, 8, 3), seed=1)
     return [_layer_grads(tf, L.DepthwiseConv2D(3), image),
             _layer_grads(tf, L.DepthwiseConv2D(3, padding="same", depth_multiplier=2), image),
             _layer_grads(tf, L.DepthwiseConv2D((2, 3), strides=2, padding="same", depth_multiplier=3), image),
@@ -34,13 +34,13 @@ def p_depthwise_layer_variants(tf):
             _layer_grads(tf, L.DepthwiseConv2D(3, dilation_rate=2, padding="same", activation="relu"), image),
             _layer_grads(tf, L.DepthwiseConv2D(3, strides=2, dilation_rate=2, padding="same"), image),
             _layer_grads(tf, L.DepthwiseConv2D(3, strides=2, dilation_rate=2), image),
-            _layer_grads(tf, L.DepthwiseConv2D(2, depth_multiplier=2, padding="same"), data((2, 5, 6, 1), seed=2))]
+            _layer_grads(tf, L.DepthwiseConv2D(2, depth_multiplier=2, padding="same"), data((1, 5, 6, 1), seed=2))]
 
 
 @program
 def p_separable_layer_variants(tf):
     L = tf.keras.layers
-    image = data((2, 8, 7, 3), seed=3)
+    image = data((1, 8, 7, 3), seed=3)
     return [_layer_grads(tf, L.SeparableConv2D(4, 3), image),
             _layer_grads(tf, L.SeparableConv2D(2, 3, strides=2, padding="same", depth_multiplier=2), image),
             _layer_grads(tf, L.SeparableConv2D(3, 2, dilation_rate=2, use_bias=False), image)]
@@ -49,7 +49,7 @@ def p_separable_layer_variants(tf):
 @program
 def p_conv2d_transpose_layer_variants(tf):
     L = tf.keras.layers
-    image = data((2, 5, 4, 3), seed=4)
+    image = data((1, 5, 4, 3), seed=4)
     return [_layer_grads(tf, L.Conv2DTranspose(2, 3), image),
             _layer_grads(tf, L.Conv2DTranspose(2, 3, strides=2), image),
             _layer_grads(tf, L.Conv2DTranspose(3, (2, 3), strides=(2, 3), padding="same"), image),
@@ -58,18 +58,18 @@ def p_conv2d_transpose_layer_variants(tf):
             _layer_grads(tf, L.Conv2DTranspose(2, 3, strides=2, output_padding=(0, 1)), image),
             _layer_grads(tf, L.Conv2DTranspose(2, 3, dilation_rate=2, padding="same"), image),
             _layer_grads(tf, L.Conv2DTranspose(1, 3, dilation_rate=(2, 1), activation="relu"), image),
-            _layer_grads(tf, L.Conv2DTranspose(2, 3, strides=2, padding="same"), data((2, 4, 4, 1), seed=5))]
+            _layer_grads(tf, L.Conv2DTranspose(2, 3, strides=2, padding="same"), data((1, 4, 4, 1), seed=5))]
 
 
 @program
 def p_conv1d_layer_variants(tf):
     L = tf.keras.layers
-    seq = data((2, 11, 3), seed=6)
+    seq = data((1, 11, 3), seed=6)
     return [_layer_grads(tf, L.Conv1D(4, 3), seq),
             _layer_grads(tf, L.Conv1D(2, 3, strides=2, padding="same"), seq),
             _layer_grads(tf, L.Conv1D(2, 3, dilation_rate=2, padding="causal"), seq),
             _layer_grads(tf, L.Conv1D(3, 2, strides=3, use_bias=False), seq),
-            _layer_grads(tf, L.Conv1D(2, 3, padding="same"), data((2, 6, 1), seed=7))]
+            _layer_grads(tf, L.Conv1D(2, 3, padding="same"), data((1, 6, 1), seed=7))]
 
 
 @program
