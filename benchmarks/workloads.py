@@ -380,3 +380,7 @@ ALL = {"tiny_call": tiny_call, "elementwise_chain": elementwise_chain,
        "elementwise_chain_1m": partial(elementwise_chain, 1_000_000), "layer_norm_softmax": layer_norm_softmax,
        "mlp_train_step": mlp_train_step, "collatz": collatz, "rnn_forward": rnn_forward, "rnn_unroll": rnn_unroll,
        "lstm_step": lstm_step, "conv": conv, "cnn_train_step": cnn_train_step, "trace_time": trace_time}
+
+from .conv_variant_workloads import WORKLOADS as _CONV_VARIANTS  # noqa: E402  (they build on Workload above)
+
+ALL.update(_CONV_VARIANTS)

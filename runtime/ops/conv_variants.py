@@ -5,10 +5,9 @@
 - conv2d_transpose is TF's `conv2d_backprop_input` (the gradient of conv2d for its input) given the output
   shape: one GEMM of the input with the filter matrix, the window contributions added back (ops/nn_grad.py),
   with that op's gradients (conv2d and conv2d_backprop_filter).
-- depthwise_conv2d convolves each input channel with its own `channel_multiplier` filters. Its kernels work on
-  the strided window view (N, OH, OW, KH, KW, C) of conv2d: one multiply-add over (N, OH, OW, C, M) per window
-  offset forward, the same offsets added back for the input gradient, and a per-channel contraction for the
-  filter gradient. Each of the three is an op with gradients written with the others."""
+- depthwise_conv2d convolves each input channel with its own `channel_multiplier` filters: not a GEMM, so its
+  kernels (depthwise_kernels.py) multiply-add one window offset at a time over channels-last rows. Each of
+  its three ops (forward, input and filter gradient) has gradients written with the others."""
 
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ from .. import shapes
 from ..dispatch import apply, convert_to_tensor
 from ..errors import InvalidArgumentError
 from ..registry import OpDef, register
-from . import conv, nn_grad
+from . import conv, depthwise_kernels, nn_grad, static_value
 from .array import expand_dims, known_ints, squeeze
 from .common import require, same_dtype
 
@@ -57,7 +56,7 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
     """`tf.nn.conv2d_transpose`: the gradient of conv2d for an input of `output_shape` (N, H, W, C_out), with
     filters (h, w, C_out, C_in): TF's conv2d_backprop_input."""
     conv._check_nhwc(data_format, "conv2d_transpose")
-    out = known_ints(output_shape, "conv2d_transpose: output_shape")
+    out = _transpose_output_shape(output_shape)
     if len(out) != 4:
         raise ValueError(f"conv2d_transpose: output_shape must have 4 elements (N, H, W, C), got {out}")
     x, f = convert_to_tensor(input), convert_to_tensor(filters)
@@ -66,6 +65,18 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
              "dilations": conv._spatial_pair(1 if dilations is None else dilations, "dilations", "conv2d_transpose")}
     _check_transpose_shapes(x._shape, f._shape, out, attrs)
     return apply(nn_grad.conv2d_backprop_input_op, (x, f), {"shape": tuple(out[1:]), **attrs}, name=name)
+
+
+def _transpose_output_shape(output_shape):
+    """output_shape as 4 ints, except that its batch entry may be a symbolic tensor (`tf.shape(x)[0]`, as Keras
+    passes it): the op takes its batch from the input, only the other three entries must be known."""
+    if isinstance(output_shape, (list, tuple)) and len(output_shape) == 4:
+        batch = output_shape[0]
+        if not isinstance(batch, (int, np.integer)):
+            batch = static_value.constant_value(convert_to_tensor(batch))
+        rest = known_ints(list(output_shape[1:]), "conv2d_transpose: output_shape")
+        return (None if batch is None else int(batch), *rest)
+    return known_ints(output_shape, "conv2d_transpose: output_shape")
 
 
 def _check_transpose_shapes(x_shape, f_shape, out, attrs):
@@ -88,51 +99,25 @@ def _check_transpose_shapes(x_shape, f_shape, out, attrs):
             raise InvalidArgumentError(
                 f"conv2d_transpose: output_shape {out} does not fit the input {shapes.fmt(x_shape)}: a convolution "
                 f"of it would have size {expected} in dimension {axis}, not {x_shape[axis]}")
-    if x_shape[0] is not None and out[0] != x_shape[0]:
+    if x_shape[0] is not None and out[0] is not None and out[0] != x_shape[0]:
         raise InvalidArgumentError(
             f"conv2d_transpose: output_shape's batch {out[0]} must equal the input's {x_shape[0]}")
 
 
 # --- depthwise_conv2d ---------------------------------------------------------------------------------------------
 def _depthwise_kernel(x, filters, *, strides, padding, dilations):
-    kh, kw, channels, multiplier = filters.shape
-    size = conv._out_hw(x.shape, (kh, kw), strides, dilations, padding)
-    windows = conv._windows(x, (kh, kw), size, strides, dilations, padding, 0)
-    result = np.zeros((x.shape[0], size[0], size[1], channels, multiplier), np.result_type(x, filters))
-    for i in range(kh):
-        for j in range(kw):  # (N, OH, OW, C, 1) * (C, M): one multiply-add over the output per offset
-            result += windows[:, :, :, i, j, :, None] * filters[i, j]
-    return result.reshape(x.shape[0], size[0], size[1], channels * multiplier)
+    geo = conv.conv_geometry(x.shape[1:3], filters.shape[:2], strides, dilations, padding)
+    return depthwise_kernels.forward(x, filters, geo)
 
 
 def _depthwise_input_kernel(g, filters, *, shape, strides, padding, dilations):
-    kh, kw, channels, multiplier = filters.shape
-    n, out_h, out_w, _ = g.shape
-    height, width = shape[0], shape[1]
-    top, bottom, left, right = nn_grad._pads(height, width, (kh, kw), strides, dilations, padding)
-    padded = np.zeros((n, height + top + bottom, width + left + right, channels), g.dtype)
-    g5 = g.reshape(n, out_h, out_w, channels, multiplier)
-    block = np.empty((n, out_h, out_w, channels), g.dtype)
-    for i in range(kh):
-        for j in range(kw):  # each offset's contribution, added at its strided positions while in cache
-            np.einsum("nhwcm,cm->nhwc", g5, filters[i, j], out=block)
-            r, c = i * dilations[0], j * dilations[1]
-            padded[:, r:r + (out_h - 1) * strides[0] + 1:strides[0], c:c + (out_w - 1) * strides[1] + 1:strides[1],
-                   :] += block
-    return padded[:, top:top + height, left:left + width, :]
+    geo = conv.conv_geometry(shape[:2], filters.shape[:2], strides, dilations, padding)
+    return depthwise_kernels.input_grad(g, filters, (g.shape[0], *shape), geo)
 
 
 def _depthwise_filter_kernel(x, g, *, filter_shape, strides, padding, dilations):
-    kh, kw, channels, multiplier = filter_shape
-    n, out_h, out_w, _ = g.shape
-    windows = conv._windows(x, (kh, kw), (out_h, out_w), strides, dilations, padding, 0)
-    g5 = g.reshape(n * out_h * out_w, channels, multiplier)
-    result = np.empty(filter_shape, np.result_type(x, g))
-    for i in range(kh):
-        for j in range(kw):  # per channel: (rows, C) x (rows, C, M) summed over the rows
-            rows = windows[:, :, :, i, j, :].reshape(n * out_h * out_w, channels)
-            np.einsum("rc,rcm->cm", rows, g5, out=result[i, j])
-    return result
+    geo = conv.conv_geometry(x.shape[1:3], filter_shape[:2], strides, dilations, padding)
+    return depthwise_kernels.filter_grad(x, g, tuple(filter_shape), geo)
 
 
 def _infer_depthwise(x, filters, *, strides, padding, dilations):
@@ -180,9 +165,19 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     strides = conv._spatial_pair(strides, "strides", "depthwise_conv2d")
     dilations = conv._spatial_pair(1 if dilations is None else dilations, "dilations", "depthwise_conv2d")
     if max(strides) > 1 and max(dilations) > 1:
-        raise ValueError("depthwise_conv2d: strides > 1 together with dilations > 1 are not supported (as in TF)")
-    attrs = {"strides": strides, "padding": conv._padding(padding, "depthwise_conv2d", explicit_ok=True),
-             "dilations": dilations}
+        # TF 2.21 warns and returns a differently sized result (a 9x10 input, 3x3 window, strides 2, rate 2,
+        # VALID: 3x4 where the convolution has 3x3): no semantics to copy, so refuse
+        raise ValueError("depthwise_conv2d: strides > 1 together with dilations > 1 are not supported (TF 2.21 "
+                         "warns and computes a differently sized result); Keras' DepthwiseConv2D computes them")
+    return depthwise(input, filter, strides, padding, dilations, name)
+
+
+def depthwise(input, filter, strides, padding, dilations, name=None):  # noqa: A002
+    """The depthwise convolution itself, strides and dilations (pairs) in any combination: Keras'
+    DepthwiseConv2D and SeparableConv2D allow strides and dilations > 1 together (Keras runs TF's op at
+    stride 1 on the SAME-padded input and subsamples; this kernel computes only the kept outputs)."""
+    attrs = {"strides": tuple(strides), "padding": conv._padding(padding, "depthwise_conv2d", explicit_ok=True),
+             "dilations": tuple(dilations)}
     return apply(depthwise_conv2d_op, (convert_to_tensor(input), convert_to_tensor(filter)), attrs, name=name)
 
 

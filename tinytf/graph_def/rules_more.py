@@ -542,6 +542,32 @@ def _conv_backprop_filter(n, const):
         attrs
 
 
+def _depthwise_attrs(n):
+    """DepthwiseConv2dNative's attributes; TF's kernel has no semantics for strides and dilations above 1
+    together (Keras' layers allow them, tinytf computes them), so such a node is not written."""
+    if max(n.attrs["strides"]) > 1 and max(n.attrs["dilations"]) > 1:
+        raise NotImplementedError(f"{n.op} with strides {n.attrs['strides']} and dilations {n.attrs['dilations']} "
+                                  f"both above 1: TF's DepthwiseConv2dNative does not compute it")
+    return {**_t(n), **_window_attrs(n, n.attrs["padding"]), "dilations": p.attr_ints(_nhwc(n.attrs["dilations"]))}
+
+
+def _depthwise(n, const):
+    return "DepthwiseConv2dNative", list(n.refs), _depthwise_attrs(n)
+
+
+def _depthwise_backprop_input(n, const):  # tinytf (g, filters), shape (H, W, C): TF (input_sizes, filter, g)
+    batch = n.inputs[0]._shape[0] if n.inputs[0]._shape is not None else None
+    if batch is None:
+        raise NotImplementedError(f"{n.op} with an unknown batch size")
+    sizes = _int(const, "input_sizes", [batch] + list(n.attrs["shape"]))
+    return "DepthwiseConv2dNativeBackpropInput", [sizes, n.refs[1], n.refs[0]], _depthwise_attrs(n)
+
+
+def _depthwise_backprop_filter(n, const):  # tinytf (x, g), filter_shape: TF (input, filter_sizes, g)
+    sizes = _int(const, "filter_sizes", list(n.attrs["filter_shape"]))
+    return "DepthwiseConv2dNativeBackpropFilter", [n.refs[0], sizes, n.refs[1]], _depthwise_attrs(n)
+
+
 def _max_pool_grad(n, const):  # tinytf (x, y, g) is TF's MaxPoolGrad(orig_input, orig_output, grad)
     attrs = {**_t(n), **_window_attrs(n, n.attrs["padding"]), "ksize": p.attr_ints(_nhwc(n.attrs["ksize"]))}
     return "MaxPoolGrad", list(n.refs[:3]), attrs
@@ -864,6 +890,8 @@ RULES = {
     "linspace": _linspace, "searchsorted": _searchsorted, "unique": _unique, "tensor_scatter_nd": _tensor_scatter_nd,
     "segment_reduction": _segment, "unsorted_segment_reduction": _unsorted_segment, "tensordot": _tensordot,
     "conv2d_backprop_input": _conv_backprop_input, "conv2d_backprop_filter": _conv_backprop_filter,
+    "depthwise_conv2d": _depthwise, "depthwise_conv2d_backprop_input": _depthwise_backprop_input,
+    "depthwise_conv2d_backprop_filter": _depthwise_backprop_filter,
     "max_pool2d_grad": _max_pool_grad, "max_pool2d_relu_grad": _max_pool_relu_grad,
     "dropout_select": _dropout_select,
     "avg_pool2d_grad": _avg_pool_grad,
@@ -897,8 +925,6 @@ UNEXPORTED = {
                            "dataset graph exists to export",
     "parse_sequence_example": "tinytf's parse_sequence_example attributes differ from ParseSequenceExampleV2's; "
                               "not written",
-    **{name: "TF's DepthwiseConv2dNative family; the rule is not written yet"
-       for name in ("depthwise_conv2d", "depthwise_conv2d_backprop_filter", "depthwise_conv2d_backprop_input")},
     **{name: "a draw of tf.random.Generator at a state value; TF draws through RngReadAndSkip on the state's "
        "resource and the stateless V2 ops, a different split of the same work: not written"
        for name in ("generator_random_float", "generator_random_int", "generator_random_full_int",
@@ -966,6 +992,9 @@ TF_NAMES = {
     "tensor_scatter_nd": "TensorScatterUpdate", "segment_reduction": "SegmentSum",
     "unsorted_segment_reduction": "UnsortedSegmentSum", "tensordot": "Reshape",
     "conv2d_backprop_input": "Conv2DBackpropInput", "conv2d_backprop_filter": "Conv2DBackpropFilter",
+    "depthwise_conv2d": "DepthwiseConv2dNative",
+    "depthwise_conv2d_backprop_input": "DepthwiseConv2dNativeBackpropInput",
+    "depthwise_conv2d_backprop_filter": "DepthwiseConv2dNativeBackpropFilter",
     "max_pool2d_grad": "MaxPoolGrad", "max_pool2d_relu_grad": "Mul", "dropout_select": "SelectV2",
     "avg_pool2d_grad": "AvgPoolGrad", "strided_slice_grad": "StridedSliceGrad",
     "as_string": "AsString", "regex_full_match": "RegexFullMatch", "regex_replace": "RegexReplace",

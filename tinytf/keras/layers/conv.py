@@ -1,10 +1,15 @@
-"""Convolution layers (channels_last): Conv1D, Conv2D, Conv2DTranspose, DepthwiseConv2D, SeparableConv2D,
-all on tf.nn.conv2d (a 1-D convolution is a 2-D one of height 1; a transposed convolution is a convolution of
-the stride-dilated input with the flipped kernel; a depthwise one is a convolution per channel)."""
+"""Convolution layers (channels_last): Conv1D, Conv2D, Conv2DTranspose, DepthwiseConv2D, SeparableConv2D.
+
+Each runs on the op TF's Keras uses, so each is one kernel forward and one per gradient: Conv2D and Conv1D on
+conv2d (a 1-D convolution is a 2-D one of height 1), Conv2DTranspose on conv2d_transpose (conv2d's input
+gradient), DepthwiseConv2D and SeparableConv2D on depthwise_conv2d (runtime/ops/depthwise_kernels.py). They
+replaced composites (per-channel conv2d and a concat; a zero-dilated, padded input convolved with the flipped
+kernel) that cost 1.3-3x more: docs/performance.md has the figures."""
 
 from __future__ import annotations
 
 import tinytf as _tf
+from tinytf.runtime.ops import conv_variants
 
 from .. import activations, constraints, initializers, regularizers
 from .input_spec import InputSpec
@@ -129,41 +134,59 @@ class Conv1D(BaseConv):
         return self._finish(_tf.squeeze(out, 1))
 
 
-def _dilate(x, strides):
-    """Insert stride-1 zeros between the spatial positions of x (N, H, W, C)."""
-    sh, sw = strides
-    if sh == 1 and sw == 1:
-        return x
-    h, w, c = x.shape[1], x.shape[2], x.shape[3]
-    x = _tf.reshape(x, [-1, h, 1, w, 1, c])
-    x = _tf.pad(x, [[0, 0], [0, 0], [0, sh - 1], [0, 0], [0, sw - 1], [0, 0]])
-    x = _tf.reshape(x, [-1, h * sh, w * sw, c])
-    return x[:, : (h - 1) * sh + 1, : (w - 1) * sw + 1, :]
+def transpose_output_length(size, kernel, stride, padding, output_padding, dilation):
+    """Keras' output size of a transposed convolution along one axis (deconv_output_length for TF's padding)."""
+    if size is None:
+        return None
+    kernel = (kernel - 1) * dilation + 1
+    if padding == "valid":
+        extra = max(kernel, stride) - kernel if output_padding is None else output_padding
+        return (size - 1) * stride + kernel + extra
+    return size * stride if output_padding is None else (size - 1) * stride + kernel % 2 + output_padding
 
 
 class Conv2DTranspose(BaseConv):
     """The transpose of Conv2D (its gradient for the input): upsamples by the strides."""
 
+    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", output_padding=None, data_format=None,
+                 dilation_rate=(1, 1), activation=None, use_bias=True, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, **kwargs):
+        super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate, 1, activation, use_bias,
+                         kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer,
+                         activity_regularizer, kernel_constraint, bias_constraint, **kwargs)
+        if self.padding == "causal":
+            raise ValueError("Conv2DTranspose: padding must be 'valid' or 'same', got 'causal'")
+        self.output_padding = None if output_padding is None else _tuple(output_padding, 2, "output_padding")
+        if self.output_padding is not None:
+            for pad, stride in zip(self.output_padding, self.strides):
+                if pad >= stride:
+                    raise ValueError(f"Strides {self.strides} must be greater than output padding "
+                                     f"{self.output_padding}.")
+        if max(self.strides) > 1 and max(self.dilation_rate) > 1:
+            raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
+                             f"strides={self.strides} and dilation_rate={self.dilation_rate}")
+
     def _kernel_shape(self, channels: int) -> tuple:
         return (*self.kernel_size, self.filters, channels)
 
     def call(self, inputs):
-        if self.dilation_rate != (1, 1):
-            raise NotImplementedError("Conv2DTranspose: dilation_rate other than 1 is not supported yet")
-        kh, kw = self.kernel_size
-        flipped = _tf.transpose(_tf.reverse(self.kernel, [0, 1]), [0, 1, 3, 2])
-        x = _dilate(inputs, self.strides)
-        x = _tf.pad(x, [[0, 0], [kh - 1, kh - 1], [kw - 1, kw - 1], [0, 0]])
-        full = _tf.nn.conv2d(x, flipped, strides=[1, 1], padding="VALID")
-        if self.padding == "same":
-            h, w = inputs.shape[1], inputs.shape[2]
-            sh, sw = self.strides
-            top, left = max(kh - sh, 0) // 2, max(kw - sw, 0) // 2
-            extra_h, extra_w = max(sh - kh, 0), max(sw - kw, 0)
-            if extra_h or extra_w:
-                full = _tf.pad(full, [[0, 0], [0, extra_h], [0, extra_w], [0, 0]])
-            full = full[:, top:top + h * sh, left:left + w * sw, :]
-        return self._finish(full)
+        height, width = inputs.shape[1], inputs.shape[2]
+        if height is None or width is None:
+            raise ValueError(f"Conv2DTranspose needs the input's height and width, got shape {inputs.shape}")
+        pads = self.output_padding or (None, None)
+        size = [transpose_output_length(n, k, s, self.padding, p, d) for n, k, s, p, d in
+                zip((height, width), self.kernel_size, self.strides, pads, self.dilation_rate)]
+        batch = inputs.shape[0] if inputs.shape[0] is not None else _tf.shape(inputs)[0]
+        outputs = _tf.nn.conv2d_transpose(inputs, self.kernel, [batch, *size, self.filters], list(self.strides),
+                                          padding=self.padding.upper(), dilations=list(self.dilation_rate))
+        return self._finish(outputs)
+
+    def get_config(self) -> dict:
+        config = super().get_config()
+        config.pop("groups")
+        config["output_padding"] = self.output_padding
+        return config
 
 
 class DepthwiseConv2D(BaseConv):
@@ -206,10 +229,7 @@ class DepthwiseConv2D(BaseConv):
 
 def depthwise_conv(x, kernel, strides, padding, dilations):
     """Channel c convolved with kernel[..., c, :], the results in channel order (c * multiplier + m)."""
-    channels = kernel.shape[2]
-    parts = [_tf.nn.conv2d(x[..., c:c + 1], kernel[:, :, c:c + 1, :], strides=list(strides),
-                           padding=padding.upper(), dilations=list(dilations)) for c in range(channels)]
-    return parts[0] if channels == 1 else _tf.concat(parts, -1)
+    return conv_variants.depthwise(x, kernel, strides, padding.upper(), dilations)
 
 
 class SeparableConv2D(BaseConv):

@@ -1,0 +1,112 @@
+"""The depthwise kernels (runtime/ops/depthwise_kernels.py) against a float64 loop, in every code path: width
+stride 1 (rows seen as OW * C values) and > 1, multiplier 1 (written straight into the output) and > 1,
+1 to 5 channels, dilations, SAME/VALID/explicit padding, tasks of one or several images on one or two
+threads. The gradients are checked as the exact adjoints of the forward map in float64 (for a linear map F,
+<g, F(x)> = <F^T(g), x> for every x and g, which is what a finite-difference check approximates)."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from tinytf.runtime.ops import conv, conv_kernels, conv_variants, depthwise_kernels
+
+rng = np.random.default_rng(5)
+
+
+def reference(x, f, strides, padding, dilations):
+    """depthwise_conv2d by loops over output pixels, in float64."""
+    kh, kw, channels, multiplier = f.shape
+    geo = conv.conv_geometry(x.shape[1:3], (kh, kw), strides, dilations, padding)
+    top, bottom, left, right = geo.pads
+    out_h, out_w = geo.out_hw
+    padded = np.zeros((x.shape[0], x.shape[1] + top + bottom + kh * dilations[0],
+                       x.shape[2] + left + right + kw * dilations[1], channels))
+    padded[:, top:top + x.shape[1], left:left + x.shape[2]] = x
+    y = np.zeros((x.shape[0], out_h, out_w, channels, multiplier))
+    for h, w, i, j in itertools.product(range(out_h), range(out_w), range(kh), range(kw)):
+        y[:, h, w] += padded[:, h * strides[0] + i * dilations[0], w * strides[1] + j * dilations[1], :, None] * f[i, j]
+    return y.reshape(x.shape[0], out_h, out_w, channels * multiplier)
+
+
+CASES = [  # x shape, filter shape, strides, padding, dilations
+    ((3, 7, 8, 3), (3, 3, 3, 2), (1, 1), "SAME", (1, 1)),
+    ((4, 9, 6, 1), (2, 3, 1, 1), (2, 2), "SAME", (1, 1)),
+    ((2, 9, 9, 4), (3, 2, 4, 3), (1, 2), "VALID", (1, 1)),
+    ((2, 10, 11, 5), (3, 3, 5, 1), (1, 1), "SAME", (2, 2)),
+    ((3, 8, 8, 2), (3, 3, 2, 2), (2, 1), ((1, 2), (0, 3)), (1, 1)),
+    ((2, 9, 10, 3), (3, 3, 3, 2), (2, 2), "SAME", (2, 2)),  # Keras allows strides and dilations together
+    ((2, 6, 7, 3), (1, 1, 3, 2), (3, 3), "VALID", (1, 1)),
+]
+
+
+@pytest.fixture(params=["one task, one thread", "many tasks, two threads"])
+def tasking(request, monkeypatch):
+    if request.param != "one task, one thread":
+        monkeypatch.setattr(depthwise_kernels, "TASK_BYTES", 1)  # one image per task
+        monkeypatch.setattr(depthwise_kernels, "PARALLEL_MIN_ELEMENTS", 0)
+        monkeypatch.setattr(conv_kernels, "threads", lambda: 2)
+    return request.param
+
+
+def _kernels(x, f, strides, padding, dilations):
+    attrs = {"strides": strides, "padding": padding, "dilations": dilations}
+    forward = conv_variants._depthwise_kernel(x, f, **attrs)
+    return forward, (lambda g: conv_variants._depthwise_input_kernel(g, f, shape=x.shape[1:], **attrs),
+                     lambda g: conv_variants._depthwise_filter_kernel(x, g, filter_shape=f.shape, **attrs))
+
+
+@pytest.mark.parametrize("x_shape, f_shape, strides, padding, dilations", CASES)
+def test_kernels_match_the_loop_and_its_adjoints(x_shape, f_shape, strides, padding, dilations, tasking):
+    x, f = rng.standard_normal(x_shape), rng.standard_normal(f_shape)
+    y, (input_grad, filter_grad) = _kernels(x, f, strides, padding, dilations)
+    expected = reference(x, f, strides, padding, dilations)
+    np.testing.assert_allclose(y, expected, rtol=1e-12, atol=1e-12)
+    g = rng.standard_normal(y.shape)
+    dx, df = input_grad(g), filter_grad(g)
+    assert dx.shape == x.shape and df.shape == f.shape
+    for _ in range(3):  # random directions: <g, F(u, f)> = <dx, u> and <g, F(x, v)> = <df, v>
+        u, v = rng.standard_normal(x_shape), rng.standard_normal(f_shape)
+        np.testing.assert_allclose(np.sum(g * reference(u, f, strides, padding, dilations)), np.sum(dx * u),
+                                   rtol=1e-10)
+        np.testing.assert_allclose(np.sum(g * reference(x, v, strides, padding, dilations)), np.sum(df * v),
+                                   rtol=1e-10)
+
+
+def test_float32_results_are_float32_and_close_to_float64(tasking):
+    x, f = rng.standard_normal((5, 12, 12, 6)), rng.standard_normal((3, 3, 6, 2))
+    y32, (input_grad, filter_grad) = _kernels(x.astype(np.float32), f.astype(np.float32), (1, 1), "SAME", (1, 1))
+    y64, (input_grad64, filter_grad64) = _kernels(x, f, (1, 1), "SAME", (1, 1))
+    g = rng.standard_normal(y64.shape)
+    for a, b in [(y32, y64), (input_grad(g.astype(np.float32)), input_grad64(g)),
+                 (filter_grad(g.astype(np.float32)), filter_grad64(g))]:
+        assert a.dtype == np.float32
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
+
+
+def test_the_filter_gradient_does_not_depend_on_which_thread_took_which_task(monkeypatch):
+    monkeypatch.setattr(depthwise_kernels, "TASK_BYTES", 1)
+    monkeypatch.setattr(depthwise_kernels, "PARALLEL_MIN_ELEMENTS", 0)
+    monkeypatch.setattr(conv_kernels, "threads", lambda: 2)
+    x = rng.standard_normal((9, 6, 6, 4)).astype(np.float32)
+    f = rng.standard_normal((3, 3, 4, 2)).astype(np.float32)
+    g = rng.standard_normal((9, 6, 6, 8)).astype(np.float32)
+    geo = conv.conv_geometry((6, 6), (3, 3), (1, 1), (1, 1), "SAME")
+    first = depthwise_kernels.filter_grad(x, g, f.shape, geo)
+    for _ in range(5):
+        np.testing.assert_array_equal(depthwise_kernels.filter_grad(x, g, f.shape, geo), first)
+
+
+def test_empty_batch_and_steady_state_buffers():
+    f = rng.standard_normal((3, 3, 2, 2)).astype(np.float32)
+    geo = conv.conv_geometry((5, 5), (3, 3), (1, 1), (1, 1), "SAME")
+    empty = np.zeros((0, 5, 5, 2), np.float32)
+    assert depthwise_kernels.forward(empty, f, geo).shape == (0, 5, 5, 4)
+    assert depthwise_kernels.input_grad(np.zeros((0, 5, 5, 4), np.float32), f, (0, 5, 5, 2), geo).shape == (0, 5, 5, 2)
+    np.testing.assert_array_equal(depthwise_kernels.filter_grad(empty, np.zeros((0, 5, 5, 4), np.float32), f.shape,
+                                                                geo), np.zeros(f.shape, np.float32))
+    x = rng.standard_normal((2, 5, 5, 2)).astype(np.float32)
+    first = depthwise_kernels.forward(x, f, geo)
+    second = depthwise_kernels.forward(x, f, geo)  # the thread's reused buffers hold nothing stale
+    assert first is not second
+    np.testing.assert_array_equal(first, second)
