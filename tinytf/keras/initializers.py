@@ -140,9 +140,12 @@ class RandomUniform(RandomInitializer):
         return {"seed": self.seed, "minval": self.minval, "maxval": self.maxval}
 
 
-def compute_fans(shape) -> tuple:
-    """(fan_in, fan_out) as Keras computes them: a conv kernel's receptive field multiplies both."""
+def compute_fans(shape, input_axes=None, output_axes=None) -> tuple:
+    """(fan_in, fan_out) as Keras computes them: over the given input and output axes (EinsumDense names them),
+    else a conv kernel's receptive field multiplies both."""
     shape = _shape(shape)
+    if input_axes is not None and output_axes is not None:
+        return math.prod(shape[a] for a in input_axes), math.prod(shape[a] for a in output_axes)
     if len(shape) == 0:
         return 1, 1
     if len(shape) == 1:
@@ -156,8 +159,10 @@ def compute_fans(shape) -> tuple:
 class VarianceScaling(RandomInitializer):
     """Samples with variance scale / fan (fan_in, fan_out or their average)."""
 
-    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
+    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None, input_axes=None,
+                 output_axes=None):
         super().__init__(seed)
+        self.input_axes, self.output_axes = input_axes, output_axes
         if scale <= 0.0:
             raise ValueError(f"Argument `scale` must be positive float. Received: scale={scale}")
         if mode not in ("fan_in", "fan_out", "fan_avg"):
@@ -167,7 +172,7 @@ class VarianceScaling(RandomInitializer):
         self.scale, self.mode, self.distribution = scale, mode, distribution
 
     def __call__(self, shape, dtype=None):
-        fan_in, fan_out = compute_fans(shape)
+        fan_in, fan_out = compute_fans(shape, self.input_axes, self.output_axes)
         fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
         variance = self.scale / max(1.0, fan)
         if self.distribution == "truncated_normal":
@@ -179,14 +184,15 @@ class VarianceScaling(RandomInitializer):
         return self._draw("uniform", shape, dtype, minval=-limit, maxval=limit)
 
     def get_config(self) -> dict:
-        return {"seed": self.seed, "scale": self.scale, "mode": self.mode, "distribution": self.distribution}
+        return {"seed": self.seed, "scale": self.scale, "mode": self.mode, "distribution": self.distribution,
+                "input_axes": self.input_axes, "output_axes": self.output_axes}
 
 
 def _fixed_variance_scaling(name, scale, mode, distribution, doc):
     class Fixed(VarianceScaling):
         def __init__(self, seed=None, input_axes=None, output_axes=None):
-            super().__init__(scale=scale, mode=mode, distribution=distribution, seed=seed)
-            self.input_axes, self.output_axes = input_axes, output_axes
+            super().__init__(scale=scale, mode=mode, distribution=distribution, seed=seed, input_axes=input_axes,
+                             output_axes=output_axes)
 
         def get_config(self) -> dict:
             return {"seed": self.seed, "input_axes": self.input_axes, "output_axes": self.output_axes}

@@ -13,6 +13,7 @@ from .conv import (
                    SeparableConv2D,
 )
 from .core import Activation, Dense, Dropout, Lambda
+from .einsum_dense import EinsumDense
 from .embedding import Embedding, Masking, TimeDistributed
 from .input_spec import InputSpec
 from .layer import Layer
@@ -33,6 +34,7 @@ from .merging import (
                    multiply,
                    subtract,
 )
+from .multi_head_attention import MultiHeadAttention
 from .normalization import BatchNormalization, LayerNormalization, Normalization
 from .pooling import (
                    AveragePooling1D,
@@ -63,4 +65,4 @@ __all__ = ["Layer", "InputSpec", "Input", "InputLayer", "Dense", "Activation", "
            "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D",
            "UpSampling2D", "ZeroPadding2D", "Cropping2D", "BatchNormalization", "LayerNormalization",
            "Normalization", "Embedding", "Masking", "TimeDistributed", "RNN", "SimpleRNN", "LSTM", "GRU",
-           "SimpleRNNCell", "LSTMCell", "GRUCell", "Bidirectional"]
+           "SimpleRNNCell", "LSTMCell", "GRUCell", "Bidirectional", "EinsumDense", "MultiHeadAttention"]
