@@ -50,6 +50,15 @@ from .pooling import (
                    ZeroPadding2D,
 )
 from .recurrent import GRU, LSTM, RNN, Bidirectional, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
+from .regularization import (
+                             ActivityRegularization,
+                             GaussianDropout,
+                             GaussianNoise,
+                             Identity,
+                             SpatialDropout1D,
+                             SpatialDropout2D,
+                             UnitNormalization,
+)
 from .reshaping import Flatten, Permute, RepeatVector, Reshape
 
 MaxPool1D, MaxPool2D, AvgPool1D, AvgPool2D = MaxPooling1D, MaxPooling2D, AveragePooling1D, AveragePooling2D
@@ -65,4 +74,6 @@ __all__ = ["Layer", "InputSpec", "Input", "InputLayer", "Dense", "Activation", "
            "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D",
            "UpSampling2D", "ZeroPadding2D", "Cropping2D", "BatchNormalization", "LayerNormalization",
            "Normalization", "Embedding", "Masking", "TimeDistributed", "RNN", "SimpleRNN", "LSTM", "GRU",
-           "SimpleRNNCell", "LSTMCell", "GRUCell", "Bidirectional", "EinsumDense", "MultiHeadAttention"]
+           "SimpleRNNCell", "LSTMCell", "GRUCell", "Bidirectional", "EinsumDense", "MultiHeadAttention",
+           "GaussianNoise", "GaussianDropout",
+           "SpatialDropout1D", "SpatialDropout2D", "ActivityRegularization", "Identity", "UnitNormalization"]
