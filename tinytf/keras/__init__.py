@@ -13,6 +13,7 @@ from . import (
     models,
     optimizers,
     preprocessing,
+    random,
     regularizers,
     utils,
 )
@@ -31,5 +32,5 @@ class backend:  # noqa: N801 - Keras' module name
 
 
 __all__ = ["activations", "callbacks", "constraints", "datasets", "initializers", "layers", "losses", "metrics",
-           "models", "utils", "optimizers", "preprocessing", "regularizers", "saving", "Input", "InputSpec", "Layer",
-           "Model", "Sequential", "backend"]
+           "models", "utils", "optimizers", "preprocessing", "random", "regularizers", "saving", "Input", "InputSpec",
+           "Layer", "Model", "Sequential", "backend"]

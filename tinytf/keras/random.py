@@ -1,0 +1,89 @@
+"""keras.random: Keras 3's seeded random functions on TensorFlow's stateless ops. A seed is an int (the pair
+(seed, 0)), a SeedGenerator (its state, then advanced, so each draw differs and a program repeats), or None (the
+global generator, seeded from Keras' default seed). Same seeds, same numbers as TF 2.21."""
+
+from __future__ import annotations
+
+import tinytf as _tf
+from tinytf.scopes import init_scope
+
+from .random_seeds import make_default_seed
+
+_INT32_FOLD = 2**31 - 2  # Keras' _cast_seed folds int64 seeds into int32 range
+
+
+class SeedGenerator:
+    """A random seed's state, a variable (so a traced step draws fresh seeds on every call)."""
+
+    def __init__(self, seed=None, name=None, **kwargs):
+        if kwargs:
+            raise ValueError(f"Unrecognized keyword arguments: {kwargs}")
+        self._initial_seed = seed
+        seed = make_default_seed() if seed is None else seed
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"Argument `seed` must be an integer. Received: seed={seed}")
+        self.name = name or "seed_generator"
+        with init_scope():
+            self.state = _tf.Variable(_tf.constant([seed, 0], _tf.int64), trainable=False,
+                                      name="seed_generator_state")
+
+    def next(self, ordered=True):
+        """The current state; the state moves on (by one in its second entry, as Keras counts)."""
+        value = self.state.read_value()
+        if ordered:
+            self.state.assign_add(_tf.constant([0, 1], _tf.int64))
+        else:
+            self.state.assign((value + 1) * 5387 % 933199)
+        return value
+
+    def get_config(self) -> dict:
+        return {"seed": self._initial_seed}
+
+
+_global_generator = None
+
+
+def global_seed_generator() -> SeedGenerator:
+    global _global_generator
+    if _global_generator is None:
+        _global_generator = SeedGenerator()
+    return _global_generator
+
+
+def _seed_pair(seed):
+    if isinstance(seed, SeedGenerator):
+        pair = seed.next()
+    elif isinstance(seed, int) and not isinstance(seed, bool):
+        pair = _tf.constant([seed, 0], _tf.int64)
+    elif seed is None:
+        pair = global_seed_generator().next(ordered=False)
+    else:
+        raise ValueError(f"Argument `seed` must be either an integer or an instance of `SeedGenerator`. Received: "
+                         f"seed={seed} (of type {type(seed)})")
+    return _tf.cast(_tf.math.floormod(pair, _INT32_FOLD), _tf.int32)
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    return _tf.random.stateless_normal(shape, seed=_seed_pair(seed), mean=mean, stddev=stddev,
+                                       dtype=dtype or "float32")
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    return _tf.random.stateless_truncated_normal(shape, seed=_seed_pair(seed), mean=mean, stddev=stddev,
+                                                 dtype=dtype or "float32")
+
+
+def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
+    dtype = _tf.as_dtype(dtype or "float32")
+    return _tf.random.stateless_uniform(shape, seed=_seed_pair(seed), minval=_tf.cast(minval, dtype),
+                                        maxval=_tf.cast(maxval, dtype), dtype=dtype)
+
+
+def randint(shape, minval, maxval, dtype="int32", seed=None):
+    dtype = _tf.as_dtype(dtype)
+    drawn = dtype if dtype in (_tf.int32, _tf.int64) else _tf.int64
+    return _tf.cast(_tf.random.stateless_uniform(shape, seed=_seed_pair(seed), minval=minval, maxval=maxval,
+                                                 dtype=drawn), dtype)
+
+
+__all__ = ["SeedGenerator", "normal", "randint", "truncated_normal", "uniform"]
