@@ -140,3 +140,35 @@ def p_guide_iterator_checkpoint_repeated_shuffle(tf):
     again = [int(x) for x in it]
     epochs = [sorted(head[:6]), sorted(head[6:] + rest[:4]), sorted(rest[4:])]
     return [rest == again, len(rest), epochs, head[:6] != (head[6:] + rest[:4])]
+
+
+@program
+def p_guide_performance_timeline(tf):
+    """The data performance guide's timeline: a generator dataset of (steps, times, values) with output_types,
+    output_shapes and args, accumulated with tf.concat, then filtered with a boolean numpy mask as a tensor
+    index (times made deterministic here; the guide reads time.perf_counter)."""
+    def generator(instance_idx, num_samples):
+        open_enter, open_elapsed = 1.0, 0.5
+        for sample_idx in range(num_samples):
+            yield ([("Open",), ("Read",)], [(open_enter, open_elapsed), (2.0 + sample_idx, 0.25)],
+                   [(instance_idx, 0, -1), (instance_idx, 0, sample_idx)])
+            open_enter, open_elapsed = -1., -1.
+
+    ds = tf.data.Dataset.from_generator(generator, output_types=(tf.string, tf.float32, tf.int32),
+                                        output_shapes=((2, 1), (2, 2), (2, 3)), args=(7, 3))
+    steps_acc = tf.zeros([0, 1], dtype=tf.string)
+    times_acc = tf.zeros([0, 2], dtype=tf.float32)
+    values_acc = tf.zeros([0, 3], dtype=tf.int32)
+    for steps, times, values in ds.prefetch(tf.data.AUTOTUNE):
+        steps_acc = tf.concat((steps_acc, steps), axis=0)
+        times_acc = tf.concat((times_acc, times), axis=0)
+        values_acc = tf.concat((values_acc, values), axis=0)
+        steps_acc = tf.concat((steps_acc, [["Train"]]), axis=0)
+        times_acc = tf.concat((times_acc, [(9.0, 0.125)]), axis=0)
+        values_acc = tf.concat((values_acc, [values[-1]]), axis=0)
+    mask = np.logical_and(times_acc > 0, steps_acc != b"")[:, 0]
+    steps = steps_acc[mask].numpy()
+    by_tensor = times_acc[tf.constant(mask)]
+    both = values_acc[np.stack([mask, mask, ~mask], 1)]
+    return [str(ds.element_spec), [s.decode() for s in steps[:, 0]], val(times_acc[mask]), val(by_tensor),
+            val(both), val(values_acc[mask])]
