@@ -192,3 +192,29 @@ def p_ragged_rank1_elements_through_transforms(tf):
             described(ds.scan(tf.constant(0, tf.int64), lambda s, r: (s + r.nrows(), r * 2))),
             str(grouped.element_spec), _sorted(grouped), described(ds.repeat(2).skip(3).take(2)),
             described(ds.map(lambda r: r.row_lengths()))]
+
+
+@program
+def p_ragged_tf_shape_dynamic_ragged_shape(tf):
+    """tf.shape of a RaggedTensor is a DynamicRaggedShape: its printed lengths, rank, partitions and dtype, and
+    its uniform dimensions by index (a ragged one raises ValueError), eagerly and inside tf.function."""
+    def described_shape(s):
+        out = [repr(s), s.rank, s.num_row_partitions, s.dtype.name, s.static_lengths()]
+        for i in range(-4, 4):
+            out.append(outcome(lambda i=i: s[i], "")["error"] if i < -3 or i >= 2 else outcome(lambda i=i: s[i], ""))
+        return out
+
+    rt = tf.ragged.constant([[1, 2], [], [3, 4, 5]])
+    rt32 = tf.ragged.constant([[[1], [2]], [[3]]], row_splits_dtype=tf.int32)
+    seen = []
+
+    @tf.function
+    def f(r):
+        s = tf.shape(r)
+        seen.append([repr(s), s.static_lengths(), s.rank])
+        return s[0] * 10
+
+    uniform_inner = tf.RaggedTensor.from_row_lengths(tf.zeros([3, 2]), [1, 2])
+    return [described_shape(tf.shape(rt)), described_shape(tf.shape(rt, out_type=tf.int64)),
+            described_shape(tf.shape(rt32)), val(f(rt)), seen, repr(tf.shape(uniform_inner)),
+            val(tf.shape(uniform_inner)[2]), tf.shape(uniform_inner).static_lengths()]
