@@ -172,3 +172,21 @@ def p_guide_performance_timeline(tf):
     both = values_acc[np.stack([mask, mask, ~mask], 1)]
     return [str(ds.element_spec), [s.decode() for s in steps[:, 0]], val(times_acc[mask]), val(by_tensor),
             val(both), val(values_acc[mask])]
+
+
+@program
+def p_guide_parse_example_of_non_strings(tf):
+    """The guide's tf_parse given a tensor that is not serialized records: a conversion ValueError eagerly, the
+    op's input TypeError inside a dataset map."""
+    from . import outcome
+
+    features = {"image/text": tf.io.FixedLenFeature(shape=(), dtype=tf.string)}
+
+    def tf_parse(eg):
+        return tf.io.parse_example(eg[tf.newaxis], features)["image/text"][0]
+
+    ints = tf.data.Dataset.from_tensors(tf.constant([[0, 1]], tf.int64))
+    return [outcome(lambda: tf_parse(tf.constant([[0, 1]], tf.int64)), "Tensor conversion requested dtype string"),
+            outcome(lambda: ints.map(tf_parse), "does not match expected type of string"),
+            outcome(lambda: ints.map(lambda e: tf.io.parse_single_example(e[0, 0], features)),
+                    "does not match expected type of string")]
