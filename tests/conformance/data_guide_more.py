@@ -190,3 +190,18 @@ def p_guide_parse_example_of_non_strings(tf):
             outcome(lambda: ints.map(tf_parse), "does not match expected type of string"),
             outcome(lambda: ints.map(lambda e: tf.io.parse_single_example(e[0, 0], features)),
                     "does not match expected type of string")]
+
+
+@program
+def p_guide_keras_fit_dataset_steps(tf):
+    """The guide's model.fit(dataset): the steps Keras counts per epoch (its progress bar's target) are the
+    dataset's cardinality when it is known, steps_per_epoch when given, else unknown."""
+    x = np.linspace(-1, 1, 600, dtype=np.float32).reshape(150, 4)
+    y = (np.arange(150) % 2).astype(np.int32)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+    model.compile(optimizer="sgd", loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(32)
+    known = model.fit(ds, epochs=2, verbose=0).params
+    unknown = model.fit(ds.filter(lambda a, b: True), epochs=1, verbose=0).params
+    given = model.fit(ds.repeat(), epochs=1, steps_per_epoch=3, verbose=0).params
+    return [known, unknown, given]
