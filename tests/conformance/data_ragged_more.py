@@ -217,4 +217,5 @@ def p_ragged_tf_shape_dynamic_ragged_shape(tf):
     uniform_inner = tf.RaggedTensor.from_row_lengths(tf.zeros([3, 2]), [1, 2])
     return [described_shape(tf.shape(rt)), described_shape(tf.shape(rt, out_type=tf.int64)),
             described_shape(tf.shape(rt32)), val(f(rt)), seen, repr(tf.shape(uniform_inner)),
-            val(tf.shape(uniform_inner)[2]), tf.shape(uniform_inner).static_lengths()]
+            val(tf.shape(uniform_inner)[2]), tf.shape(uniform_inner).static_lengths(),
+            isinstance(tf.shape(rt), tf.experimental.DynamicRaggedShape)]
