@@ -108,7 +108,9 @@ class EagerTensor(Tensor):
     def __format__(self, spec):
         if not self._value.shape:
             return format(self._value.item(), spec)
-        return format(str(self), spec)
+        # as TF's EagerTensor: the numpy value's format ("{}".format(t) prints [1 2], as the data guide's
+        # feature batches show; a width or precision on an array raises numpy's TypeError)
+        return format(self.numpy(), spec)
 
     def __reduce__(self):
         return EagerTensor, (self.numpy(), self.dtype)

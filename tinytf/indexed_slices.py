@@ -62,8 +62,8 @@ class IndexedSlices(CompositeTensor):
         return parts if self.dense_shape is None else parts + [self.dense_shape]
 
     def __str__(self):  # TF defines only str (its parts as str() shows tensors); repr is the object default
-        dense = "" if self.dense_shape is None else f", dense_shape={self.dense_shape}"
-        return f"IndexedSlices(indices={self.indices}, values={self.values}{dense})"
+        dense = "" if self.dense_shape is None else f", dense_shape={self.dense_shape!s}"
+        return f"IndexedSlices(indices={self.indices!s}, values={self.values!s}{dense})"
 
 
 class IndexedSlicesSpec(TypeSpec):

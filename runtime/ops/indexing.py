@@ -77,6 +77,12 @@ def parse_key(key, dynamic: list) -> tuple:
     return tuple(spec)
 
 
+def _is_bool_mask(key) -> bool:
+    if isinstance(key, np.ndarray):
+        return key.dtype == np.bool_ and key.ndim > 0
+    return isinstance(key, Tensor) and key.dtype is dtypes.bool_ and (key._shape is None or len(key._shape) > 0)
+
+
 def getitem(tensor, key):
     """`tensor[key]` with ints, slices (any bounds and strides), tf.newaxis, Ellipsis and scalar integer
     tensors, which may be symbolic while tracing."""
@@ -88,6 +94,10 @@ def getitem(tensor, key):
             pass  # the op (below) explains the error
     if not isinstance(tensor, Tensor):
         tensor = convert_to_tensor(tensor)
+    if _is_bool_mask(key):
+        # as TF's __getitem__: a boolean array or tensor (not a list) indexes by tf.boolean_mask (the data
+        # performance guide filters its timelines so)
+        return boolean_mask(tensor, key)
     dynamic = []
     try:
         spec = parse_key(key, dynamic)

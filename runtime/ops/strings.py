@@ -322,6 +322,14 @@ def _ragged_infer(x, **_attrs):
     return [(_S, (None,)), (dtypes.int64, (None if rows is None else rows + 1,))]
 
 
+def _split_infer(x, **_attrs):
+    """As _ragged_infer, but the row count is left unknown: TF's StringSplitV2 and bytes_split build their
+    RaggedTensor from a SparseTensor whose dense shape is a runtime value, so inside a traced function (and in
+    a dataset's element_spec) the result's shape is [None, None], not [len(input), None]."""
+    values, _ = _ragged_infer(x)
+    return [values, (dtypes.int64, (None,))]
+
+
 def _unicode_split_kernel(x, *, encoding):
     return _ragged([[ch.encode(encoding) for ch in b.decode(encoding)] for b in _objects(x).reshape(-1)])
 
@@ -342,9 +350,9 @@ unicode_split_op = _register("unicode_split", _unicode_split_kernel, _ragged_inf
                              "strings split into characters: (values, row_splits)")
 unicode_decode_op = _register("unicode_decode", _unicode_decode_kernel, _unicode_decode_infer,
                               "strings decoded to code points: (int32 values, row_splits)")
-string_split_op = _register("string_split", _split_kernel, _ragged_infer,
+string_split_op = _register("string_split", _split_kernel, _split_infer,
                             "strings split on a separator: (values, row_splits)")
-bytes_split_op = _register("bytes_split", _bytes_split_kernel, _ragged_infer,
+bytes_split_op = _register("bytes_split", _bytes_split_kernel, _split_infer,
                            "strings split into single bytes: (values, row_splits)")
 
 

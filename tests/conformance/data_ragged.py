@@ -9,12 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import KNOWN_DIFFERENCES, outcome, program, val
-
-KNOWN_DIFFERENCES["ragged_strings_split_static_rows"] = (
-    "tinytf's tf.strings.split keeps its input's static length as the result's row count inside a traced "
-    "function (TensorShape([2, None])); TF's graph op leaves it unknown ([None, None]). The values agree "
-    "(ragged_map_strings_split)")
+from . import outcome, program, val
 
 
 def texts(x):

@@ -3,7 +3,7 @@
 # The modules that install Dataset's methods (dataset.dataset_methods), base first: every method is in place
 # before tf.data.Dataset is used.
 from . import dataset, symbolic, sources, readers, sampling, parallel, transforms  # noqa: F401, I001
-from . import batching, shuffling, windows, reduce  # noqa: F401, I001
+from . import batching, shuffling, windows, reduce, resampling  # noqa: F401, I001
 from . import experimental  # noqa: F401
 from .dataset import AUTOTUNE, DatasetV2
 from .dataset import INFINITE as INFINITE_CARDINALITY

@@ -70,3 +70,8 @@ take_while = _transformation("take_while")
 scan = _transformation("scan")
 group_by_window = _transformation("group_by_window")
 bucket_by_sequence_length = _transformation("bucket_by_sequence_length")
+
+
+def rejection_resample(class_func, target_dist, initial_dist=None, seed=None):
+    """`tf.data.experimental.rejection_resample(...)`: the transformation for Dataset.apply."""
+    return lambda dataset: dataset.rejection_resample(class_func, target_dist, initial_dist, seed)

@@ -19,8 +19,10 @@ class Iterator:
     def __init__(self, dataset):
         self._dataset = dataset
         self._structure = dataset.element_spec
+        self._epochs = _epochs(dataset)  # before _flat_iter: what a checkpoint replays from
         self._items = dataset._flat_iter()
         self._lookahead = None  # an element a graph loop's test looked at (_peek_flat) but did not consume
+        self._consumed = 0  # elements handed out: a checkpoint's position
 
     @property
     def element_spec(self):
@@ -35,6 +37,8 @@ class Iterator:
             item, self._lookahead = self._lookahead, None
         else:
             item = next(self._items, None)
+        if item is not None:
+            self._consumed += 1
         if type(item) is ElementError:
             raise item.error
         return item
@@ -89,11 +93,51 @@ class Iterator:
     def close(self):
         self._items.close()
 
+    # --- tf.train.Checkpoint(iterator=it): the position, restored by replay -----------------------------------
+    def _checkpoint_children(self):
+        return []
+
+    def _checkpoint_state(self) -> dict:
+        """TF saves the pipeline's internal state (buffers included); tinytf saves how many elements were handed
+        out and the epoch counters of the pipeline's random stages (shuffle, sample_from_datasets) when this
+        iterator began, which is enough to replay the same elements when every random stage has a seed."""
+        return {"ITERATOR_STATE": np.array([self._consumed, *self._epochs], np.int64)}
+
+    def _restore_checkpoint_state(self, state: dict) -> None:
+        """Rewind: restart the pipeline with the saved epoch counters and skip the elements handed out before
+        the save (so a seeded shuffle gives the same order; a stage without a seed draws anew)."""
+        saved = np.asarray(state["ITERATOR_STATE"], np.int64).reshape(-1)
+        consumed, epochs = int(saved[0]), [int(e) for e in saved[1:]]
+        stages = list(self._dataset._lineage())
+        if len(epochs) != len(stages):
+            from tinytf.runtime.errors import NotFoundError
+
+            raise NotFoundError(f"Failed to restore dataset iterator from checkpoint: the saved iterator was over a "
+                                f"pipeline of {len(epochs)} datasets, this one ({self!r}) over {len(stages)}. Make "
+                                f"sure the dataset definition has not changed between the process that saved the "
+                                f"checkpoint and the process that is restoring it.")
+        for d, epoch in zip(stages, epochs):
+            if epoch >= 0 and hasattr(d, "_epoch"):
+                d._epoch = epoch
+        self._items.close()  # stops the old pipeline's prefetch and parallel-map threads
+        self._items, self._lookahead = self._dataset._flat_iter(), None
+        # the counters are the saved ones: the replay (and each stage started later, as the repetitions of a
+        # repeat) draws what the saved iterator drew, as TF's restored seed generators do
+        for _ in range(consumed):
+            if next(self._items, None) is None:
+                break
+        self._consumed, self._epochs = consumed, epochs
+
     def __repr__(self):
         return f"<tinytf.data.Iterator element_spec={describe(self._structure)}>"
 
 
 OwnedIterator = Iterator
+
+
+def _epochs(dataset) -> list:
+    """The epoch counter of each dataset of the pipeline (-1 for a stage without one)."""
+    return [getattr(d, "_epoch", -1) for d in dataset._lineage()]
 
 
 def make_iterator(dataset):

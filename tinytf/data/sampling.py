@@ -73,6 +73,17 @@ class SampleFromDatasets(DatasetV2):
         datasets = list(datasets)
         super().__init__(_common(datasets, "sample_from_datasets"), tuple(datasets))
         self._datasets = datasets
+        self._weights_dataset = None
+        if isinstance(weights, DatasetV2):
+            # one weight vector per draw (rejection_resample's mixing probability comes as such a dataset)
+            # each element's components together are the weights (TF takes log(element) as one [1, n] logits
+            # row: rejection_resample's weights are the pairs ((m, 1 - m),))
+            spec = weights.element_spec
+            if not all(getattr(getattr(c, "dtype", None), "is_floating", False) for c in nest.flatten(spec)):
+                raise TypeError(f"Invalid `weights`. `weights` type must be either a `tf.data.Dataset` of float "
+                                f"weights, or a list of floats, got element_spec {spec}.")
+            self._weights_dataset = weights
+            weights = None
         if weights is None:
             weights = [1.0] * len(datasets)
         weights = np.asarray(weights.numpy() if hasattr(weights, "numpy") else weights, np.float64)
@@ -95,13 +106,29 @@ class SampleFromDatasets(DatasetV2):
         self._epoch += 1
         iterators = [d._flat_iter() for d in self._datasets]
         weights = self._weights.copy()
-        while weights.sum() > 0:
-            c = int(rng.choice(len(weights), p=weights / weights.sum()))
+        live = np.ones(len(weights))  # members not yet exhausted
+        weight_stream = None if self._weights_dataset is None else self._weights_dataset._flat_iter()
+        while (weights * live).sum() > 0:
+            if weight_stream is not None:
+                drawn = next(weight_stream, None)
+                if drawn is None:
+                    return
+                if type(drawn) is ElementError:
+                    yield drawn
+                    continue
+                weights = np.concatenate([np.asarray(c, np.float64).reshape(-1) for c in drawn])
+                if weights.shape != live.shape:
+                    raise InvalidArgumentError(f"sample_from_datasets: a weights element holds {weights.size} "
+                                               f"weights for {live.size} datasets")
+                if (weights * live).sum() <= 0:
+                    return
+            p = weights * live
+            c = int(rng.choice(len(p), p=p / p.sum()))
             item = next(iterators[c], None)
             if item is None:
                 if self._stop:
                     return
-                weights[c] = 0
+                live[c] = 0
                 continue
             yield item
 

@@ -430,11 +430,23 @@ class ShardDataset(UnaryDataset):
                 yield item
 
 
+def _ragged_of_supported_dtype(spec) -> bool:
+    from ..ragged import RaggedTensorSpec
+
+    return isinstance(spec, RaggedTensorSpec) and (spec.dtype in (dtypes.int32, dtypes.int64)
+                                                   or spec.dtype.name == "string")
+
+
 class UniqueDataset(UnaryDataset):
     _tf_name = "_UniqueDataset"
 
     def __init__(self, input_dataset):
         spec = input_dataset.element_spec
+        if _ragged_of_supported_dtype(spec):
+            # TF's Python check reads the legacy output type (the ragged tensor's dtype) and lets it pass; the
+            # kernel then refuses the ragged tensor's variant component
+            raise InvalidArgumentError("UniqueDataset only supports inputs with a single `tf.int32`, `tf.int64`, "
+                                       "or `tf.string` component.")
         if not isinstance(spec, TensorSpec) or spec.dtype not in (
                 dtypes.int32, dtypes.int64) and getattr(spec.dtype, "name", "") != "string":
             raise TypeError(f"Unique does not support type {describe(spec)}: it supports datasets of int32, int64 "

@@ -235,7 +235,11 @@ def bucket_by_sequence_length(dataset, element_length_func, bucket_boundaries, b
             shapes_ = nest.map_structure(lambda s: s, shapes_)
         return window.padded_batch(sizes[i], shapes_, padding_values, drop_remainder=drop_remainder)
 
-    return _EagerGroupByWindow(dataset, bucket_of, batch_bucket, sizes, length_fn)
+    result = _EagerGroupByWindow(dataset, bucket_of, batch_bucket, sizes, length_fn)
+    # TF traces the bucket's batching at construction: padded_batch's refusal of ragged or sparse elements
+    # (and its padded_shapes errors) are raised here, not at the first element
+    result.element_spec  # noqa: B018
+    return result
 
 
 class _EagerGroupByWindow(GroupByWindowDataset):

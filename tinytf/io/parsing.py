@@ -178,9 +178,20 @@ def assemble(outputs, sparse, dense, ragged, ragged_keys, single) -> dict:
     return result
 
 
+def _serialized(value, op_name: str) -> Tensor:
+    """The serialized records as a string tensor. A tensor of another dtype is TF's ValueError eagerly (a
+    conversion; InvalidArgumentError is one) and, while tracing (a dataset map), the op's input TypeError."""
+    from tinytf.runtime.context import state
+
+    if isinstance(value, Tensor) and value.dtype is not dtypes.string and state.graph is not None:
+        raise TypeError(f"Input 'serialized' of '{op_name}' Op has type {value.dtype.name} that does not match "
+                        f"expected type of string.")
+    return convert_to_tensor(value, dtypes.string)
+
+
 def _parse(serialized, features, single):
     sparse, dense, ragged, defaults, ragged_keys = _config(features)
-    serialized = convert_to_tensor(serialized, dtypes.string)
+    serialized = _serialized(serialized, "ParseExampleV2")
     outputs = _parsing.parse_example(serialized, defaults, sparse, dense, single, ragged)
     result = assemble(outputs, sparse, dense, ragged, ragged_keys, single)
     return {key: _with_splits_dtype(result[key], features[key]) for key in features}
@@ -195,7 +206,7 @@ def _with_splits_dtype(value, feature):
 
 def parse_example(serialized, features, example_names=None, name=None) -> dict:
     """A batch (string vector) of serialized Examples -> {key: tensor [batch, ...] or SparseTensor}."""
-    return _parse(serialized, features, single=convert_to_tensor(serialized, dtypes.string)._shape == ())
+    return _parse(serialized, features, single=_serialized(serialized, "ParseExampleV2")._shape == ())
 
 
 def parse_single_example(serialized, features, example_names=None, name=None) -> dict:
@@ -231,7 +242,7 @@ def _parse_sequence(serialized, context_features, sequence_features, single):
         else ([], [], [], [], [])
     s_sparse, s_dense, s_ragged, s_ragged_keys = _sequence_config(sequence_features or {})
     _disjoint(s_sparse, s_dense, s_ragged)
-    serialized = convert_to_tensor(serialized, dtypes.string)
+    serialized = _serialized(serialized, "ParseSequenceExampleV2")
     outputs = _parsing_sequence.parse_sequence_example(
         serialized, defaults, (c_sparse, c_dense, c_ragged), (s_sparse, s_dense, s_ragged), single)
     count = _parsing.output_count(c_sparse, c_dense, c_ragged, single)

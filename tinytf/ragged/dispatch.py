@@ -156,6 +156,10 @@ def install(*modules) -> None:
             fn = getattr(module, name, None)
             if fn is not None:
                 setattr(module, name, reducing(fn, identity_of))
+        if getattr(module, "shape", None) is not None:  # tf.shape(rt): a DynamicRaggedShape
+            from .dynamic_shape import shape_dispatching
+
+            module.shape = shape_dispatching(module.shape)
 
 
 def _binary(fn, reflected=False):

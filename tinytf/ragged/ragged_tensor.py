@@ -35,6 +35,19 @@ def _row_splits(value) -> Tensor:
     return t if t.dtype is dtypes.int32 else _int64(t, "row_splits")
 
 
+def _partition_dtype(value):
+    """The row partition dtype TF gives a `from_*` argument: int32 when it is an int32 tensor (or array), else
+    int64 (TF converts partitions with dtype_hint=int64)."""
+    t = convert_to_tensor(value, dtype_hint=dtypes.int64)
+    return dtypes.int32 if t.dtype is dtypes.int32 else dtypes.int64
+
+
+def _as_dtype_of(t: Tensor, like_dtype) -> Tensor:
+    """t (int64, as tinytf computes partitions) as the row splits' dtype: accessors such as nrows() and
+    value_rowids() answer in the dtype of the row splits, as TF's do."""
+    return t if t.dtype is like_dtype else cast(t, like_dtype)
+
+
 def _as_int64(splits: Tensor) -> Tensor:
     """Row splits as int64: the dtype tinytf's own ragged computations use (int32 splits are the tensor's type
     only; `row_splits`, `row_lengths` and the components keep it)."""
@@ -96,26 +109,31 @@ class RaggedTensor(CompositeTensor):
 
     @classmethod
     def from_row_lengths(cls, values, row_lengths, name=None, validate=True) -> RaggedTensor:
+        dtype = _partition_dtype(row_lengths)
         lengths = _int64(row_lengths, "row_lengths")
         if validate and _is_eager(lengths) and (np.asarray(lengths._value) < 0).any():
             raise_invalid("Arguments to from_row_lengths do not form a valid RaggedTensor")
         zero = convert_to_tensor(np.zeros([1], np.int64))
-        return cls.from_row_splits(values, concat([zero, cumsum(lengths)], 0), validate=validate)
+        return cls.from_row_splits(values, _as_dtype_of(concat([zero, cumsum(lengths)], 0), dtype),
+                                   validate=validate)
 
     @classmethod
     def from_row_starts(cls, values, row_starts, name=None, validate=True) -> RaggedTensor:
         values = _values(values)
         total = reshape(_int64(_outer_size(values), "nvals"), [1])
-        return cls.from_row_splits(values, concat([_int64(row_starts, "row_starts"), total], 0), validate=validate)
+        splits = concat([_int64(row_starts, "row_starts"), total], 0)
+        return cls.from_row_splits(values, _as_dtype_of(splits, _partition_dtype(row_starts)), validate=validate)
 
     @classmethod
     def from_row_limits(cls, values, row_limits, name=None, validate=True) -> RaggedTensor:
         zero = convert_to_tensor(np.zeros([1], np.int64))
-        return cls.from_row_splits(values, concat([zero, _int64(row_limits, "row_limits")], 0), validate=validate)
+        splits = concat([zero, _int64(row_limits, "row_limits")], 0)
+        return cls.from_row_splits(values, _as_dtype_of(splits, _partition_dtype(row_limits)), validate=validate)
 
     @classmethod
     def from_value_rowids(cls, values, value_rowids, nrows=None, name=None, validate=True) -> RaggedTensor:
         """values[i] belongs to row value_rowids[i] (sorted ascending); `nrows` defaults to the last id + 1."""
+        dtype = _partition_dtype(value_rowids)
         rowids = _int64(value_rowids, "value_rowids")
         if nrows is None:
             one = convert_to_tensor(np.int64(1))
@@ -126,7 +144,7 @@ class RaggedTensor(CompositeTensor):
         # lengths[r] = how many ids equal r: one comparison matrix, summed along the ids
 
         lengths = reduce_sum(cast(equal(expand_dims(rows, 1), expand_dims(rowids, 0)), dtypes.int64), 1)
-        return cls.from_row_lengths(values, lengths, validate=validate)
+        return cls.from_row_lengths(values, _as_dtype_of(lengths, dtype), validate=validate)
 
     @classmethod
     def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None, validate=True) -> RaggedTensor:
@@ -152,7 +170,8 @@ class RaggedTensor(CompositeTensor):
         return result
 
     @classmethod
-    def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=None) -> RaggedTensor:
+    def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=None,
+                    row_splits_dtype=dtypes.int64) -> RaggedTensor:
         """Rows of a dense tensor: whole rows, or the first `lengths[i]` items of row i, or row i without its
         trailing `padding` items."""
         tensor = convert_to_tensor(tensor)
@@ -172,9 +191,10 @@ class RaggedTensor(CompositeTensor):
         if lengths is not None:
             lengths = _int64(lengths, "lengths")
             mask = expand_dims(_int64_range(ncols), 0) < expand_dims(lengths, 1)
-            return cls.from_row_lengths(boolean_mask(tensor, mask), lengths)
+            return cls.from_row_lengths(boolean_mask(tensor, mask), lengths).with_row_splits_dtype(row_splits_dtype)
         flat = reshape(tensor, [-1] + list(tensor._shape[2:]))
-        return cls.from_row_splits(flat, _int64_range(nrows + 1) * ncols, validate=False)
+        splits = _int64_range(nrows + 1) * ncols
+        return cls.from_row_splits(flat, _as_dtype_of(splits, dtypes.as_dtype(row_splits_dtype)), validate=False)
 
     # --- components -----------------------------------------------------------------------------------------
     @property
@@ -257,8 +277,8 @@ class RaggedTensor(CompositeTensor):
 
     def nrows(self, out_type=None, name=None) -> Tensor:
 
-        n = _shape(self._row_splits, out_type=dtypes.int64)[0] - convert_to_tensor(np.int64(1))
-        return n if out_type is None else cast(n, dtypes.as_dtype(out_type))
+        dtype = self.row_splits_dtype if out_type is None else dtypes.as_dtype(out_type)
+        return _shape(self._row_splits, out_type=dtype)[0] - convert_to_tensor(np.array(1, dtype.as_numpy_dtype))
 
     def value_rowids(self, name=None) -> Tensor:
         """The row of every value: row i repeated row_lengths[i] times."""
@@ -268,7 +288,7 @@ class RaggedTensor(CompositeTensor):
         ids = _int64_range(n_values)
 
         started = cast(expand_dims(_as_int64(self._row_splits)[1:-1], 0) <= expand_dims(ids, 1), dtypes.int64)
-        return reduce_sum(started, 1)
+        return _as_dtype_of(reduce_sum(started, 1), self.row_splits_dtype)
 
     def nested_row_lengths(self, name=None) -> tuple:
         return tuple(s[1:] - s[:-1] for s in self.nested_row_splits)
@@ -321,23 +341,24 @@ class RaggedTensor(CompositeTensor):
             raise ValueError(f"rank(st_input) must be 2, got {len(st_input._shape)}")
         rows = st_input.indices[:, 0]
 
-        return cls.from_value_rowids(st_input.values, rows, _shape(st_input.dense_shape, out_type=dtypes.int64)[0] * 0
-                                     + st_input.dense_shape[0])
+        result = cls.from_value_rowids(st_input.values, rows, _shape(st_input.dense_shape,
+                                                                     out_type=dtypes.int64)[0] * 0
+                                       + st_input.dense_shape[0])
+        return result.with_row_splits_dtype(row_splits_dtype)
 
     # --- to dense / Python -----------------------------------------------------------------------------------
     def bounding_shape(self, axis=None, name=None, out_type=None) -> Tensor:
         """[nrows, longest row, ...]: the shape of the smallest dense tensor that holds every row."""
 
-        parts = [reshape(self.nrows(), [1])]
+        parts = [reshape(self.nrows(out_type=dtypes.int64), [1])]
         for splits in self.nested_row_splits:
             splits = _as_int64(splits)
             lengths = splits[1:] - splits[:-1]
             longest = reduce_max(concat([convert_to_tensor(np.zeros([1], np.int64)), lengths], 0))
             parts.append(reshape(longest, [1]))
         parts.append(_shape(self.flat_values, out_type=dtypes.int64)[1:])
-        result = concat(parts, 0)
-        if out_type is not None:
-            result = cast(result, dtypes.as_dtype(out_type))
+        dtype = self.row_splits_dtype if out_type is None else dtypes.as_dtype(out_type)
+        result = _as_dtype_of(concat(parts, 0), dtype)
         return result if axis is None else result[axis]
 
     def to_tensor(self, default_value=None, name=None, shape=None) -> Tensor:
@@ -382,13 +403,15 @@ class RaggedTensor(CompositeTensor):
             raise NotImplementedError("RaggedTensor.to_sparse supports ragged_rank 1 with scalar values")
         from ..sparse import SparseTensor
 
-        return SparseTensor(stack([self.value_rowids(), self._column_ids()], 1), self._values, self.bounding_shape())
+        # a SparseTensor's indices and dense_shape are int64 whatever the row splits' dtype
+        return SparseTensor(stack([_as_int64(self.value_rowids()), self._column_ids()], 1), self._values,
+                            self.bounding_shape(out_type=dtypes.int64))
 
     def _column_ids(self) -> Tensor:
 
         splits = _as_int64(self._row_splits)
         positions = _int64_range(splits[-1])
-        return positions - gather(splits, self.value_rowids())
+        return positions - gather(splits, _as_int64(self.value_rowids()))
 
     # --- indexing: `rt[key]` is ragged/indexing.py's getitem, installed there (it builds RaggedTensors) ---------
     def _slice_rows(self, start, stop) -> RaggedTensor:

@@ -97,7 +97,7 @@ class SparseTensor(CompositeTensor):
         return [self._indices, self._values, self._dense_shape]
 
     def __repr__(self):
-        return f"SparseTensor(indices={self._indices}, values={self._values}, dense_shape={self._dense_shape})"
+        return f"SparseTensor(indices={self._indices!s}, values={self._values!s}, dense_shape={self._dense_shape!s})"
 
     __str__ = __repr__
 

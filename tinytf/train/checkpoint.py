@@ -128,6 +128,9 @@ class _Restoration:
             for attribute in node.attributes:
                 if attribute.name == trackable.VALUE_ATTRIBUTE:
                     assignments.append((obj, self._checked_value(obj, attribute.checkpoint_key)))
+        elif hasattr(obj, "_restore_checkpoint_state") and node.attributes:
+            state = {attribute.name: self.reader.get_tensor(attribute.checkpoint_key) for attribute in node.attributes}
+            assignments.append((_StateRestorer(obj), state))
         live = dict(trackable.children(obj))
         for child in node.children:
             if child.local_name in live:
@@ -153,6 +156,16 @@ class _Restoration:
             if node_id not in self.matched and any(a.name == trackable.VALUE_ATTRIBUTE for a in node.attributes):
                 out.append(node.attributes[0].checkpoint_key)
         return out
+
+
+class _StateRestorer:
+    """An object with saved state (not a variable) in `match`'s list of assignments."""
+
+    def __init__(self, obj):
+        self._obj = obj
+
+    def assign(self, state) -> None:
+        self._obj._restore_checkpoint_state(state)
 
 
 def _shape_text(shape) -> str:

@@ -12,6 +12,9 @@ from ..module import Module
 from ..variables import Variable
 
 VALUE_ATTRIBUTE = "VARIABLE_VALUE"
+# An object that is not a variable but has state to save (a tf.data iterator) provides
+# `_checkpoint_state() -> {attribute: numpy value}` and `_restore_checkpoint_state({attribute: value})`; its
+# values are saved under "<path>/.ATTRIBUTES/<attribute>" (TF names an iterator's "ITERATOR_STATE").
 OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 
 
@@ -45,8 +48,8 @@ def escape(name: str) -> str:
     return name.replace(".", "..").replace("/", ".S")
 
 
-def variable_key(path: list) -> str:
-    return "/".join(escape(name) for name in path) + f"/.ATTRIBUTES/{VALUE_ATTRIBUTE}"
+def variable_key(path: list, attribute: str = VALUE_ATTRIBUTE) -> str:
+    return "/".join(escape(name) for name in path) + f"/.ATTRIBUTES/{attribute}"
 
 
 def walk(root):
@@ -79,6 +82,11 @@ def serialize(root) -> tuple[bytes, dict]:
             key = variable_key(path)
             node.attributes.add(name=VALUE_ATTRIBUTE, full_name=obj.name.removesuffix(":0"), checkpoint_key=key)
             tensors[key] = obj.numpy()
+        elif hasattr(obj, "_checkpoint_state"):
+            for attribute, value in obj._checkpoint_state().items():
+                key = variable_key(path, attribute)
+                node.attributes.add(name=attribute, full_name=attribute, checkpoint_key=key)
+                tensors[key] = value
     # A node has values if any node below it does. Objects reachable by several paths (a Keras model's
     # weights are also the optimizer's `_trainable_variables`) may sit before their parent in breadth-first
     # order, so propagate until nothing changes rather than in one backwards pass.

@@ -157,7 +157,13 @@ class IterableBatches:
 
     @property
     def steps(self):
-        return self.steps_per_epoch
+        """Batches per epoch: steps_per_epoch, else a dataset's finite cardinality (as Keras 3's dataset adapter
+        counts it: the progress bar shows 19/19, not 1/1), else None (unknown)."""
+        if self.steps_per_epoch is not None or self._iterator is not None:
+            return self.steps_per_epoch
+        cardinality = getattr(self.source, "_cardinality", None)
+        n = cardinality() if callable(cardinality) else -1
+        return n if isinstance(n, int) and n >= 0 else None
 
     def batches(self):
         iterator = self._iterator if self._iterator is not None else iter(self.source)
