@@ -28,10 +28,16 @@ def tiled_view(x, ksize, strides, padding):
     return x[:, :oh * kh, :ow * kw].reshape(n, oh, kh, ow, kw, channels)
 
 
-def tiled_max_pool(view):
-    """Maximum over each tile: one np.maximum pass per window position, into one result."""
+def tiled_max_pool(view, out=None):
+    """Maximum over each tile: one np.maximum pass per window position, into one result (`out` if given)."""
     kh, kw = view.shape[2], view.shape[4]
-    result = np.maximum(view[:, :, 0, :, 0], view[:, :, 0, :, 1]) if kw > 1 else view[:, :, 0, :, 0].copy()
+    if out is None:
+        out = np.empty(view.shape[:2] + view.shape[3:4] + view.shape[5:], view.dtype)
+    if kw > 1:
+        result = np.maximum(view[:, :, 0, :, 0], view[:, :, 0, :, 1], out=out)
+    else:
+        np.copyto(out, view[:, :, 0, :, 0])
+        result = out
     for i in range(kh):
         for j in range(kw):
             if i or j > 1:
