@@ -174,3 +174,26 @@ def test_pool_that_does_not_tile_is_not_fused():
     ops, fused = _run(fn, args, disable_all=False)
     assert "max_pool2d" in ops and "conv2d_epilogue" in ops
     np.testing.assert_array_equal(fused.numpy(), fn(*args).numpy())
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_max_pool_gradient_split_over_threads_is_bitwise_the_whole(monkeypatch, threads):
+    """The pool gradient of a training step runs on the kernels' threads, a few images per task."""
+    from tinytf.runtime.ops import nn_grad
+
+    x = np.maximum(RNG.integers(-2, 3, (9, 8, 7, 3)).astype(np.float32), 0)  # ties and zeros in windows
+    attrs = dict(ksize=(2, 2), strides=(2, 2), padding="VALID")
+    y = conv._max_pool_kernel(x, **attrs)
+    g = RNG.normal(size=y.shape).astype(np.float32)
+    whole = nn_grad._max_pool_relu_grad_kernel(x, y, g, **attrs), nn_grad._max_pool_grad_kernel(x, y, g, **attrs)
+    monkeypatch.setattr(pool_kernels, "PARALLEL_MIN_ELEMENTS", 0)
+    chunked.set_num_threads(threads)
+    try:
+        split = nn_grad._max_pool_relu_grad_kernel(x, y, g, **attrs), nn_grad._max_pool_grad_kernel(x, y, g, **attrs)
+        g[0, 0, 0, 0] = np.inf  # the select path
+        inf_whole = nn_grad._max_pool_grad_kernel(x, y, g, **attrs)
+    finally:
+        chunked.set_num_threads(0)
+    for a, b in zip(split, whole):
+        np.testing.assert_array_equal(_bits(a), _bits(b))
+    assert np.isinf(inf_whole[0, :2, :2, 0]).sum() <= 1 and np.isfinite(inf_whole[1:]).all()

@@ -84,6 +84,25 @@ def tiled_max_pool_grad(x_shape, view, pooled, g, positive_only=False, finite=No
     result = (np.empty if covered else np.zeros)(x_shape, g.dtype)
     tiles = result[:, :oh * kh, :ow * kw].reshape(view.shape)
     finite = all_finite(g) if finite is None else finite
+
+    def work(task, _worker):
+        a, b = task
+        _max_pool_grad_into(tiles[a:b], view[a:b], pooled[a:b], g[a:b], positive_only, finite)
+
+    from . import conv_kernels  # here: conv_kernels imports this module
+
+    count = conv_kernels.threads() if result.size >= PARALLEL_MIN_ELEMENTS else 1
+    per = max(1, -(-n // (4 * count))) if count > 1 else n
+    conv_kernels._run([(a, min(a + per, n)) for a in range(0, n, per)], work, count)
+    return result
+
+
+PARALLEL_MIN_ELEMENTS = 1 << 18  # a pool gradient this large is split by images over the kernels' threads
+
+
+def _max_pool_grad_into(tiles, view, pooled, g, positive_only, finite):
+    """tiled_max_pool_grad's work for some images, written into their `tiles` of the result."""
+    kh, kw = view.shape[2], view.shape[4]
     positions = [(i, j) for i in range(kh) for j in range(kw)]
     positive = np.greater(pooled, 0) if positive_only else None
     unclaimed = None  # outputs whose first maximum is still to be found
@@ -103,7 +122,6 @@ def tiled_max_pool_grad(x_shape, view, pooled, g, positive_only=False, finite=No
             np.multiply(g, winner, out=tiles[:, :, i, :, j])
         else:
             tiles[:, :, i, :, j] = np.where(winner, g, g.dtype.type(0))
-    return result
 
 
 def tiled_avg_pool_grad(in_shape, ksize, g):
