@@ -197,3 +197,18 @@ def test_max_pool_gradient_split_over_threads_is_bitwise_the_whole(monkeypatch, 
     for a, b in zip(split, whole):
         np.testing.assert_array_equal(_bits(a), _bits(b))
     assert np.isinf(inf_whole[0, :2, :2, 0]).sum() <= 1 and np.isfinite(inf_whole[1:]).all()
+
+
+def test_max_pool_split_over_threads_is_bitwise_the_whole(monkeypatch):
+    x = RNG.normal(size=(9, 8, 7, 3)).astype(np.float32)
+    x[2, 1, 1, 0] = np.nan  # propagates as in the whole-batch pass
+    attrs = dict(ksize=(2, 2), strides=(2, 2), padding="VALID")
+    whole = conv._max_pool_kernel(x, **attrs)
+    monkeypatch.setattr(pool_kernels, "PARALLEL_MIN_ELEMENTS", 0)
+    chunked.set_num_threads(2)
+    try:
+        split = conv._max_pool_kernel(x, **attrs)
+    finally:
+        chunked.set_num_threads(0)
+    np.testing.assert_array_equal(_bits(split), _bits(whole))
+    assert np.isnan(split[2, 0, 0, 0])

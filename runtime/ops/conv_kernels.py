@@ -71,8 +71,10 @@ def _workspace(name, shape, dtype):
 
 def _run(tasks, work, count):
     """work(task, worker) for every task, on `count` threads taking tasks from one shared counter (a thread
-    the loaded machine does not schedule delays the call by one task, not by half of them)."""
-    if len(tasks) < 2:
+    the loaded machine does not schedule delays the call by one task, not by half of them). A kernel called
+    from inside a task (a pool on a task's rows) runs its tasks on that task's thread: the pool's threads are
+    busy with the outer tasks, and one waiting for a task queued behind itself would wait forever."""
+    if len(tasks) < 2 or getattr(_local, "in_task", False):
         for task in tasks:
             work(task, 0)
         return
@@ -87,22 +89,33 @@ def _run(tasks, work, count):
             work(tasks[i], worker)
 
     with blas_threads.single():  # also for one thread: a chunk's small GEMM on 2 BLAS threads costs 5x
-        futures = [chunked.executor(count - 1, "conv").submit(loop, w) for w in range(1, count)]
+        futures = [chunked.executor(count - 1, "conv").submit(_as_task, loop, w) for w in range(1, count)]
         try:
-            loop(0)
+            _as_task(loop, 0)
         finally:
             for f in futures:
                 f.result()  # every helper is done (and its error re-raised) before the result is used
 
 
+def _as_task(fn, *args):
+    """fn(*args) marked as running inside a task of this thread (see _run)."""
+    previous = getattr(_local, "in_task", False)
+    _local.in_task = True
+    try:
+        fn(*args)
+    finally:
+        _local.in_task = previous
+
+
 def _run_each(tasks, work, count):
     """work(own tasks, worker) on `count` threads, worker w taking tasks w, w + count, ...: a fixed split,
-    for results summed per worker."""
-    count = max(1, min(count, len(tasks)))
+    for results summed per worker (on the caller's thread alone inside a task, as _run says)."""
+    count = 1 if getattr(_local, "in_task", False) else max(1, min(count, len(tasks)))
     with blas_threads.single():
-        futures = [chunked.executor(count - 1, "conv").submit(work, tasks[w::count], w) for w in range(1, count)]
+        futures = [chunked.executor(count - 1, "conv").submit(_as_task, work, tasks[w::count], w)
+                   for w in range(1, count)]
         try:
-            work(tasks[0::count], 0)
+            _as_task(work, tasks[0::count], 0)
         finally:
             for f in futures:
                 f.result()
@@ -257,7 +270,7 @@ def _pool_rows(block, pool, pooled_hw, out=None):
     (kh, kw), (ph, pw) = pool, pooled_hw
     n, channels = block.shape[0], block.shape[3]
     view = block[:, :ph * kh, :pw * kw].reshape(n, ph, kh, pw, kw, channels)
-    return pool_kernels.tiled_max_pool(view, out)
+    return pool_kernels._tiled_max_pool_into(view, out)  # on this task's thread: never split again
 
 
 def conv2d_filter_grad(x, g, filter_shape, geo):
@@ -287,7 +300,8 @@ def conv2d_filter_grad(x, g, filter_shape, geo):
     _run_each(tasks, work, count)
     total = partials[0]
     for partial in partials[1:]:
-        total += partial
+        if partial is not None:  # None: called inside a task, all on one thread (_run_each)
+            total += partial
     return total.reshape(filter_shape)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+PARALLEL_MIN_ELEMENTS = 1 << 18  # pools and their gradients this large are split by images over threads
+
 
 def tiles(height, width, ksize, strides, padding) -> bool:
     """Whether pooling windows tile an input of this size with no padding (VALID drops the rows and columns
@@ -29,10 +31,27 @@ def tiled_view(x, ksize, strides, padding):
 
 
 def tiled_max_pool(view, out=None):
-    """Maximum over each tile: one np.maximum pass per window position, into one result (`out` if given)."""
-    kh, kw = view.shape[2], view.shape[4]
+    """Maximum over each tile: one np.maximum pass per window position, into one result (`out` if given).
+    A large pool (a CNN's first, over 64x28x28x32) is split by images over the convolution kernels' threads."""
     if out is None:
         out = np.empty(view.shape[:2] + view.shape[3:4] + view.shape[5:], view.dtype)
+    n = view.shape[0]
+    from . import conv_kernels  # here: conv_kernels imports this module
+
+    count = conv_kernels.threads() if view.size >= PARALLEL_MIN_ELEMENTS and n > 1 else 1
+    if count == 1:
+        return _tiled_max_pool_into(view, out)
+    per = max(1, -(-n // (4 * count)))
+
+    def work(task, _worker):
+        _tiled_max_pool_into(view[task[0]:task[1]], out[task[0]:task[1]])
+
+    conv_kernels._run([(a, min(a + per, n)) for a in range(0, n, per)], work, count)
+    return out
+
+
+def _tiled_max_pool_into(view, out):
+    kh, kw = view.shape[2], view.shape[4]
     if kw > 1:
         result = np.maximum(view[:, :, 0, :, 0], view[:, :, 0, :, 1], out=out)
     else:
@@ -95,9 +114,6 @@ def tiled_max_pool_grad(x_shape, view, pooled, g, positive_only=False, finite=No
     per = max(1, -(-n // (4 * count))) if count > 1 else n
     conv_kernels._run([(a, min(a + per, n)) for a in range(0, n, per)], work, count)
     return result
-
-
-PARALLEL_MIN_ELEMENTS = 1 << 18  # a pool gradient this large is split by images over the kernels' threads
 
 
 def _max_pool_grad_into(tiles, view, pooled, g, positive_only, finite):
