@@ -10,20 +10,33 @@ kept under a lock, so concurrent calls cannot leave BLAS at one thread).
 
 The count is set through OpenBLAS's own functions (what threadpoolctl does, without the dependency), found in
 the OpenBLAS library this process loaded (numpy's bundled scipy-openblas or a system one). Where there is no
-OpenBLAS (another BLAS, another OS), `available()` is False and the kernels use one thread of their own."""
+OpenBLAS (another BLAS, another OS), `available()` is False and the kernels use one thread of their own.
+
+BLAS goes back to its count LINGER_S after the last region ends, not at once, by a small daemon thread. An
+OpenBLAS worker that has run a GEMM spins, busy, for about 2^28 cycles before it sleeps (OPENBLAS_THREAD_TIMEOUT,
+read only when the library starts): measured here, 47-60 ms of CPU after one 64x3136 @ 3136x10 GEMM, a CNN's
+dense layer. Between a training step's convolutions run that layer's GEMMs (and a fit loop's Python); with
+BLAS back at two threads they woke the worker, which then spun through the next convolutions on the core
+their second thread needed: the CNN step's CPU time was 128-140 ms against 81-90 ms with the spin cut short
+(OPENBLAS_THREAD_TIMEOUT=4; load 7, one run each). Kept at one thread across such short gaps, those small
+GEMMs run on one core (tens of microseconds more) and wake nothing. The price: a large GEMM within LINGER_S
+of a convolution runs on one thread; `restore()` gives BLAS its count back at once."""
 
 from __future__ import annotations
 
 import ctypes
 import os
 import threading
+import time
 from contextlib import contextmanager
 
 _PREFIXES = ("scipy_openblas", "openblas")
 _SUFFIXES = ("64_", "", "_64")
 _found: dict = {}
 _lock = threading.Lock()
-_region = {"depth": 0, "saved": None}
+_region = {"depth": 0, "saved": 1, "pinned": False, "until": 0.0, "restorer": None}
+_changed = threading.Condition(_lock)
+LINGER_S = 0.05  # BLAS stays at one thread this long after the last region: a step's gaps between its convs
 
 
 def _loaded_openblas_paths():
@@ -67,29 +80,83 @@ def available() -> bool:
 
 
 def count() -> int:
-    """BLAS's thread count now (1 when it cannot be read)."""
+    """BLAS's thread count now (1 when it cannot be read; 1 inside a region, so that a kernel called from a
+    kernel's task runs on its caller's thread), or, while it lingers at one thread after the last region, the
+    count it goes back to: the count the user's GEMMs run with."""
     functions = _functions()
-    return max(1, int(functions[0]())) if functions else 1
+    if functions is None:
+        return 1
+    with _lock:
+        lingering = _region["pinned"] and _region["depth"] == 0
+        return max(1, _region["saved"] if lingering else int(functions[0]()))
 
 
 @contextmanager
 def single():
-    """BLAS on one thread inside the block (and back to its count after the last open block ends)."""
+    """BLAS on one thread inside the block (and back to its count LINGER_S after the last open block ends)."""
     functions = _functions()
     if functions is None:
         yield
         return
     get, put = functions
     with _lock:
-        if _region["depth"] == 0:
+        if _region["depth"] == 0 and not _region["pinned"]:
             _region["saved"] = int(get())
             if _region["saved"] != 1:
                 put(1)
+                _region["pinned"] = True
         _region["depth"] += 1
     try:
         yield
     finally:
         with _lock:
             _region["depth"] -= 1
-            if _region["depth"] == 0 and _region["saved"] != 1:
-                put(_region["saved"])
+            if _region["depth"] == 0 and _region["pinned"]:
+                _region["until"] = time.monotonic() + LINGER_S
+                if _region["restorer"] is None:
+                    _region["restorer"] = threading.Thread(target=_restore_later, name="tinytf-blas-restore",
+                                                           daemon=True)
+                    _region["restorer"].start()
+                _changed.notify_all()
+
+
+def restore() -> None:
+    """BLAS back to its count now, if it lingers at one thread after a region (no region may be open)."""
+    with _lock:
+        _restore_locked()
+
+
+def _restore_locked():
+    if _region["pinned"] and _region["depth"] == 0:
+        _functions()[1](_region["saved"])
+        _region["pinned"] = False
+
+
+def _restore_later():
+    """The restorer thread: gives BLAS its count back once LINGER_S has passed with no region open."""
+    with _lock:
+        while True:
+            if not _region["pinned"] or _region["depth"]:
+                _changed.wait()
+                continue
+            left = _region["until"] - time.monotonic()
+            if left > 0:
+                _changed.wait(left)
+                continue
+            _restore_locked()
+
+
+def _after_fork_in_child():
+    """A forked child has no restorer thread: give BLAS its count back now, and start one when needed."""
+    global _lock, _changed
+    _lock = threading.Lock()
+    _changed = threading.Condition(_lock)
+    _region["restorer"] = None
+    _region["depth"] = 0
+    if _region["pinned"] and _functions() is not None:
+        _functions()[1](_region["saved"])
+    _region["pinned"] = False
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)

@@ -29,8 +29,8 @@ from .shapes import num_elements
 PLAN_MIN_BYTES = 16384  # below this, numpy's small-block allocator is as cheap as a buffer lookup
 
 # ops whose kernels return new arrays that share no memory with their inputs and keep no reference to them
-_FRESH = {"matmul", "conv2d", "conv2d_backprop_input", "conv2d_backprop_filter", "max_pool2d", "avg_pool2d",
-          "max_pool2d_grad", "avg_pool2d_grad", "max_pool2d_take", "softmax", "log_softmax"}
+_FRESH = {"matmul", "conv2d", "conv2d_epilogue", "conv2d_backprop_input", "conv2d_backprop_filter", "max_pool2d",
+          "avg_pool2d", "max_pool2d_grad", "avg_pool2d_grad", "max_pool2d_take", "softmax", "log_softmax"}
 
 
 class Arena:
@@ -94,7 +94,7 @@ def _writable(node, tensor) -> bool:
     op = node.op.name
     if op == "matmul":
         return all(_static_size(t) is not None for t in node.inputs) and node.inputs[0].dtype is tensor.dtype
-    if op in ("conv2d", "conv2d_backprop_input"):
+    if op in ("conv2d", "conv2d_epilogue", "conv2d_backprop_input"):
         return True
     if op == "fused":  # a block output written in place into a buffer dying there needs none of its own
         from .passes.fusion_codegen import allocated_outputs, buffered_block
@@ -214,7 +214,7 @@ def emit_planned(cg, node, indent) -> bool:
         right = _operand(cg.var(b), b._shape, node.attrs["transpose_b"])
         cg.line(indent, f"{cg.define(node.outputs[0])} = np.matmul({left}, {right}, out={cg.view_names[out]})", node)
         return True
-    if op in ("conv2d", "conv2d_backprop_input") and out is not None:
+    if op in ("conv2d", "conv2d_epilogue", "conv2d_backprop_input") and out is not None:
         kernel = cg.bind(node.op.kernel, f"{op}_kernel")
         args = [cg.var(t) for t in node.inputs] + [f"{k}={cg.attr(k, v)}" for k, v in node.attrs.items()]
         args.append(f"out={cg.view_names[out]}")

@@ -18,7 +18,8 @@ from tinytf.runtime.registry import OpDef, register
 
 
 def _compiled(fn, args, planning=True):
-    return traced_with(fn, args, buffer_planning=planning, disable_all=False)
+    # conv_epilogue off: it fuses conv_block's conv, relu and pool into one op, leaving no intermediate to plan
+    return traced_with(fn, args, buffer_planning=planning, disable_all=False, conv_epilogue=False)
 
 
 def _code(compiled, args):

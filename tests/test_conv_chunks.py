@@ -167,3 +167,32 @@ def test_cnn_gradients_in_graphs_match_eager_with_chunks(monkeypatch):
         chunked.set_num_threads(0)
     for a, b in zip([eager[0]] + eager[1], [graph[0]] + graph[1]):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-4, atol=1e-4)
+
+
+def test_kernels_called_from_inside_a_task_run_on_its_thread(monkeypatch):
+    """A kernel called from a kernel's task (the conv epilogue's pool, another helper's kernel) runs its
+    tasks on that thread: the pool's other threads are busy with the outer tasks (waiting for them would
+    never end) and the results are the same."""
+    monkeypatch.setattr(conv_kernels, "TASK_BYTES", 64)
+    monkeypatch.setattr(conv_kernels, "PARALLEL_MIN_FLOPS", 0)
+    x = RNG.normal(size=(3, 6, 5, 2)).astype(np.float32)
+    w = RNG.normal(size=(3, 3, 2, 4)).astype(np.float32)
+    geo = conv_kernels.Geometry((3, 3), (1, 1), (1, 1), (1, 1, 1, 1), (6, 5))
+    g = RNG.normal(size=(3, 6, 5, 4)).astype(np.float32)
+    chunked.set_num_threads(2)
+    try:
+        want = (conv_kernels.conv2d(x, w, geo), conv_kernels.conv2d_filter_grad(x, g, w.shape, geo),
+                conv_kernels.conv2d_input_grad(g, w, x.shape, geo))
+        got = {}
+
+        def outer(task, worker):
+            got[task] = (conv_kernels.conv2d(x, w, geo), conv_kernels.conv2d_filter_grad(x, g, w.shape, geo),
+                         conv_kernels.conv2d_input_grad(g, w, x.shape, geo))
+
+        conv_kernels._run([0, 1, 2, 3], outer, 2)
+    finally:
+        chunked.set_num_threads(0)
+    assert sorted(got) == [0, 1, 2, 3]
+    for results in got.values():
+        for a, b in zip(results, want):
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)

@@ -9,6 +9,7 @@ from . import (  # noqa: F401
     complex,
     control,
     conv,
+    conv_fused,
     conv_variants,
     counting,
     csv,

@@ -25,6 +25,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from .. import blas_threads, chunked
+from . import pool_kernels
 
 TASK_BYTES = 1 << 20  # one task's window matrix: with its input rows and output it stays in a 2 MiB L2
 OFFSET_TASK_BYTES = 256 << 10  # the input gradient's padded input, products and output gradient rows
@@ -70,8 +71,10 @@ def _workspace(name, shape, dtype):
 
 def _run(tasks, work, count):
     """work(task, worker) for every task, on `count` threads taking tasks from one shared counter (a thread
-    the loaded machine does not schedule delays the call by one task, not by half of them)."""
-    if len(tasks) < 2:
+    the loaded machine does not schedule delays the call by one task, not by half of them). A kernel called
+    from inside a task (a pool on a task's rows) runs its tasks on that task's thread: the pool's threads are
+    busy with the outer tasks, and one waiting for a task queued behind itself would wait forever."""
+    if len(tasks) < 2 or getattr(_local, "in_task", False):
         for task in tasks:
             work(task, 0)
         return
@@ -86,22 +89,37 @@ def _run(tasks, work, count):
             work(tasks[i], worker)
 
     with blas_threads.single():  # also for one thread: a chunk's small GEMM on 2 BLAS threads costs 5x
-        futures = [chunked.executor(count - 1, "conv").submit(loop, w) for w in range(1, count)]
+        futures = [chunked.executor(count - 1, "conv").submit(_as_task, loop, w) for w in range(1, count)]
         try:
-            loop(0)
+            _as_task(loop, 0)
         finally:
             for f in futures:
-                f.result()  # every helper is done (and its error re-raised) before the result is used
+                # a helper the scheduler has not started yet would find no task left: cancelled, it is not
+                # waited for (on a loaded machine that wait is a whole time slice); a started one is waited
+                # for, and its error re-raised, before the result is used
+                if not f.cancel():
+                    f.result()
+
+
+def _as_task(fn, *args):
+    """fn(*args) marked as running inside a task of this thread (see _run)."""
+    previous = getattr(_local, "in_task", False)
+    _local.in_task = True
+    try:
+        fn(*args)
+    finally:
+        _local.in_task = previous
 
 
 def _run_each(tasks, work, count):
     """work(own tasks, worker) on `count` threads, worker w taking tasks w, w + count, ...: a fixed split,
-    for results summed per worker."""
-    count = max(1, min(count, len(tasks)))
+    for results summed per worker (on the caller's thread alone inside a task, as _run says)."""
+    count = 1 if getattr(_local, "in_task", False) else max(1, min(count, len(tasks)))
     with blas_threads.single():
-        futures = [chunked.executor(count - 1, "conv").submit(work, tasks[w::count], w) for w in range(1, count)]
+        futures = [chunked.executor(count - 1, "conv").submit(_as_task, work, tasks[w::count], w)
+                   for w in range(1, count)]
         try:
-            work(tasks[0::count], 0)
+            _as_task(work, tasks[0::count], 0)
         finally:
             for f in futures:
                 f.result()
@@ -113,9 +131,10 @@ def _thread_count(rows, depth, width):
 
 
 # --- chunks ------------------------------------------------------------------------------------------------
-def _tasks(batch, out_h, row_bytes, count, budget=None):
+def _tasks(batch, out_h, row_bytes, count, budget=None, row_multiple=1):
     """(n0, n1, r0, r1): images n0:n1, output rows r0:r1, whose window matrix is about `budget` (TASK_BYTES);
-    at least two tasks per thread when there are enough images, so that threads finish together."""
+    at least two tasks per thread when there are enough images, so that threads finish together. Tasks of
+    rows start at multiples of `row_multiple` (a fused pool's window height: each task pools whole windows)."""
     budget = TASK_BYTES if budget is None else budget
     image_bytes = out_h * row_bytes
     if image_bytes <= max(budget, ROW_TASKS_BYTES):  # rows of one image are short GEMMs: only if they must
@@ -124,6 +143,7 @@ def _tasks(batch, out_h, row_bytes, count, budget=None):
             per = min(per, max(1, -(-batch // (2 * count))))
         return [(a, min(a + per, batch), 0, out_h) for a in range(0, batch, per)]
     rows = max(1, budget // row_bytes)
+    rows = -(-rows // row_multiple) * row_multiple
     return [(n, n + 1, r, min(r + rows, out_h)) for n in range(batch) for r in range(0, out_h, rows)]
 
 
@@ -192,31 +212,69 @@ def _matmul_into(a, b, out):
 
 
 # --- the kernels -------------------------------------------------------------------------------------------
-def conv2d(x, filters, geo, out=None):
-    """The NHWC convolution of `x` with the HWIO `filters`, written into `out` when it is given."""
+def conv2d(x, filters, geo, out=None, bias=None, relu=False, pool=None):
+    """The NHWC convolution of `x` with the HWIO `filters`, written into `out` when it is given.
+
+    The epilogue (the conv_epilogue pass fuses it in, runtime/passes/conv_epilogue.py) runs on each task's
+    output rows while the GEMM has just left them in cache, on the task's thread: `bias` (C,) added, then
+    relu, then, with `pool` = (KH, KW), a max pool whose windows tile the output (VALID; the rows and columns
+    past the last whole window are dropped), so that `out` and the result are the pooled (N, OH/KH, OW/KW, C).
+    Each step is the numpy ufunc the separate ops use, in their order: the results are bit for bit theirs."""
     kh, kw, channels, out_channels = filters.shape
     batch, (out_h, out_w) = x.shape[0], geo.out_hw
     dtype = np.result_type(x, filters)
-    if out is None or out.shape != (batch, out_h, out_w, out_channels) or out.dtype != dtype:
-        out = np.empty((batch, out_h, out_w, out_channels), dtype)
+    result_shape = (batch, out_h, out_w, out_channels)
+    if pool is not None:
+        result_shape = (batch, out_h // pool[0], out_w // pool[1], out_channels)
+    if out is None or out.shape != result_shape or out.dtype != dtype:
+        out = np.empty(result_shape, dtype)
     if out.size == 0:
         return out
     if x.size == 0 or filters.size == 0:
         out[...] = 0
+        if bias is not None or pool is not None:  # the epilogue of all-zero products, the unfused ops' answer
+            full = np.zeros((batch, out_h, out_w, out_channels), dtype)
+            _epilogue(full, bias, relu)
+            out[...] = full if pool is None else _pool_rows(full, pool, out.shape[1:3])
         return out
     x = np.asarray(x, dtype)
     weights = np.ascontiguousarray(filters, dtype).reshape(kh * kw * channels, out_channels)
     depth = kh * kw * channels
     count = _thread_count(batch * out_h * out_w, depth, out_channels)
-    tasks = _tasks(batch, out_h, out_w * depth * dtype.itemsize, count)
+    tasks = _tasks(batch, out_h, out_w * depth * dtype.itemsize, count, row_multiple=1 if pool is None else pool[0])
 
     def work(task, _worker):
         n0, n1, r0, r1 = task
         columns = _columns(_input_rows(x, task, geo), r1 - r0, geo)
-        _matmul_into(columns, weights, out[n0:n1, r0:r1].reshape(-1, out_channels))
+        if pool is None:
+            block = out[n0:n1, r0:r1]
+        else:
+            block = _workspace("epilogue", (n1 - n0, r1 - r0, out_w, out_channels), dtype)
+        _matmul_into(columns, weights, block.reshape(-1, out_channels))
+        _epilogue(block, bias, relu)
+        if pool is not None:
+            p0, p1 = r0 // pool[0], min(r1 // pool[0], out.shape[1])
+            if p1 > p0:
+                _pool_rows(block[:, p0 * pool[0] - r0:p1 * pool[0] - r0], pool, (p1 - p0, out.shape[2]),
+                           out[n0:n1, p0:p1])
 
     _run(tasks, work, count)
     return out
+
+
+def _epilogue(block, bias, relu):
+    if bias is not None:
+        np.add(block, bias, out=block)
+    if relu:
+        np.maximum(block, 0, out=block)
+
+
+def _pool_rows(block, pool, pooled_hw, out=None):
+    """The tiled max pool of `block`'s rows (whole windows), into `out`."""
+    (kh, kw), (ph, pw) = pool, pooled_hw
+    n, channels = block.shape[0], block.shape[3]
+    view = block[:, :ph * kh, :pw * kw].reshape(n, ph, kh, pw, kw, channels)
+    return pool_kernels._tiled_max_pool_into(view, out)  # on this task's thread: never split again
 
 
 def conv2d_filter_grad(x, g, filter_shape, geo):
@@ -246,7 +304,8 @@ def conv2d_filter_grad(x, g, filter_shape, geo):
     _run_each(tasks, work, count)
     total = partials[0]
     for partial in partials[1:]:
-        total += partial
+        if partial is not None:  # None: called inside a task, all on one thread (_run_each)
+            total += partial
     return total.reshape(filter_shape)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+PARALLEL_MIN_ELEMENTS = 1 << 18  # pools and their gradients this large are split by images over threads
+
 
 def tiles(height, width, ksize, strides, padding) -> bool:
     """Whether pooling windows tile an input of this size with no padding (VALID drops the rows and columns
@@ -28,10 +30,33 @@ def tiled_view(x, ksize, strides, padding):
     return x[:, :oh * kh, :ow * kw].reshape(n, oh, kh, ow, kw, channels)
 
 
-def tiled_max_pool(view):
-    """Maximum over each tile: one np.maximum pass per window position, into one result."""
+def tiled_max_pool(view, out=None):
+    """Maximum over each tile: one np.maximum pass per window position, into one result (`out` if given).
+    A large pool (a CNN's first, over 64x28x28x32) is split by images over the convolution kernels' threads."""
+    if out is None:
+        out = np.empty(view.shape[:2] + view.shape[3:4] + view.shape[5:], view.dtype)
+    n = view.shape[0]
+    from . import conv_kernels  # here: conv_kernels imports this module
+
+    count = conv_kernels.threads() if view.size >= PARALLEL_MIN_ELEMENTS and n > 1 else 1
+    if count == 1:
+        return _tiled_max_pool_into(view, out)
+    per = max(1, -(-n // (4 * count)))
+
+    def work(task, _worker):
+        _tiled_max_pool_into(view[task[0]:task[1]], out[task[0]:task[1]])
+
+    conv_kernels._run([(a, min(a + per, n)) for a in range(0, n, per)], work, count)
+    return out
+
+
+def _tiled_max_pool_into(view, out):
     kh, kw = view.shape[2], view.shape[4]
-    result = np.maximum(view[:, :, 0, :, 0], view[:, :, 0, :, 1]) if kw > 1 else view[:, :, 0, :, 0].copy()
+    if kw > 1:
+        result = np.maximum(view[:, :, 0, :, 0], view[:, :, 0, :, 1], out=out)
+    else:
+        np.copyto(out, view[:, :, 0, :, 0])
+        result = out
     for i in range(kh):
         for j in range(kw):
             if i or j > 1:
@@ -78,6 +103,22 @@ def tiled_max_pool_grad(x_shape, view, pooled, g, positive_only=False, finite=No
     result = (np.empty if covered else np.zeros)(x_shape, g.dtype)
     tiles = result[:, :oh * kh, :ow * kw].reshape(view.shape)
     finite = all_finite(g) if finite is None else finite
+
+    def work(task, _worker):
+        a, b = task
+        _max_pool_grad_into(tiles[a:b], view[a:b], pooled[a:b], g[a:b], positive_only, finite)
+
+    from . import conv_kernels  # here: conv_kernels imports this module
+
+    count = conv_kernels.threads() if result.size >= PARALLEL_MIN_ELEMENTS else 1
+    per = max(1, -(-n // (4 * count))) if count > 1 else n
+    conv_kernels._run([(a, min(a + per, n)) for a in range(0, n, per)], work, count)
+    return result
+
+
+def _max_pool_grad_into(tiles, view, pooled, g, positive_only, finite):
+    """tiled_max_pool_grad's work for some images, written into their `tiles` of the result."""
+    kh, kw = view.shape[2], view.shape[4]
     positions = [(i, j) for i in range(kh) for j in range(kw)]
     positive = np.greater(pooled, 0) if positive_only else None
     unclaimed = None  # outputs whose first maximum is still to be found
@@ -97,7 +138,6 @@ def tiled_max_pool_grad(x_shape, view, pooled, g, positive_only=False, finite=No
             np.multiply(g, winner, out=tiles[:, :, i, :, j])
         else:
             tiles[:, :, i, :, j] = np.where(winner, g, g.dtype.type(0))
-    return result
 
 
 def tiled_avg_pool_grad(in_shape, ksize, g):

@@ -588,6 +588,24 @@ def _max_pool_relu_grad(n, const):  # the relu_pool_gradient pass's fusion, as t
     return "Mul", [spread, mask], _t(n)
 
 
+def _conv_epilogue(n, const):  # the conv_epilogue pass's fusion, as the ops it replaced
+    from .rules import _window
+
+    _, _, conv_attrs = _window(n, const, "Conv2D")
+    out = const.node("Conv2D", "Conv2D", list(n.refs[:2]), conv_attrs)
+    if len(n.refs) > 2:
+        out = const.node("BiasAdd", "BiasAdd", [out, n.refs[2]], {**_t(n), "data_format": p.attr("NHWC")})
+    if not n.attrs["relu"] and n.attrs["pool"] is None:
+        return "Identity", [out], _t(n)
+    if n.attrs["pool"] is None:
+        return "Relu", [out], _t(n)
+    if n.attrs["relu"]:
+        out = const.node("Relu", "Relu", [out], _t(n))
+    pool = _nhwc(n.attrs["pool"])
+    return "MaxPool", [out], {**_t(n), "ksize": p.attr_ints(pool), "strides": p.attr_ints(pool),
+                              "padding": p.attr("VALID"), "data_format": p.attr("NHWC")}
+
+
 def _avg_pool_grad(n, const):
     batch = n.inputs[0]._shape[0] if n.inputs[0]._shape is not None else None
     if batch is None:
@@ -892,7 +910,7 @@ RULES = {
     "conv2d_backprop_input": _conv_backprop_input, "conv2d_backprop_filter": _conv_backprop_filter,
     "depthwise_conv2d": _depthwise, "depthwise_conv2d_backprop_input": _depthwise_backprop_input,
     "depthwise_conv2d_backprop_filter": _depthwise_backprop_filter,
-    "max_pool2d_grad": _max_pool_grad, "max_pool2d_relu_grad": _max_pool_relu_grad,
+    "max_pool2d_grad": _max_pool_grad, "max_pool2d_relu_grad": _max_pool_relu_grad, "conv2d_epilogue": _conv_epilogue,
     "dropout_select": _dropout_select,
     "avg_pool2d_grad": _avg_pool_grad,
     "as_string": _as_string, "regex_full_match": _regex_full_match, "regex_replace": _regex_replace,
@@ -995,7 +1013,8 @@ TF_NAMES = {
     "depthwise_conv2d": "DepthwiseConv2dNative",
     "depthwise_conv2d_backprop_input": "DepthwiseConv2dNativeBackpropInput",
     "depthwise_conv2d_backprop_filter": "DepthwiseConv2dNativeBackpropFilter",
-    "max_pool2d_grad": "MaxPoolGrad", "max_pool2d_relu_grad": "Mul", "dropout_select": "SelectV2",
+    "max_pool2d_grad": "MaxPoolGrad", "max_pool2d_relu_grad": "Mul", "conv2d_epilogue": "MaxPool",
+    "dropout_select": "SelectV2",
     "avg_pool2d_grad": "AvgPoolGrad", "strided_slice_grad": "StridedSliceGrad",
     "as_string": "AsString", "regex_full_match": "RegexFullMatch", "regex_replace": "RegexReplace",
     "string_join": "StringJoin", "string_length": "StringLength", "string_lower": "StringLower",
