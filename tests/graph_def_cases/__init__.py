@@ -160,6 +160,24 @@ def v1_graph(tf):
         {"w": np.arange(6, dtype=np.float32).reshape(3, 2)}, [y.name]
 
 
+def v1_graph_initializers(tf):
+    """A TF1 graph whose variables take their initial values in the session: a seeded random normal, get_variable's
+    Glorot default and zeros, and a value computed from a fed placeholder; TF runs the graph's own `init`."""
+    v1 = tf.compat.v1
+    graph = v1.Graph()
+    with graph.as_default():
+        v1.set_random_seed(7)
+        x = v1.placeholder(tf.float32, [3], name="x")
+        v = v1.Variable(tf.random.normal([3]), name="v")
+        with v1.variable_scope("layer"):
+            k = v1.get_variable("k", [3, 2])
+            b = v1.get_variable("b", [2], initializer=v1.zeros_initializer())
+        u = v1.Variable(x * 2.0, name="u")
+        y = tf.nn.l2_normalize(tf.matmul(tf.reshape(v * u, [1, 3]), k) + b, axis=1, name="out")
+        init = v1.global_variables_initializer()
+    return graph, {"x": np.array([1.0, 2.0, 3.0], np.float32)}, init.name, [y.name, "v/Read/ReadVariableOp:0"]
+
+
 def concrete(case):
     """(tf.function, its ConcreteFunction, feeds) of a case; keep the first while using the second."""
     function, specs, feeds = case
