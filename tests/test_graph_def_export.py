@@ -31,6 +31,7 @@ REQUIRED_OPS = {
     "gradient_step": {"MatMul", "Relu", "Mean", "AssignVariableOp", "ReadVariableOp"},
     # the gradient helpers on a batch of unknown size: target shapes read at run time
     "gradient_unknown_batch": {"Shape", "BroadcastTo", "BroadcastGradientArgs", "Tanh", "MatMul", "Sum"},
+    "export_forms": {"Abs", "Max", "Pow", "Sum", "Squeeze", "Transpose", "MatMul", "Rank", "Range"},
     "v1_graph": {"VarHandleOp", "ReadVariableOp", "MatMul", "Relu", "Placeholder"},
     "v1_graph_initializers": {"VarHandleOp", "AssignVariableOp", "RandomStandardNormal", "RandomUniform", "NoOp"},
 }

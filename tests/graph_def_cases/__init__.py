@@ -143,9 +143,27 @@ def gradient_unknown_batch(tf):
     return step, (tf.TensorSpec([None, 3]),), {"x": x}
 
 
+def export_forms(tf):
+    """Ops whose export needs more than one TF op: norms of order 1, inf and 3 (vector) and 1, inf (matrix),
+    tensordot over axis lists (transposes around a MatMul), reductions of a tensor of unknown rank (Rank, Range)."""
+    @tf.function
+    def forms(x, t, u):
+        return (tf.norm(x, ord=1), tf.norm(x, ord=np.inf, axis=1), tf.norm(x, ord=3, axis=0, keepdims=True),
+                tf.norm(x, ord=1, axis=[0, 1]), tf.norm(x, ord=np.inf, axis=[0, 1], keepdims=True),
+                tf.tensordot(x, t, axes=[[1], [0]]), tf.tensordot(t, x, axes=[[0], [1]]),
+                tf.reduce_sum(u), tf.reduce_max(u * 2.0))
+
+    x = np.array([[1.0, -2.0, 0.5, 3.0], [0.25, 4.0, -1.5, 2.0], [-3.0, 0.5, 1.0, -0.75]], np.float32)
+    t = np.linspace(-1.0, 2.0, 8, dtype=np.float32).reshape(4, 2)
+    u = np.arange(6, dtype=np.float32).reshape(2, 3) - 2.5
+    return forms, (tf.TensorSpec([3, 4], tf.float32), tf.TensorSpec([4, 2], tf.float32),
+                   tf.TensorSpec(None, tf.float32)), {"x": x, "t": t, "u": u}
+
+
 CASES = {"collatz": collatz, "dense_with_state": dense_with_state, "rnn_loop": rnn_loop,
          "elementwise": elementwise, "nested_cond_with_state": nested_cond_with_state, "small_cnn": small_cnn,
-         "gradient_step": gradient_step, "gradient_unknown_batch": gradient_unknown_batch}
+         "gradient_step": gradient_step, "gradient_unknown_batch": gradient_unknown_batch,
+         "export_forms": export_forms}
 
 
 def v1_graph(tf):

@@ -200,14 +200,38 @@ def _count_nonzero(n, const):
 
 
 def _norm(n, const):
+    """tf.norm: the euclidean/Frobenius norm as Sqrt(Sum(Square)); other vector orders (1, inf, any p > 0) and
+    the matrix 1 and inf norms from Abs, Sum, Max and Pow. The spectral norm (matrix ord=2) needs an SVD: not
+    exported."""
     order, axis = n.attrs.get("ord"), n.attrs.get("axis")
-    if order not in ("euclidean", 2, 2.0, "fro") or (order in (2, 2.0) and axis is not None
-                                                      and not isinstance(axis, int) and len(axis) == 2):
-        raise NotImplementedError(f"tf.norm with ord={order!r} (only the euclidean/Frobenius norm is exported)")
-    squared = const.node("Square", "Square", n.refs, _t(n))
-    total = const.node("Sum", "Sum", [squared, _reduction_indices(n, const, axis)],
-                       _reduce_attrs(n, n.attrs.get("keepdims")))
-    return "Sqrt", [total], _t(n)
+    keepdims = n.attrs.get("keepdims")
+    matrix = isinstance(axis, tuple) and len(axis) == 2
+    if order in ("euclidean", "fro") or (order == 2.0 and not matrix):
+        squared = const.node("Square", "Square", n.refs, _t(n))
+        total = const.node("Sum", "Sum", [squared, _reduction_indices(n, const, axis)], _reduce_attrs(n, keepdims))
+        return "Sqrt", [total], _t(n)
+    magnitude = const.node("Abs", "Abs", n.refs, _t(n))
+    if matrix:
+        if order not in (1.0, np.inf):
+            raise NotImplementedError(f"tf.norm with ord={order!r} over two axes (the spectral norm needs an SVD)")
+        rows, cols = _axes(n, axis[0])[0], _axes(n, axis[1])[0]
+        inner, outer = (rows, cols) if order == 1.0 else (cols, rows)  # 1: largest column sum; inf: row sum
+        sums = const.node("Sum", "Sum", [magnitude, _int(const, "Sum/reduction_indices", [inner])],
+                          _reduce_attrs(n, True))
+        largest = const.node("Max", "Max", [sums, _int(const, "Max/reduction_indices", [outer])],
+                             _reduce_attrs(n, True))
+        if keepdims:
+            return "Identity", [largest], _t(n)
+        return "Squeeze", [largest], {**_t(n), "squeeze_dims": p.attr_ints(sorted([rows, cols]))}
+    indices = _reduction_indices(n, const, axis)
+    if order == np.inf:
+        return "Max", [magnitude, indices], _reduce_attrs(n, keepdims)
+    if order == 1.0:
+        return "Sum", [magnitude, indices], _reduce_attrs(n, keepdims)
+    dtype = n.outputs[0].dtype
+    powered = const.node("pow", "Pow", [magnitude, const("pow/y", np.asarray(order, dtype.np), dtype)], _t(n))
+    total = const.node("Sum", "Sum", [powered, indices], _reduce_attrs(n, keepdims))
+    return "Pow", [total, const("y", np.asarray(1.0 / order, dtype.np), dtype)], _t(n)
 
 
 def _scan(tf_op):
@@ -487,20 +511,33 @@ def _unsorted_segment(n, const):
 
 
 def _tensordot(n, const):
-    """tf.tensordot with an integer `axes` and static shapes: reshape both sides to matrices, MatMul, reshape."""
+    """tf.tensordot on static shapes: transpose the contracted axes of `a` last and those of `b` first (when
+    they are not already), reshape both to matrices, MatMul, reshape to the free dimensions."""
     axes = n.attrs["axes"]
     a, b = n.inputs[0]._shape, n.inputs[1]._shape
-    if not isinstance(axes, (int, np.integer)) or a is None or b is None or None in a or None in b:
-        raise NotImplementedError(f"tensordot with axes={axes!r} on shapes {a} and {b} (an int and static shapes "
-                                  "are exported)")
-    k = int(np.prod(a[len(a) - axes:], dtype=np.int64)) if axes else 1
-    left = const.node("Reshape", "Reshape", [n.refs[0], _int(const, "Reshape/shape", [-1, k])],
+    if a is None or b is None or None in a or None in b:
+        raise NotImplementedError(f"tensordot with axes={axes!r} on shapes {a} and {b} (static shapes are exported)")
+    if isinstance(axes, (int, np.integer)):
+        a_axes, b_axes = list(range(len(a) - int(axes), len(a))), list(range(int(axes)))
+    else:
+        a_axes, b_axes = ([x] if isinstance(x, (int, np.integer)) else list(x) for x in axes)
+        a_axes, b_axes = [int(x) % len(a) for x in a_axes], [int(x) % len(b) for x in b_axes]
+    a_free, b_free = [i for i in range(len(a)) if i not in a_axes], [i for i in range(len(b)) if i not in b_axes]
+    k = int(np.prod([a[i] for i in a_axes], dtype=np.int64))
+    left, right = n.refs
+    if a_free + a_axes != list(range(len(a))):
+        left = const.node("transpose", "Transpose", [left, _int(const, "transpose/perm", a_free + a_axes)],
+                          {**_t(n), "Tperm": p.attr_type(dtypes.int32)})
+    if b_axes + b_free != list(range(len(b))):
+        right = const.node("transpose_1", "Transpose", [right, _int(const, "transpose_1/perm", b_axes + b_free)],
+                           {**_t(n), "Tperm": p.attr_type(dtypes.int32)})
+    left = const.node("Reshape", "Reshape", [left, _int(const, "Reshape/shape", [-1, k])],
                       {**_t(n), "Tshape": p.attr_type(dtypes.int32)})
-    right = const.node("Reshape_1", "Reshape", [n.refs[1], _int(const, "Reshape_1/shape", [k, -1])],
+    right = const.node("Reshape_1", "Reshape", [right, _int(const, "Reshape_1/shape", [k, -1])],
                        {**_t(n), "Tshape": p.attr_type(dtypes.int32)})
     product = const.node("MatMul", "MatMul", [left, right], {**_t(n), "transpose_a": p.attr(False),
                                                               "transpose_b": p.attr(False)})
-    return "Reshape", [product, _int(const, "shape", list(a[:len(a) - axes]) + list(b[axes:]))], \
+    return "Reshape", [product, _int(const, "shape", [a[i] for i in a_free] + [b[i] for i in b_free])], \
         {**_t(n), "Tshape": p.attr_type(dtypes.int32)}
 
 
