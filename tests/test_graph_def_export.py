@@ -32,6 +32,7 @@ REQUIRED_OPS = {
     # the gradient helpers on a batch of unknown size: target shapes read at run time
     "gradient_unknown_batch": {"Shape", "BroadcastTo", "BroadcastGradientArgs", "Tanh", "MatMul", "Sum"},
     "export_forms": {"Abs", "Max", "Pow", "Sum", "Squeeze", "Transpose", "MatMul", "Rank", "Range"},
+    "gradient_forms": {"Conv2DBackpropInput", "Conv2DBackpropFilter", "UnsortedSegmentSum", "ConcatV2", "GatherV2"},
     "v1_graph": {"VarHandleOp", "ReadVariableOp", "MatMul", "Relu", "Placeholder"},
     "v1_graph_initializers": {"VarHandleOp", "AssignVariableOp", "RandomStandardNormal", "RandomUniform", "NoOp"},
 }

@@ -160,10 +160,33 @@ def export_forms(tf):
                    tf.TensorSpec(None, tf.float32)), {"x": x, "t": t, "u": u}
 
 
+def gradient_forms(tf):
+    """Gradients whose export needs TF's extra forms: convolution gradients with explicit paddings (TF's EXPLICIT),
+    the gradient of a gather with batch_dims (offset indices into one UnsortedSegmentSum), and tf.linspace of
+    tensors along an axis (TF's linspace_nd)."""
+    @tf.function
+    def grads(x, k, params, indices):
+        with tf.GradientTape() as tape:
+            tape.watch([x, k, params])
+            y = tf.nn.conv2d(x, k, 1, [[0, 0], [1, 0], [0, 1], [0, 0]])
+            picked = tf.gather(params, indices, batch_dims=1, axis=1)
+            loss = tf.reduce_sum(y * y) + tf.reduce_sum(picked * picked * params[:, :1])
+        dx, dk, dp = tape.gradient(loss, [x, k, params])
+        return dx, dk, dp, tf.linspace(params[:, 0], params[:, 1], 4, axis=1)
+
+    x = np.sin(np.arange(16, dtype=np.float32)).reshape(1, 4, 4, 1)
+    k = np.array([[1.0, -0.5], [0.25, 2.0]], np.float32).reshape(2, 2, 1, 1)
+    params = np.arange(8, dtype=np.float32).reshape(2, 4) / 4.0 - 0.5
+    indices = np.array([[0, 3, 3], [1, 1, 2]], np.int32)
+    return grads, (tf.TensorSpec([1, 4, 4, 1], tf.float32), tf.TensorSpec([2, 2, 1, 1], tf.float32),
+                   tf.TensorSpec([2, 4], tf.float32), tf.TensorSpec([2, 3], tf.int32)), \
+        {"x": x, "k": k, "params": params, "indices": indices}
+
+
 CASES = {"collatz": collatz, "dense_with_state": dense_with_state, "rnn_loop": rnn_loop,
          "elementwise": elementwise, "nested_cond_with_state": nested_cond_with_state, "small_cnn": small_cnn,
          "gradient_step": gradient_step, "gradient_unknown_batch": gradient_unknown_batch,
-         "export_forms": export_forms}
+         "export_forms": export_forms, "gradient_forms": gradient_forms}
 
 
 def v1_graph(tf):
