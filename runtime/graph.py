@@ -46,7 +46,10 @@ class SymbolicTensor(Tensor):
 
     @property
     def name(self) -> str:
-        return f"{self.node.name}:{self.index}"
+        """TF's name of the tensor (`sc/mul:0`, the user's `name=`), as TF shows it while tracing; a node
+        without one (made by a pass) shows tinytf's IR name."""
+        node = self.node
+        return f"{node.tf_name or node.name}:{self.index}"
 
     @property
     def op(self):

@@ -164,3 +164,23 @@ def p_tf1_composite_wrappers_scope_their_nodes(tf):
                  tf.random.normal([2]).name, tf.random.uniform([2], -1.0, 1.0, name="u").name,
                  tf.zeros([2, 2], name="z").name, tf.ones([40, 40]).name]
     return [scopes, named]
+
+
+@program
+def p_function_graph_operations_have_tf_names(tf):
+    traced = []
+
+    @tf.function
+    def f(x):
+        with tf.name_scope("sc"):
+            y = tf.nn.relu(x * 2.0 + 1.0)
+        with tf.name_scope("sc"):
+            z = tf.identity(y, name="out")
+        traced.extend([x.name, y.name, z.name])
+        return tf.reduce_sum(z)
+
+    graph = f.get_concrete_function(tf.TensorSpec([3], tf.float32)).graph
+    # TF also lists the reduction's axis Const and the output's Identity, which tinytf's traced graph lacks
+    ops = [[op.name, op.type] for op in graph.get_operations() if op.type not in ("Const", "Identity")]
+    return [traced, ops, graph.get_operation_by_name("sc/mul").type, graph.get_tensor_by_name("sc_1/out:0").name,
+            outcome(lambda: graph.get_operation_by_name("nothing"), "not in the graph")]
