@@ -65,8 +65,17 @@ def _graph_seed(graph) -> _GraphSeed:
     record = _seeds.graphs.get(graph)
     if record is None:
         parent = getattr(graph, "parent", None)
-        record = _seeds.graphs[graph] = _GraphSeed(state.seed if parent is None else _graph_seed(parent).seed)
+        if parent is not None:
+            seed = _graph_seed(parent).seed
+        else:  # a TF1 graph starts unseeded, as TF's tf.Graph (its seed is set_random_seed's, inside it)
+            seed = state.seed if getattr(graph, "inherits_global_seed", True) else None
+        record = _seeds.graphs[graph] = _GraphSeed(seed)
     return record
+
+
+def seed_of(graph):
+    """A graph's seed: TF's `graph.seed` (the global seed it took, or set_seed's inside it; None: unseeded)."""
+    return _graph_seed(graph).seed
 
 
 def set_seed(seed) -> None:

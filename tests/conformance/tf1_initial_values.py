@@ -184,3 +184,37 @@ def p_function_graph_operations_have_tf_names(tf):
     ops = [[op.name, op.type] for op in graph.get_operations() if op.type not in ("Const", "Identity")]
     return [traced, ops, graph.get_operation_by_name("sc/mul").type, graph.get_tensor_by_name("sc_1/out:0").name,
             outcome(lambda: graph.get_operation_by_name("nothing"), "not in the graph")]
+
+
+@program
+def p_tf1_graph_does_not_take_the_eager_seed(tf):
+    tf.random.set_seed(5)  # eager: a new TF1 graph starts unseeded all the same
+    v1 = tf.compat.v1
+    graph = v1.Graph()
+    with graph.as_default():
+        r = tf.random.normal([2])
+    seeded = v1.Graph()
+    with seeded.as_default():
+        v1.set_random_seed(5)
+        s = tf.random.normal([2])
+    with v1.Session(graph=seeded) as sess:
+        first = sess.run(s)
+    with v1.Session(graph=graph) as sess:
+        drawn = sess.run(r)
+    tf.random.set_seed(None)
+    return [graph.seed, seeded.seed, val(first), list(drawn.shape)]
+
+
+@program
+def p_tf1_graph_def_in_creation_order(tf):
+    v1 = tf.compat.v1
+    graph = v1.Graph()
+    with graph.as_default():
+        tf.Variable([[1.0, 2.0]], name="w")
+        x = v1.placeholder(tf.float32, [2, 3], name="x")
+        with v1.variable_scope("layer"):
+            v1.get_variable("b", [3], initializer=v1.zeros_initializer())
+        y = tf.reduce_sum(x * 2.0, name="total")  # (TF names a variable read inside an op's scope: not here)
+        v1.global_variables_initializer()
+    nodes = [[n.name, n.op] for n in graph.as_graph_def().node if "/IsInitialized/" not in n.name]
+    return [nodes, y.name]

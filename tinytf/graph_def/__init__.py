@@ -15,7 +15,30 @@ def _graph_as_graph_def(self, from_version=None, add_shapes=False):
     add_shapes=True gives every node its `_output_shapes`."""
     from tinytf.compat.v1.graph import Graph as V1Graph
 
-    return as_graph_def(self, variables_as_handles=isinstance(self, V1Graph), add_shapes=add_shapes)
+    if not isinstance(self, V1Graph):
+        return as_graph_def(self, add_shapes=add_shapes)
+    graph_def = as_graph_def(self, variables_as_handles=True, add_shapes=add_shapes)
+    _in_creation_order(self, graph_def)
+    return graph_def
+
+
+def _in_creation_order(graph, graph_def) -> None:
+    """Put a TF1 graph's NodeDefs in the order its ops were created, as TF writes them (the exporter writes the
+    inputs first); a helper NodeDef the exporter adds for an op (its axis constant) stays just before it."""
+    created = {graph.tf_names.get(id(node)): i for i, node in enumerate(graph._created)}
+    keyed, pending = [], []
+    for position, node_def in enumerate(graph_def.node):
+        pending.append((position, node_def))
+        if node_def.name in created:
+            keyed += [(created[node_def.name], p, n) for p, n in pending]
+            pending = []
+    keyed += [(len(created), p, n) for p, n in pending]
+    ordered = [n for _, _, n in sorted(keyed, key=lambda item: item[:2])]
+    copies = [type(n)() for n in ordered]
+    for copy, node_def in zip(copies, ordered):
+        copy.CopyFrom(node_def)
+    del graph_def.node[:]
+    graph_def.node.extend(copies)
 
 
 def _user_nodes(graph) -> list:

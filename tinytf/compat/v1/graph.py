@@ -14,6 +14,7 @@ from tinytf.runtime.dispatch import convert_to_tensor
 from tinytf.runtime.graph import Graph as _IRGraph
 from tinytf.runtime.graph import Node, SymbolicTensor
 from tinytf.runtime.ops.core import const_op, placeholder_op
+from tinytf.runtime.ops.random import seed_of
 
 from ...scopes import init_scope
 from . import tf_names
@@ -57,6 +58,7 @@ class Graph(_IRGraph):
     """A TF1 graph (the same IR a tf.function traces into)."""
 
     identity_outputs = True  # cond and while_loop results pass Identity ops, as TF names them (`cond/Identity`)
+    inherits_global_seed = False  # its random ops are unseeded until set_random_seed inside it, as in TF
 
     def __init__(self):
         super().__init__("graph")
@@ -69,6 +71,11 @@ class Graph(_IRGraph):
         self._created: list = []  # every node in creation order (placeholders too), as get_operations lists them
         self.unimported: dict = {}  # TF node name -> why import_graph_def could not give it a value
         self.sessions = weakref.WeakSet()  # open sessions, whose fast entries go stale when the graph grows
+
+    @property
+    def seed(self):
+        """TF's `graph.seed`: None until `tf.compat.v1.set_random_seed` inside the graph sets it."""
+        return seed_of(self)
 
     def add_node(self, op, inputs, attrs, specs, location=None, name=None):
         effects.restart(self)  # no automatic ordering of side effects: each op runs when fetched
