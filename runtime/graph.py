@@ -46,7 +46,10 @@ class SymbolicTensor(Tensor):
 
     @property
     def name(self) -> str:
-        return f"{self.node.name}:{self.index}"
+        """TF's name of the tensor (`sc/mul:0`, the user's `name=`), as TF shows it while tracing; a node
+        without one (made by a pass) shows tinytf's IR name."""
+        node = self.node
+        return f"{node.tf_name or node.name}:{self.index}"
 
     @property
     def op(self):
@@ -159,6 +162,7 @@ class Graph:
         self.captures: dict = {}  # id(outer) -> Capture
         self._names = parent._names if parent is not None else {}
         self._tf_used: dict = {}  # lowercased TF names in use -> next suffix (each graph, as each TF FuncGraph)
+        self._tf_scopes: set = set()  # lowercased name scopes opened and not yet the name of a node
 
     # --- naming -------------------------------------------------------------------------------
     def unique_name(self, base: str) -> str:
@@ -187,6 +191,26 @@ class Graph:
         self._tf_used[key] = count + 1
         self._tf_used[f"{key}_{count}"] = 1
         return f"{name}_{count}"
+
+    def tf_scope(self, name: str) -> str:
+        """TF's name scope `name` in this graph: made unique like a node name, and kept for the op that its
+        wrapper names after it (`tf_claim`)."""
+        unique = self.tf_unique(name)
+        self._tf_scopes.add(unique.lower())
+        return unique
+
+    def tf_claim(self, name: str) -> str:
+        """The node name for TF's `name=".../"` (whole, not under the current scope): the scope's own name once,
+        as TF names a wrapper's final op after the scope it opened (`random_normal`), else made unique."""
+        key = name.lower()
+        if key in self._tf_scopes:
+            self._tf_scopes.discard(key)
+            return name
+        return self.tf_unique(name)
+
+    def rename_node(self, node: Node, tf_name: str) -> None:
+        """Give `node` another TF name (a composite wrapper's result takes its scope's name)."""
+        node.tf_name = tf_name
 
     def name_node(self, node: Node, tf_name: str) -> None:
         """Give `node` TF's name `tf_name` (already unique); a TF1 graph also indexes it by that name."""

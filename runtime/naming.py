@@ -14,6 +14,12 @@ Nothing here runs on an eager op: names are given only while a graph is built.""
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import inspect
+
+from .context import state
+
 # The stack of `tf.name_scope` names, innermost last (tinytf.scopes pushes and pops it).
 scope_stack: list = []
 
@@ -48,14 +54,80 @@ def current_scope() -> str:
     return "".join(f"{name}/" for name in scope_stack)
 
 
+def enter_scope(graph, name: str) -> list:
+    """TF's `graph.name_scope(name)`: push `name` onto the scopes and return the stack to restore on exit. In a
+    graph, the scope is made unique like a node name (a second `sc` is `sc_1`, whose nodes are `sc_1/...`); a
+    name ending in "/" is the whole scope, as in TF (`w/Initializer/`); "" leaves the scopes as they are."""
+    saved = list(scope_stack)
+    if name.endswith("/"):
+        scope_stack[:] = [name[:-1]] if name[:-1] else []
+    elif name:
+        prefix = current_scope()
+        tf_scope = getattr(graph, "tf_scope", None)
+        scope_stack.append(name if tf_scope is None else tf_scope(prefix + name)[len(prefix):])
+    return saved
+
+
+def exit_scope(saved: list) -> None:
+    scope_stack[:] = saved
+
+
+@contextlib.contextmanager
+def op_scope(graph, name, default: str):
+    """TF's `with ops.name_scope(name, default_name)` inside an op wrapper that builds several nodes, while
+    `graph` is built: the nodes go under the (unique) scope, whose name, with a trailing "/", the wrapper gives
+    its final node (`random_normal` is the AddV2, `random_normal/mul` the Mul before it)."""
+    saved = enter_scope(graph, name if name else default)
+    try:
+        yield current_scope()
+    finally:
+        exit_scope(saved)
+
+
+def composite(default: str, result_named: bool = False):
+    """Decorate the public function of a wrapper that builds several nodes (gelu, moments, l2_normalize, ...):
+    in a graph its nodes go under TF's name scope, its `name=` or `default` made unique (`Gelu/mul`,
+    `l2_normalize_1/Sum`); with `result_named`, its result is named as the scope itself, as TF's
+    `l2_normalize:0` or `clip_by_norm:0`. The decorated function is called with name=None (its nodes take
+    the scope's names). Eagerly nothing changes: one check of the graph being built."""
+    def decorate(fn):
+        position = list(inspect.signature(fn).parameters).index("name")
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            graph = state.graph
+            if graph is None:
+                return fn(*args, **kwargs)
+            if len(args) > position:
+                name, args = args[position], (*args[:position], None, *args[position + 1:])
+            else:
+                name = kwargs.pop("name", None)
+            with op_scope(graph, name, default) as scope:
+                result = fn(*args, **kwargs)
+                if result_named:
+                    _name_result(graph, result, scope)
+            return result
+
+        return wrapper
+
+    return decorate
+
+
+def _name_result(graph, result, scope: str) -> None:
+    """Give the node computing `result`, if built in `scope`, the scope's own name."""
+    node = getattr(result, "node", None)
+    if node is not None and node.graph is graph and (node.tf_name or "").startswith(scope):
+        graph.rename_node(node, graph.tf_claim(scope[:-1]))
+
+
 def node_name(graph, op, name):
     """TF's unique name for a node of `op` added to `graph` with `name=` `name` (None: the default)."""
     if name is None:
         base = tables.default(op)
     elif name is FUNCTION:
         base = tables.function(op) or tables.default(op)
-    elif name.endswith("/"):  # TF's convention: a name ending in "/" is whole, not under the current scope
-        return graph.tf_unique(name[:-1])
+    elif name.endswith("/"):  # TF's convention: a name ending in "/" is whole, not under the current scope,
+        return graph.tf_claim(name[:-1])  # nor made unique (it names the op after the scope it built)
     else:
         base = name
     return graph.tf_unique(current_scope() + base)

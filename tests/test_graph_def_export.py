@@ -9,7 +9,7 @@ import os
 import numpy as np
 import pytest
 from google.protobuf import text_format
-from graph_def_cases import CASES, concrete, v1_graph
+from graph_def_cases import CASES, concrete, v1_graph, v1_graph_initializers
 from tensorboard.compat.proto import graph_pb2
 
 import tinytf as tf
@@ -31,7 +31,10 @@ REQUIRED_OPS = {
     "gradient_step": {"MatMul", "Relu", "Mean", "AssignVariableOp", "ReadVariableOp"},
     # the gradient helpers on a batch of unknown size: target shapes read at run time
     "gradient_unknown_batch": {"Shape", "BroadcastTo", "BroadcastGradientArgs", "Tanh", "MatMul", "Sum"},
+    "export_forms": {"Abs", "Max", "Pow", "Sum", "Squeeze", "Transpose", "MatMul", "Rank", "Range"},
+    "gradient_forms": {"Conv2DBackpropInput", "Conv2DBackpropFilter", "UnsortedSegmentSum", "ConcatV2", "GatherV2"},
     "v1_graph": {"VarHandleOp", "ReadVariableOp", "MatMul", "Relu", "Placeholder"},
+    "v1_graph_initializers": {"VarHandleOp", "AssignVariableOp", "RandomStandardNormal", "RandomUniform", "NoOp"},
 }
 
 
@@ -76,6 +79,23 @@ def test_v1_graph_exports_its_variables_as_handles():
         session.run(init)
         (got,) = session.run(fetches, {graph.get_tensor_by_name("x:0"): feeds["x"]})
     np.testing.assert_allclose(got, _expected(REFERENCE["cases"]["v1_graph"]["outputs"][0]))
+
+
+def test_v1_graph_initial_values_run_in_tensorflow():
+    """TF ran the exported graph's own `init` (a seeded random normal, Glorot and zeros from get_variable, a value
+    computed from a fed placeholder) and fetched; tinytf's session gives the same numbers from the same graph."""
+    graph, feeds, init, fetches = v1_graph_initializers(tf)
+    graph_def = graph.as_graph_def()
+    reference = REFERENCE["cases"]["v1_graph_initializers"]
+    assert REQUIRED_OPS["v1_graph_initializers"] <= _ops(graph_def) == set(reference["ops"])
+    nodes = {n.name: n for n in graph_def.node}
+    assert nodes["v/Assign"].input == ["v", "random_normal"] and nodes["init"].op == "NoOp"
+    assert {"^v/Assign", "^layer/k/Assign", "^layer/b/Assign", "^u/Assign"} == set(nodes["init"].input)
+    with tf.compat.v1.Session(graph=graph) as session:
+        session.run(init, {"x:0": feeds["x"]})
+        outputs = session.run(fetches, {"x:0": feeds["x"]})
+    for got, want in zip(outputs, reference["outputs"]):
+        np.testing.assert_allclose(got, _expected(want), rtol=1e-6)
 
 
 def test_committed_graph_defs_are_what_the_exporter_writes_today():

@@ -5,6 +5,7 @@ and have gradients through the registered rules."""
 from __future__ import annotations
 
 from tinytf.runtime.dispatch import convert_to_tensor
+from tinytf.runtime.naming import composite
 from tinytf.runtime.ops import array as _array
 from tinytf.runtime.ops import indexing as _indexing
 from tinytf.runtime.ops import math as _math
@@ -18,6 +19,7 @@ def _dense(t):
     return convert_to_tensor(t.values) if isinstance(t, IndexedSlices) else convert_to_tensor(t)
 
 
+@composite("clip_by_norm", result_named=True)
 def clip_by_norm(t, clip_norm, axes=None, name=None):
     """`t * clip_norm / max(norm(t, axes), clip_norm)`: unchanged when its L2 norm is at most `clip_norm`.
     A zero norm gives zero (not nan), as TF's guarded square root does."""
@@ -30,6 +32,7 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     return _array.identity(t * clip_norm / _math.maximum(norm, clip_norm))
 
 
+@composite("global_norm", result_named=True)
 def global_norm(t_list, name=None):
     """sqrt(sum of every tensor's squared L2 norm); None entries are skipped."""
     t_list = list(t_list)
@@ -42,6 +45,7 @@ def global_norm(t_list, name=None):
     return _math.sqrt(_reduce.add_n(half_squares) * 2)
 
 
+@composite("clip_by_global_norm")
 def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     """Scale every tensor of `t_list` by clip_norm / max(global_norm, clip_norm); returns (clipped list,
     the global norm). A nan or inf global norm makes every entry nan, as in TF."""
@@ -64,6 +68,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     return clipped, use_norm
 
 
+@composite("l2_normalize", result_named=True)
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     """x / sqrt(max(sum(x**2, axis), epsilon))."""
     x = convert_to_tensor(x)

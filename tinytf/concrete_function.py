@@ -52,6 +52,8 @@ class ConcreteFunction:
         self.name = name
         self.graph = graph
         self.unoptimized_graph = unoptimized_graph or graph
+        if graph is not self.unoptimized_graph:  # get_operations() lists the ops as traced, with TF's names
+            graph.traced_graph = self.unoptimized_graph
         self._key = key
         self.structured_input_signature = structured_inputs
         self._arg_names = arg_names

@@ -7,27 +7,29 @@ import contextlib
 
 from tinytf.runtime.context import no_tapes, state
 from tinytf.runtime.naming import current_scope as current_name_scope
-from tinytf.runtime.naming import scope_stack as _name_stack  # the engine's namer prefixes node names with it
+from tinytf.runtime.naming import enter_scope, exit_scope
 
 
 class name_scope:
-    """`tf.name_scope(name)`: prefixes the names of variables created inside it."""
+    """`tf.name_scope(name)`: prefixes the names of the variables and graph nodes created inside it. In a graph,
+    as in TF, a scope opened again is made unique (`sc`, then `sc_1`); a name ending in "/" is a whole scope,
+    not nested in the current one."""
 
     def __init__(self, name, default_name=None, values=None):
-        self._name = (name or default_name or "").rstrip("/")
+        self._given = name or default_name or ""
+        self._name = self._given.rstrip("/")
+        self._saved: list = []  # the scopes to restore, one per (possibly nested) entry
 
     @property
     def name(self) -> str:
         return self._name
 
     def __enter__(self):
-        if self._name:
-            _name_stack.append(self._name)
+        self._saved.append(enter_scope(state.graph, self._given))
         return current_name_scope()
 
     def __exit__(self, *exc):
-        if self._name:
-            _name_stack.pop()
+        exit_scope(self._saved.pop())
         return False
 
 

@@ -72,10 +72,18 @@ class Variable(Resource):
         for hook in list(state.variable_hooks):  # tf.function: creation on the first trace only
             hook(self)
         dtype = None if dtype is None else dtypes.as_dtype(dtype)
-        with init_scope():
-            if callable(initial_value):
-                initial_value = initial_value()
-            array, self.dtype = _initial_array(initial_value, dtype)
+        graph = state.graph
+        start = getattr(graph, "start_variable", None)  # a TF1 graph: the initial value is one of its tensors
+        symbolic = None if start is None else start(self, initial_value, dtype, name)
+        if symbolic is not None:
+            array, self.dtype = _graph_initial_array(symbolic, dtype)
+            if shape is None:
+                shape = symbolic._shape
+        else:
+            with init_scope():
+                if callable(initial_value):
+                    initial_value = initial_value()
+                array, self.dtype = _initial_array(initial_value, dtype)
         self._array = array
         self._shape = np.shape(array) if shape is None else shapes.as_shape(shape)
         if not validate_shape:
@@ -90,6 +98,8 @@ class Variable(Resource):
         scope = current_name_scope()
         self._name = f"{scope}{base}:0" if not base.endswith(":0") else f"{scope}{base}"
         self._graph_name = _identifier(base)
+        if symbolic is not None:
+            graph.finish_variable(self, symbolic)  # its initializer and read, and TF's name for it
 
     # --- the TF Variable API ----------------------------------------------------------------------
     @property
@@ -331,6 +341,20 @@ def _initial_array(value, dtype):
                 f"tf.Variable: initial value has dtype {value.dtype.name}, but dtype={dtype.name} was given"))
         return value._value, value.dtype
     return to_numpy(value, dtype)
+
+
+def _graph_initial_array(tensor, dtype):
+    """The value a TF1 graph's variable holds outside any session: its initial value when that depends on
+    constants only, else zeros of its shape (sessions start it uninitialized either way, and its initializer
+    computes the initial value in the session that runs it: fresh random numbers, fed placeholders)."""
+    if dtype is not None and tensor.dtype is not dtype:
+        raise TypeError(at_user_line(
+            f"tf.Variable: initial value has dtype {tensor.dtype.name}, but dtype={dtype.name} was given"))
+    try:
+        return _evaluate_constant(tensor), tensor.dtype
+    except ValueError:
+        shape = () if tensor._shape is None else tuple(d or 0 for d in tensor._shape)
+        return np.zeros(shape, tensor.dtype.np), tensor.dtype
 
 
 def _evaluate_constant(tensor):

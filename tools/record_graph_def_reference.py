@@ -6,7 +6,8 @@
 
 Each function is exported with the graph passes on and off (NAME.nopasses.pb).
 `run` imports each GraphDef with tf.compat.v1.import_graph_def, maps variable placeholders to TF resource
-variables holding the case's initial values (a TF1 graph's own VarHandleOps are assigned those values), runs
+variables holding the case's initial values (a TF1 graph's own VarHandleOps are assigned those values, or its
+own `init` op runs, which computes them), runs
 the fetches once in a Session, and writes TF's outputs and the variables' values afterwards to
 tests/tf_reference/graph_def_export.json."""
 
@@ -33,7 +34,7 @@ def export():
     import tinytf as tf
 
     sys.path.insert(0, TESTS)
-    from graph_def_cases import CASES, concrete, v1_graph
+    from graph_def_cases import CASES, concrete, v1_graph, v1_graph_initializers
 
     os.makedirs(FOLDER, exist_ok=True)
     plans = {}
@@ -58,6 +59,11 @@ def export():
         f.write(graph.as_graph_def().SerializeToString())
     plans["v1_graph"] = {"feeds": {k: _plain(v) for k, v in feeds.items()},
                          "variables": {k: _plain(v) for k, v in variables.items()}, "fetches": fetches, "kind": "v1"}
+    graph, feeds, init, fetches = v1_graph_initializers(tf)
+    with open(os.path.join(FOLDER, "v1_graph_initializers.pb"), "wb") as f:
+        f.write(graph.as_graph_def().SerializeToString())
+    plans["v1_graph_initializers"] = {"feeds": {k: _plain(v) for k, v in feeds.items()}, "variables": {},
+                                      "fetches": fetches, "init": init, "kind": "v1"}
     with open(os.path.join(FOLDER, "plans.json"), "w") as f:
         json.dump(plans, f, indent=1, sort_keys=True)
 
@@ -88,11 +94,13 @@ def run():
                 tf.compat.v1.import_graph_def(graph_def, name="")
                 handles = {k: graph.get_tensor_by_name(f"{k}:0") for k in initial}
                 init = [tf.raw_ops.AssignVariableOp(resource=handles[k], value=v) for k, v in initial.items()]
+                if "init" in plan:  # the graph's own initializer, which computes the initial values
+                    init = [graph.get_operation_by_name(plan["init"])]
                 reads = {k: tf.raw_ops.ReadVariableOp(resource=h, dtype=tf.as_dtype(initial[k].dtype))
                          for k, h in handles.items()}
         feeds = {f"{k}:0": np.array(v["value"], v["dtype"]) for k, v in plan["feeds"].items()}
         with tf.compat.v1.Session(graph=graph) as session:
-            session.run(init)
+            session.run(init, feeds)
             outputs = session.run(plan["fetches"], feeds)
             after = session.run(reads)
         results["cases"][name] = {"outputs": [_plain(o) for o in outputs],

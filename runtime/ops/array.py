@@ -7,7 +7,8 @@ import math as _math
 
 import numpy as np
 
-from .. import dtypes, shapes
+from .. import dtypes, naming, shapes
+from ..context import state
 from ..dispatch import apply, convert_inputs, convert_to_tensor, to_numpy
 from ..errors import InvalidArgumentError, at_user_line
 from ..graph import SymbolicTensor
@@ -107,12 +108,29 @@ def _one(dtype):
 
 def zeros(shape, dtype=dtypes.float32, name=None):
     dtype = dtypes.as_dtype(dtype)
+    if state.graph is not None:
+        return _filled_in_graph(shape, _zero(dtype), dtype, name, "zeros")
     return fill(shape, convert_to_tensor(_zero(dtype)))
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
     dtype = dtypes.as_dtype(dtype)
+    if state.graph is not None:
+        return _filled_in_graph(shape, _one(dtype), dtype, name, "ones")
     return fill(shape, convert_to_tensor(_one(dtype)))
+
+
+def _filled_in_graph(shape, value, dtype, name, default):
+    """tf.zeros / tf.ones in a graph, as TF builds them: a static shape of fewer than 1000 elements is one
+    constant named `zeros`; else a Fill named so, of a `zeros/Const` value."""
+    with naming.op_scope(state.graph, name, default) as scope:
+        if isinstance(shape, shapes.TensorShape) and shape.is_fully_defined():
+            shape = shape.as_list()
+        if (isinstance(shape, (list, tuple)) and all(type(d) is int and d >= 0 for d in shape)
+                and _math.prod(shape) < 1000):
+            return convert_to_tensor(np.full(tuple(shape), value, dtype=object if dtype.is_string else dtype.np),
+                                     dtype, name=scope)
+        return fill(shape, convert_to_tensor(value, dtype, name="Const"), name=scope)
 
 
 def _like(x, value_of, dtype):

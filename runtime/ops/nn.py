@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import dtypes, shapes
 from ..dispatch import NO_ATTRS, apply, convert_inputs, convert_to_tensor
+from ..naming import composite
 from ..registry import OpDef, register
 from . import random as _random
 from .array import reshape, shape, zeros_like
@@ -135,6 +136,7 @@ def silu(features, beta=1.0, name=None):
 swish = silu
 
 
+@composite("Gelu")
 def gelu(features, approximate=False, name=None):
     """Gaussian error linear unit: x * P(X <= x) for X ~ N(0, 1); the tanh approximation when `approximate`."""
     x = convert_to_tensor(features)
@@ -294,6 +296,7 @@ def _noise_shape_tensor(x, noise_shape):
     return _random.shape_tensor(noise_shape)
 
 
+@composite("dropout")
 def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """Zero each element with probability `rate` and scale the others by 1 / (1 - rate), so the expected
     sum is unchanged. `noise_shape` (broadcast against x) shares one decision along some dimensions."""
@@ -446,6 +449,7 @@ def l2_loss(t, name=None):
 
 
 # --- moments -------------------------------------------------------------------------------------------
+@composite("moments")
 def moments(x, axes, shift=None, keepdims=False, name=None):
     """(mean, variance) of x over `axes`. float16 is computed in float32, as TF does."""
     x = convert_to_tensor(x)

@@ -22,7 +22,7 @@ import weakref
 
 import numpy as np
 
-from .. import dtypes, shapes
+from .. import dtypes, naming, shapes
 from ..context import state
 from ..dispatch import apply, convert_to_tensor
 from ..registry import OpDef, register
@@ -65,8 +65,17 @@ def _graph_seed(graph) -> _GraphSeed:
     record = _seeds.graphs.get(graph)
     if record is None:
         parent = getattr(graph, "parent", None)
-        record = _seeds.graphs[graph] = _GraphSeed(state.seed if parent is None else _graph_seed(parent).seed)
+        if parent is not None:
+            seed = _graph_seed(parent).seed
+        else:  # a TF1 graph starts unseeded, as TF's tf.Graph (its seed is set_random_seed's, inside it)
+            seed = state.seed if getattr(graph, "inherits_global_seed", True) else None
+        record = _seeds.graphs[graph] = _GraphSeed(seed)
     return record
+
+
+def seed_of(graph):
+    """A graph's seed: TF's `graph.seed` (the global seed it took, or set_seed's inside it; None: unseeded)."""
+    return _graph_seed(graph).seed
 
 
 def set_seed(seed) -> None:
@@ -152,7 +161,7 @@ def stream_for(op_seed) -> RandomStream:
 
 
 # --- the `shape` input ---------------------------------------------------------------------------------
-def shape_tensor(shape) -> Tensor:
+def shape_tensor(shape, name=None) -> Tensor:
     """The `shape` argument of a random op as a 1-D integer tensor (an op input: it may be symbolic)."""
     if isinstance(shape, TensorShape):
         if not shape.is_fully_defined():
@@ -161,8 +170,8 @@ def shape_tensor(shape) -> Tensor:
     if isinstance(shape, (list, tuple)) and not any(isinstance(d, Tensor) for d in shape):
         if any(d is None for d in shape):
             raise ValueError(f"a random op needs a fully defined shape, got {list(shape)}")
-        return convert_to_tensor(np.asarray(shape, dtype=np.int64).astype(np.int32))
-    return convert_to_tensor(shape)
+        return convert_to_tensor(np.asarray(shape, dtype=np.int64).astype(np.int32), name=name)
+    return convert_to_tensor(shape, name=name)
 
 
 def static_shape_value(t):
@@ -300,40 +309,65 @@ def _scale_and_shift(sample, scale, shift, dtype):
 
 
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
-    """`tf.random.uniform`: values in [minval, maxval); maxval defaults to 1 for floats and is required for ints."""
+    """`tf.random.uniform`: values in [minval, maxval); maxval defaults to 1 for floats and is required for ints.
+    In a graph its nodes are TF's, under its name scope (`random_uniform/RandomUniform`, `random_uniform`)."""
     dtype = dtypes.as_dtype(dtype)
-    shape = shape_tensor(shape)
+    if state.graph is None:
+        return _uniform(shape, minval, maxval, dtype, seed, None)
+    with naming.op_scope(state.graph, name, "random_uniform") as scope:
+        return _uniform(shape, minval, maxval, dtype, seed, scope)
+
+
+def _uniform(shape, minval, maxval, dtype, seed, scope):
+    shape = shape_tensor(shape, "shape" if scope else None)
     if dtype.is_integer:
         if maxval is None:
             raise ValueError(f"tf.random.uniform: maxval must be given for the integer dtype {dtype.name}")
-        minval, maxval = convert_to_tensor(minval, dtype), convert_to_tensor(maxval, dtype)
-        return apply(random_uniform_int_op, (shape, minval, maxval), {"stream": stream_for(seed)})
+        minval, maxval = convert_to_tensor(minval, dtype, "min"), convert_to_tensor(maxval, dtype, "max")
+        return apply(random_uniform_int_op, (shape, minval, maxval), {"stream": stream_for(seed)}, name=scope)
     dtype = _float_dtype(dtype, "tf.random.uniform")
-    sample = apply(random_uniform_op, (shape,), {"dtype": dtype, "stream": stream_for(seed)})
     maxval = 1 if maxval is None else maxval
     # As TF: only the Python ints 0 and 1 skip the arithmetic (the values are the same either way).
     minval_is_zero = isinstance(minval, int) and minval == 0
-    if minval_is_zero and isinstance(maxval, int) and maxval == 1:
-        return sample
-    maxval = convert_to_tensor(maxval, dtype)
+    maxval_is_one = isinstance(maxval, int) and maxval == 1
+    if not (minval_is_zero and maxval_is_one):  # TF converts both bounds before the sample
+        minval, maxval = convert_to_tensor(minval, dtype, "min"), convert_to_tensor(maxval, dtype, "max")
+    sample = apply(random_uniform_op, (shape,), {"dtype": dtype, "stream": stream_for(seed)},
+                   name=scope and "RandomUniform")
     if minval_is_zero:
-        return multiply(sample, maxval)
-    minval = convert_to_tensor(minval, dtype)
-    return add(multiply(sample, subtract(maxval, minval)), minval)
+        return sample if maxval_is_one else multiply(sample, maxval)
+    return add(multiply(sample, subtract(maxval, minval, name=scope and "sub"), name=scope and "mul"), minval,
+               name=scope)
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     """`tf.random.normal`: standard normal samples scaled by stddev and shifted by mean."""
     dtype = _float_dtype(dtype, "tf.random.normal")
-    sample = apply(random_standard_normal_op, (shape_tensor(shape),), {"dtype": dtype, "stream": stream_for(seed)})
-    return _scale_and_shift(sample, stddev, mean, dtype)
+    if state.graph is None:
+        sample = apply(random_standard_normal_op, (shape_tensor(shape),), {"dtype": dtype, "stream": stream_for(seed)})
+        return _scale_and_shift(sample, stddev, mean, dtype)
+    with naming.op_scope(state.graph, name, "random_normal") as scope:
+        return _sampled_in_graph(random_standard_normal_op, "RandomStandardNormal", shape, mean, stddev, dtype, seed,
+                                 scope)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     """`tf.random.truncated_normal`: normal samples more than two stddevs from the mean are drawn again."""
     dtype = _float_dtype(dtype, "tf.random.truncated_normal")
-    sample = apply(truncated_normal_op, (shape_tensor(shape),), {"dtype": dtype, "stream": stream_for(seed)})
-    return _scale_and_shift(sample, stddev, mean, dtype)
+    if state.graph is None:
+        sample = apply(truncated_normal_op, (shape_tensor(shape),), {"dtype": dtype, "stream": stream_for(seed)})
+        return _scale_and_shift(sample, stddev, mean, dtype)
+    with naming.op_scope(state.graph, name, "truncated_normal") as scope:
+        return _sampled_in_graph(truncated_normal_op, "TruncatedNormal", shape, mean, stddev, dtype, seed, scope)
+
+
+def _sampled_in_graph(op, op_name, shape, mean, stddev, dtype, seed, scope):
+    """A normal sample in a graph as TF builds it, under the wrapper's scope: shape, mean and stddev constants,
+    the sampling op, `mul` by stddev and the add of the mean named as the scope (both always, as in TF)."""
+    shape = shape_tensor(shape, "shape")
+    mean, stddev = convert_to_tensor(mean, dtype, "mean"), convert_to_tensor(stddev, dtype, "stddev")
+    sample = apply(op, (shape,), {"dtype": dtype, "stream": stream_for(seed)}, name=op_name)
+    return add(multiply(sample, stddev, name="mul"), mean, name=scope)
 
 
 def shuffle(value, seed=None, name=None):

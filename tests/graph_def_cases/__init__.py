@@ -143,9 +143,50 @@ def gradient_unknown_batch(tf):
     return step, (tf.TensorSpec([None, 3]),), {"x": x}
 
 
+def export_forms(tf):
+    """Ops whose export needs more than one TF op: norms of order 1, inf and 3 (vector) and 1, inf (matrix),
+    tensordot over axis lists (transposes around a MatMul), reductions of a tensor of unknown rank (Rank, Range)."""
+    @tf.function
+    def forms(x, t, u):
+        return (tf.norm(x, ord=1), tf.norm(x, ord=np.inf, axis=1), tf.norm(x, ord=3, axis=0, keepdims=True),
+                tf.norm(x, ord=1, axis=[0, 1]), tf.norm(x, ord=np.inf, axis=[0, 1], keepdims=True),
+                tf.tensordot(x, t, axes=[[1], [0]]), tf.tensordot(t, x, axes=[[0], [1]]),
+                tf.reduce_sum(u), tf.reduce_max(u * 2.0))
+
+    x = np.array([[1.0, -2.0, 0.5, 3.0], [0.25, 4.0, -1.5, 2.0], [-3.0, 0.5, 1.0, -0.75]], np.float32)
+    t = np.linspace(-1.0, 2.0, 8, dtype=np.float32).reshape(4, 2)
+    u = np.arange(6, dtype=np.float32).reshape(2, 3) - 2.5
+    return forms, (tf.TensorSpec([3, 4], tf.float32), tf.TensorSpec([4, 2], tf.float32),
+                   tf.TensorSpec(None, tf.float32)), {"x": x, "t": t, "u": u}
+
+
+def gradient_forms(tf):
+    """Gradients whose export needs TF's extra forms: convolution gradients with explicit paddings (TF's EXPLICIT),
+    the gradient of a gather with batch_dims (offset indices into one UnsortedSegmentSum), and tf.linspace of
+    tensors along an axis (TF's linspace_nd)."""
+    @tf.function
+    def grads(x, k, params, indices):
+        with tf.GradientTape() as tape:
+            tape.watch([x, k, params])
+            y = tf.nn.conv2d(x, k, 1, [[0, 0], [1, 0], [0, 1], [0, 0]])
+            picked = tf.gather(params, indices, batch_dims=1, axis=1)
+            loss = tf.reduce_sum(y * y) + tf.reduce_sum(picked * picked * params[:, :1])
+        dx, dk, dp = tape.gradient(loss, [x, k, params])
+        return dx, dk, dp, tf.linspace(params[:, 0], params[:, 1], 4, axis=1)
+
+    x = np.sin(np.arange(16, dtype=np.float32)).reshape(1, 4, 4, 1)
+    k = np.array([[1.0, -0.5], [0.25, 2.0]], np.float32).reshape(2, 2, 1, 1)
+    params = np.arange(8, dtype=np.float32).reshape(2, 4) / 4.0 - 0.5
+    indices = np.array([[0, 3, 3], [1, 1, 2]], np.int32)
+    return grads, (tf.TensorSpec([1, 4, 4, 1], tf.float32), tf.TensorSpec([2, 2, 1, 1], tf.float32),
+                   tf.TensorSpec([2, 4], tf.float32), tf.TensorSpec([2, 3], tf.int32)), \
+        {"x": x, "k": k, "params": params, "indices": indices}
+
+
 CASES = {"collatz": collatz, "dense_with_state": dense_with_state, "rnn_loop": rnn_loop,
          "elementwise": elementwise, "nested_cond_with_state": nested_cond_with_state, "small_cnn": small_cnn,
-         "gradient_step": gradient_step, "gradient_unknown_batch": gradient_unknown_batch}
+         "gradient_step": gradient_step, "gradient_unknown_batch": gradient_unknown_batch,
+         "export_forms": export_forms, "gradient_forms": gradient_forms}
 
 
 def v1_graph(tf):
@@ -158,6 +199,24 @@ def v1_graph(tf):
         y = tf.nn.relu(tf.matmul(x, w) - 4.0)
     return graph, {"x": np.array([[1., 2., 3.], [-1., 0.5, 2.]], np.float32)}, \
         {"w": np.arange(6, dtype=np.float32).reshape(3, 2)}, [y.name]
+
+
+def v1_graph_initializers(tf):
+    """A TF1 graph whose variables take their initial values in the session: a seeded random normal, get_variable's
+    Glorot default and zeros, and a value computed from a fed placeholder; TF runs the graph's own `init`."""
+    v1 = tf.compat.v1
+    graph = v1.Graph()
+    with graph.as_default():
+        v1.set_random_seed(7)
+        x = v1.placeholder(tf.float32, [3], name="x")
+        v = v1.Variable(tf.random.normal([3]), name="v")
+        with v1.variable_scope("layer"):
+            k = v1.get_variable("k", [3, 2])
+            b = v1.get_variable("b", [2], initializer=v1.zeros_initializer())
+        u = v1.Variable(x * 2.0, name="u")
+        y = tf.nn.l2_normalize(tf.matmul(tf.reshape(v * u, [1, 3]), k) + b, axis=1, name="out")
+        init = v1.global_variables_initializer()
+    return graph, {"x": np.array([1.0, 2.0, 3.0], np.float32)}, init.name, [y.name, "v/Read/ReadVariableOp:0"]
 
 
 def concrete(case):

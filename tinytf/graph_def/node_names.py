@@ -15,6 +15,10 @@ _TYPES: dict = {}
 for _entry in TABLE:
     if _entry.tinytf:
         _TYPES.setdefault(_entry.tinytf, _entry.tf)
+# Ops the export writes by a rule of their own (rules_more.py) rather than through the table: their TF types.
+_TYPES.update({"random_uniform": "RandomUniform", "random_standard_normal": "RandomStandardNormal",
+               "truncated_normal": "TruncatedNormal", "random_uniform_int": "RandomUniformInt",
+               "random_shuffle": "RandomShuffle"})
 
 # Node names TF's Python wrappers choose that differ from the op type (math_ops' operator overloads, and the
 # array ops whose wrapper passes its own name).

@@ -43,13 +43,17 @@ def _axis_const(n, const, axis, hint="axis"):
 def _reduce(n, const):
     axis = n.attrs.get("axis")
     rank = len(n.inputs[0]._shape) if n.inputs[0]._shape is not None else None
-    if axis is None:
-        if rank is None:
-            raise NotImplementedError("a full reduction of a tensor of unknown rank")
-        axis = list(range(rank))
     attrs = {"keep_dims": p.attr(bool(n.attrs.get("keepdims", False))), "Tidx": p.attr_type(dtypes.int32)}
     if n.op not in ("reduce_all", "reduce_any"):
         attrs["T"] = p.attr_type(n.inputs[0].dtype)
+    if axis is None and rank is None:  # all axes of a tensor of unknown rank: Range(0, Rank(x)), as TF builds it
+        rank_ref = const.node("Rank", "Rank", n.refs, {"T": p.attr_type(n.inputs[0].dtype)})
+        indices = const.node("range", "Range", [_axis_const(n, const, 0, "range/start"), rank_ref,
+                                                _axis_const(n, const, 1, "range/delta")],
+                             {"Tidx": p.attr_type(dtypes.int32)})
+        return n.refs + [indices], attrs
+    if axis is None:
+        axis = list(range(rank))
     return n.refs + [_axis_const(n, const, axis, "reduction_indices")], attrs
 
 

@@ -200,14 +200,38 @@ def _count_nonzero(n, const):
 
 
 def _norm(n, const):
+    """tf.norm: the euclidean/Frobenius norm as Sqrt(Sum(Square)); other vector orders (1, inf, any p > 0) and
+    the matrix 1 and inf norms from Abs, Sum, Max and Pow. The spectral norm (matrix ord=2) needs an SVD: not
+    exported."""
     order, axis = n.attrs.get("ord"), n.attrs.get("axis")
-    if order not in ("euclidean", 2, 2.0, "fro") or (order in (2, 2.0) and axis is not None
-                                                      and not isinstance(axis, int) and len(axis) == 2):
-        raise NotImplementedError(f"tf.norm with ord={order!r} (only the euclidean/Frobenius norm is exported)")
-    squared = const.node("Square", "Square", n.refs, _t(n))
-    total = const.node("Sum", "Sum", [squared, _reduction_indices(n, const, axis)],
-                       _reduce_attrs(n, n.attrs.get("keepdims")))
-    return "Sqrt", [total], _t(n)
+    keepdims = n.attrs.get("keepdims")
+    matrix = isinstance(axis, tuple) and len(axis) == 2
+    if order in ("euclidean", "fro") or (order == 2.0 and not matrix):
+        squared = const.node("Square", "Square", n.refs, _t(n))
+        total = const.node("Sum", "Sum", [squared, _reduction_indices(n, const, axis)], _reduce_attrs(n, keepdims))
+        return "Sqrt", [total], _t(n)
+    magnitude = const.node("Abs", "Abs", n.refs, _t(n))
+    if matrix:
+        if order not in (1.0, np.inf):
+            raise NotImplementedError(f"tf.norm with ord={order!r} over two axes (the spectral norm needs an SVD)")
+        rows, cols = _axes(n, axis[0])[0], _axes(n, axis[1])[0]
+        inner, outer = (rows, cols) if order == 1.0 else (cols, rows)  # 1: largest column sum; inf: row sum
+        sums = const.node("Sum", "Sum", [magnitude, _int(const, "Sum/reduction_indices", [inner])],
+                          _reduce_attrs(n, True))
+        largest = const.node("Max", "Max", [sums, _int(const, "Max/reduction_indices", [outer])],
+                             _reduce_attrs(n, True))
+        if keepdims:
+            return "Identity", [largest], _t(n)
+        return "Squeeze", [largest], {**_t(n), "squeeze_dims": p.attr_ints(sorted([rows, cols]))}
+    indices = _reduction_indices(n, const, axis)
+    if order == np.inf:
+        return "Max", [magnitude, indices], _reduce_attrs(n, keepdims)
+    if order == 1.0:
+        return "Sum", [magnitude, indices], _reduce_attrs(n, keepdims)
+    dtype = n.outputs[0].dtype
+    powered = const.node("pow", "Pow", [magnitude, const("pow/y", np.asarray(order, dtype.np), dtype)], _t(n))
+    total = const.node("Sum", "Sum", [powered, indices], _reduce_attrs(n, keepdims))
+    return "Pow", [total, const("y", np.asarray(1.0 / order, dtype.np), dtype)], _t(n)
 
 
 def _scan(tf_op):
@@ -256,8 +280,10 @@ def _gather_grad(n, const):
     """The gradient of gather (batch_dims 0): the gradient's index axes moved first and flattened, summed into
     the rows they index (UnsortedSegmentSum, as TF's IndexedSlices become dense), the gathered axis moved back."""
     axis, batch_dims, shape = n.attrs.get("axis") or 0, n.attrs.get("batch_dims") or 0, n.attrs.get("shape")
-    if batch_dims or shape is None or None in shape or n.inputs[1]._shape is None:
-        raise NotImplementedError(f"gather_grad with batch_dims {batch_dims} or shapes known only at run time")
+    if shape is None or None in shape or n.inputs[1]._shape is None or None in n.inputs[1]._shape:
+        raise NotImplementedError("gather_grad with shapes known only at run time")
+    if batch_dims:
+        return _batched_gather_grad(n, const, axis % len(shape), batch_dims % len(n.inputs[1]._shape), shape)
     rank, index_rank = len(shape), len(n.inputs[1]._shape)
     axis %= rank
     t = _t(n)
@@ -279,6 +305,32 @@ def _gather_grad(n, const):
     summed = const.node("UnsortedSegmentSum", "UnsortedSegmentSum", segments, summed_attrs)
     back = list(range(1, axis + 1)) + [0] + list(range(axis + 1, rank))  # (params[axis], rest...) -> params
     return "Transpose", [summed, _int(const, "perm", back)], {**t, "Tperm": p.attr_type(dtypes.int32)}
+
+
+def _batched_gather_grad(n, const, axis, batch_dims, shape):
+    """The gradient of gather with batch_dims gathering the axis right after the batch axes: each batch's
+    indices offset into its own rows (b * size), then one UnsortedSegmentSum over batch x rows, reshaped back."""
+    if axis != batch_dims:
+        raise NotImplementedError(f"gather_grad with batch_dims {batch_dims} over axis {axis} (the axis right after "
+                                  "the batch axes is exported)")
+    index_shape = [int(d) for d in n.inputs[1]._shape]
+    batch, size = [int(d) for d in shape[:batch_dims]], int(shape[axis])
+    rest = [int(d) for d in shape[axis + 1:]]
+    count = int(np.prod(batch, dtype=np.int64))
+    index_dtype = n.inputs[1].dtype
+    offsets = (np.arange(count) * size).reshape(batch + [1] * (len(index_shape) - batch_dims))
+    shifted = const.node("add", "AddV2", [n.refs[1], const("offsets", offsets.astype(index_dtype.np), index_dtype)],
+                         {"T": p.attr_type(index_dtype)})
+    indices = const.node("Reshape", "Reshape", [shifted, _int(const, "Reshape/shape", [-1])],
+                         {"T": p.attr_type(index_dtype), "Tshape": p.attr_type(dtypes.int32)})
+    t = _t(n)
+    grad = const.node("Reshape_1", "Reshape", [n.refs[0], _int(const, "Reshape_1/shape", [-1] + rest)],
+                      {**t, "Tshape": p.attr_type(dtypes.int32)})
+    summed = const.node("UnsortedSegmentSum", "UnsortedSegmentSum",
+                        [grad, indices, _int(const, "num_segments", count * size)],
+                        {**t, "Tindices": p.attr_type(index_dtype), "Tnumsegments": p.attr_type(dtypes.int32)})
+    return "Reshape", [summed, _int(const, "shape", [int(d) for d in shape])], \
+        {**t, "Tshape": p.attr_type(dtypes.int32)}
 
 
 def _one_hot(n, const):
@@ -437,10 +489,29 @@ def _where(n, const):
 
 
 def _linspace(n, const):
-    if n.attrs.get("axis", 0) not in (0, -1) or (n.attrs.get("axis", 0) == -1 and _rank(n) != 0):
-        raise NotImplementedError(f"linspace along axis {n.attrs.get('axis')} (TF's LinSpace takes scalars)")
-    return "LinSpace", [n.refs[0], n.refs[1], _int(const, "num", int(n.attrs["num"]))], \
-        {**_t(n), "Tidx": p.attr_type(dtypes.int32)}
+    """Scalars: TF's LinSpace. Tensors (values along `axis`): TF's linspace_nd, start + i * (stop - start) /
+    (num - 1) for i < num - 1, then stop itself, concatenated along the axis."""
+    start, stop = n.inputs[0]._shape, n.inputs[1]._shape
+    num, axis = int(n.attrs["num"]), n.attrs.get("axis", 0)
+    if start == () and stop == () and axis in (0, -1):
+        return "LinSpace", [n.refs[0], n.refs[1], _int(const, "num", num)], {**_t(n), "Tidx": p.attr_type(dtypes.int32)}
+    if start is None or start != stop or None in start:
+        raise NotImplementedError(f"linspace of start and stop of shapes {start} and {stop} (equal static shapes "
+                                  "are exported)")
+    axis = int(axis) % (len(start) + 1)
+    dtype = n.outputs[0].dtype
+    ints = {"T": p.attr_type(dtype), "Tdim": p.attr_type(dtypes.int32)}
+    first = const.node("ExpandDims", "ExpandDims", [n.refs[0], _int(const, "ExpandDims/dim", axis)], ints)
+    last = const.node("ExpandDims_1", "ExpandDims", [n.refs[1], _int(const, "ExpandDims_1/dim", axis)], ints)
+    if num <= 1:
+        return "Identity", [first], _t(n)
+    span = const.node("sub", "Sub", [last, first], _t(n))
+    delta = const.node("truediv", "RealDiv", [span, const("truediv/y", np.asarray(num - 1, dtype.np), dtype)], _t(n))
+    steps = np.arange(num - 1, dtype=dtype.np).reshape([num - 1 if i == axis else 1 for i in range(len(start) + 1)])
+    scaled = const.node("mul", "Mul", [const("range", steps, dtype), delta], _t(n))
+    values = const.node("add", "AddV2", [first, scaled], _t(n))
+    return "ConcatV2", [values, last, _int(const, "concat/axis", axis)], \
+        {**_t(n), "N": p.attr(2), "Tidx": p.attr_type(dtypes.int32)}
 
 
 def _searchsorted(n, const):
@@ -487,20 +558,33 @@ def _unsorted_segment(n, const):
 
 
 def _tensordot(n, const):
-    """tf.tensordot with an integer `axes` and static shapes: reshape both sides to matrices, MatMul, reshape."""
+    """tf.tensordot on static shapes: transpose the contracted axes of `a` last and those of `b` first (when
+    they are not already), reshape both to matrices, MatMul, reshape to the free dimensions."""
     axes = n.attrs["axes"]
     a, b = n.inputs[0]._shape, n.inputs[1]._shape
-    if not isinstance(axes, (int, np.integer)) or a is None or b is None or None in a or None in b:
-        raise NotImplementedError(f"tensordot with axes={axes!r} on shapes {a} and {b} (an int and static shapes "
-                                  "are exported)")
-    k = int(np.prod(a[len(a) - axes:], dtype=np.int64)) if axes else 1
-    left = const.node("Reshape", "Reshape", [n.refs[0], _int(const, "Reshape/shape", [-1, k])],
+    if a is None or b is None or None in a or None in b:
+        raise NotImplementedError(f"tensordot with axes={axes!r} on shapes {a} and {b} (static shapes are exported)")
+    if isinstance(axes, (int, np.integer)):
+        a_axes, b_axes = list(range(len(a) - int(axes), len(a))), list(range(int(axes)))
+    else:
+        a_axes, b_axes = ([x] if isinstance(x, (int, np.integer)) else list(x) for x in axes)
+        a_axes, b_axes = [int(x) % len(a) for x in a_axes], [int(x) % len(b) for x in b_axes]
+    a_free, b_free = [i for i in range(len(a)) if i not in a_axes], [i for i in range(len(b)) if i not in b_axes]
+    k = int(np.prod([a[i] for i in a_axes], dtype=np.int64))
+    left, right = n.refs
+    if a_free + a_axes != list(range(len(a))):
+        left = const.node("transpose", "Transpose", [left, _int(const, "transpose/perm", a_free + a_axes)],
+                          {**_t(n), "Tperm": p.attr_type(dtypes.int32)})
+    if b_axes + b_free != list(range(len(b))):
+        right = const.node("transpose_1", "Transpose", [right, _int(const, "transpose_1/perm", b_axes + b_free)],
+                           {**_t(n), "Tperm": p.attr_type(dtypes.int32)})
+    left = const.node("Reshape", "Reshape", [left, _int(const, "Reshape/shape", [-1, k])],
                       {**_t(n), "Tshape": p.attr_type(dtypes.int32)})
-    right = const.node("Reshape_1", "Reshape", [n.refs[1], _int(const, "Reshape_1/shape", [k, -1])],
+    right = const.node("Reshape_1", "Reshape", [right, _int(const, "Reshape_1/shape", [k, -1])],
                        {**_t(n), "Tshape": p.attr_type(dtypes.int32)})
     product = const.node("MatMul", "MatMul", [left, right], {**_t(n), "transpose_a": p.attr(False),
                                                               "transpose_b": p.attr(False)})
-    return "Reshape", [product, _int(const, "shape", list(a[:len(a) - axes]) + list(b[axes:]))], \
+    return "Reshape", [product, _int(const, "shape", [a[i] for i in a_free] + [b[i] for i in b_free])], \
         {**_t(n), "Tshape": p.attr_type(dtypes.int32)}
 
 
@@ -509,11 +593,19 @@ def _nhwc(values):
     return [1, int(values[0]), int(values[1]), 1]
 
 
-def _window_attrs(n, padding):
+def _window_attrs(n, padding, explicit=False):
+    """strides, data_format and padding; `explicit`: the op takes TF's EXPLICIT padding (the convolution
+    gradients do, the pooling ones do not), given as tinytf's ((top, bottom), (left, right))."""
     attrs = {"strides": p.attr_ints(_nhwc(n.attrs["strides"])), "data_format": p.attr("NHWC")}
-    if not isinstance(padding, str):
-        raise NotImplementedError(f"{n.op} with explicit paddings")
-    attrs["padding"] = p.attr(padding.upper())
+    if isinstance(padding, str):
+        attrs["padding"] = p.attr(padding.upper())
+        return attrs
+    if not explicit:
+        raise NotImplementedError(f"{n.op} with explicit paddings (TF's op takes SAME or VALID)")
+    pairs = [tuple(int(v) for v in pair) for pair in padding]
+    (top, bottom), (left, right) = pairs[1:3] if len(pairs) == 4 else pairs
+    attrs["padding"] = p.attr("EXPLICIT")
+    attrs["explicit_paddings"] = p.attr_ints([0, 0, top, bottom, left, right, 0, 0])
     return attrs
 
 
@@ -530,13 +622,13 @@ def _conv_backprop_input(n, const):
             {"T": p.attr_type(dtypes.int32), "N": p.attr(2), "Tidx": p.attr_type(dtypes.int32)})
     else:
         sizes = _int(const, "input_sizes", [batch] + list(n.attrs["shape"]))
-    attrs = {**_t(n), **_window_attrs(n, n.attrs["padding"]),
+    attrs = {**_t(n), **_window_attrs(n, n.attrs["padding"], explicit=True),
              "dilations": p.attr_ints(_nhwc(n.attrs.get("dilations", (1, 1))))}
     return "Conv2DBackpropInput", [sizes, n.refs[1], n.refs[0]], attrs
 
 
 def _conv_backprop_filter(n, const):
-    attrs = {**_t(n), **_window_attrs(n, n.attrs["padding"]),
+    attrs = {**_t(n), **_window_attrs(n, n.attrs["padding"], explicit=True),
              "dilations": p.attr_ints(_nhwc(n.attrs.get("dilations", (1, 1))))}
     return "Conv2DBackpropFilter", [n.refs[0], _int(const, "filter_sizes", list(n.attrs["filter_shape"])), n.refs[1]], \
         attrs

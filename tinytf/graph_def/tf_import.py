@@ -150,6 +150,7 @@ def _variable_v2(n):
     graph it is uninitialized in every session until the graph's own Assign runs (its initializer); it is not
     added to the importing graph's variable collection (TF's import_graph_def adds none either)."""
     from tinytf.compat.v1.graph import Graph as V1Graph
+    from tinytf.compat.v1.graph_variable import without_variable_nodes
     from tinytf.runtime.context import state
     from tinytf.scopes import current_name_scope
 
@@ -159,7 +160,8 @@ def _variable_v2(n):
     graph = state.graph
     with tf.init_scope():
         initial = np.zeros(shape, dtype.np)
-    variable = tf.Variable(initial, dtype=dtype, name=n.nodedef.name)
+    with without_variable_nodes():  # the GraphDef has its own initializer and reads
+        variable = tf.Variable(initial, dtype=dtype, name=n.nodedef.name)
     scope = current_name_scope()  # "<import prefix>/<node as identifier>/": the variable is "<prefix>/<node>"
     outer = scope[:-1].rpartition("/")[0]
     variable._name = f"{outer + '/' if outer else ''}{n.nodedef.name}:0"

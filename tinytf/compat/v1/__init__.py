@@ -3,6 +3,7 @@ minimize), on the same graph IR, passes and code generator as tf.function."""
 
 from tinytf.runtime.autodiff.graph_gradients import gradients  # noqa: F401
 from tinytf.runtime.context import state as _state
+from tinytf.runtime.ops.random import set_seed as set_random_seed  # noqa: F401 - in a TF1 graph: its seed
 
 from ...scopes import name_scope  # noqa: F401
 from ...variables import Variable  # noqa: F401 - in a TF1 graph it becomes a GraphVariable (graph_variable.py)

@@ -8,17 +8,18 @@ import contextlib
 import threading
 import weakref
 
-from tinytf.runtime import dtypes, effects, shapes
+from tinytf.runtime import dtypes, effects, naming, shapes
 from tinytf.runtime.context import building, state
 from tinytf.runtime.dispatch import convert_to_tensor
 from tinytf.runtime.graph import Graph as _IRGraph
-from tinytf.runtime.graph import SymbolicTensor
-from tinytf.runtime.ops.core import const_op
+from tinytf.runtime.graph import Node, SymbolicTensor
+from tinytf.runtime.ops.core import const_op, placeholder_op
+from tinytf.runtime.ops.random import seed_of
 
 from ...scopes import init_scope
 from . import tf_names
 from .default_session import run_in_default
-from .graph_variable import collect_variable
+from .graph_variable import collect_variable, finish_variable, start_variable
 from .ops import Operation
 
 
@@ -57,6 +58,7 @@ class Graph(_IRGraph):
     """A TF1 graph (the same IR a tf.function traces into)."""
 
     identity_outputs = True  # cond and while_loop results pass Identity ops, as TF names them (`cond/Identity`)
+    inherits_global_seed = False  # its random ops are unseeded until set_random_seed inside it, as in TF
 
     def __init__(self):
         super().__init__("graph")
@@ -69,6 +71,11 @@ class Graph(_IRGraph):
         self._created: list = []  # every node in creation order (placeholders too), as get_operations lists them
         self.unimported: dict = {}  # TF node name -> why import_graph_def could not give it a value
         self.sessions = weakref.WeakSet()  # open sessions, whose fast entries go stale when the graph grows
+
+    @property
+    def seed(self):
+        """TF's `graph.seed`: None until `tf.compat.v1.set_random_seed` inside the graph sets it."""
+        return seed_of(self)
 
     def add_node(self, op, inputs, attrs, specs, location=None, name=None):
         effects.restart(self)  # no automatic ordering of side effects: each op runs when fetched
@@ -83,9 +90,29 @@ class Graph(_IRGraph):
         return tf_names.ir_name(tf_name) if tf_name is not None else super()._ir_base(name, op, tf_name)
 
     def placeholder(self, dtype, shape, name="Placeholder"):
-        tensor = super().placeholder(dtype, shape, name)
-        self._created.append(tensor.node)
+        """A graph input named `name` under the current name scope; `name` may hold scopes itself
+        (`scope/w`, a get_variable's handle), which the IR name leaves out."""
+        node = Node(self, self.unique_name(tf_names.ir_name(name.rpartition("/")[2])), placeholder_op, (),
+                    {"dtype": dtype, "shape": shape}, None)
+        tensor = SymbolicTensor(node, 0, dtype, shape)
+        node.outputs = [tensor]
+        self.name_node(node, self.tf_unique(naming.current_scope() + name))
+        self.inputs.append(tensor)
+        self._created.append(node)
         return tensor
+
+    def move_to_end(self, node) -> None:
+        """List `node` as the latest op created (a variable's handle goes after its initial value, as in TF)."""
+        self._created.remove(node)
+        self._created.append(node)
+
+    # Variables created while this graph is the default call these (tinytf/variables.py): their initial value
+    # is a tensor of this graph, assigned by their initializer when a session runs it (graph_variable.py).
+    def start_variable(self, variable, initial_value, dtype, name):
+        return start_variable(self, variable, initial_value, dtype, name)
+
+    def finish_variable(self, variable, initial_value) -> None:
+        finish_variable(self, variable, initial_value)
 
     def name_node(self, node, tf_name):
         super().name_node(node, tf_name)
@@ -97,6 +124,13 @@ class Graph(_IRGraph):
         for tensor in node.outputs:
             tensor.__class__ = GraphTensor
             self._by_name[f"{tf_name}:{tensor.index}"] = tensor
+
+    def rename_node(self, node, tf_name):
+        old = self.tf_names.get(id(node))
+        self._ops_by_name.pop(old, None)
+        for tensor in node.outputs:
+            self._by_name.pop(f"{old}:{tensor.index}", None)
+        self.name_node(node, tf_name)
 
     @contextlib.contextmanager
     def as_default(self):

@@ -10,11 +10,16 @@ from .ops import group
 
 
 def initial_assignments(var_list, name):
-    """One op assigning each variable its value as of now, in the current graph (tinytf computes initial values
-    when a variable is created, so this is the value it was created with, unless a session already changed
-    it)."""
+    """One op running each variable's initializer: the `v/Assign` a variable made in a TF1 graph has, which
+    assigns its initial value as computed in the session (fresh random numbers each run, placeholders fed
+    then); a variable made without graph nodes (import_graph_def's, an eager one) is assigned its value as of
+    now."""
     assigns = []
     for variable in var_list:
+        initializer = variable.__dict__.get("_v1_initializer")
+        if initializer is not None:
+            assigns.append(initializer)
+            continue
         with init_scope():
             current = variable.numpy()
         assigns.append(variable.assign(constant(current, variable.dtype)))

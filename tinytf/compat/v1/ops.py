@@ -20,7 +20,7 @@ class Operation:
     @property
     def name(self) -> str:
         node = self._v1_node
-        return getattr(node.graph, "tf_names", {}).get(id(node), node.name)
+        return getattr(node.graph, "tf_names", {}).get(id(node)) or node.tf_name or node.name
 
     @property
     def graph(self):
@@ -31,8 +31,8 @@ class Operation:
         from .tf_names import tf_type
 
         node = self._v1_node
-        if node.outputs and node.outputs[0].dtype.name == "resource":  # a variable captured by the graph
-            return "VarHandleOp"
+        if node.outputs and node.outputs[0].dtype.name == "resource" and hasattr(node.graph, "collections"):
+            return "VarHandleOp"  # a TF1 graph's variable (a function's captured variable is a Placeholder)
         return tf_type(node.op)
 
     @property

@@ -118,9 +118,12 @@ def export_meta_graph(filename=None, graph=None, variables=None, **_):
         initializer = variable.__dict__.get("_v1_initializer")
         if initializer is None or id(initializer._v1_node) not in names:
             continue
+        read = variable.__dict__.get("_v1_read")  # TF's snapshot: the variable's `v/Read/ReadVariableOp`
+        initial = variable.__dict__.get("_v1_initial_value")
         definition = variable_pb2.VariableDef(variable_name=variable.name, trainable=bool(variable.trainable),
                                               is_resource=True, initializer_name=initializer.name,
-                                              snapshot_name=variable.name)
+                                              snapshot_name=variable.name if read is None else read.name,
+                                              initial_value_name="" if initial is None else initial.name)
         meta.collection_def["variables"].bytes_list.value.append(definition.SerializeToString())
     if filename is not None:
         with open(filename, "wb") as f:

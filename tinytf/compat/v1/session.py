@@ -330,14 +330,14 @@ class _RunPlan:
         with _SWAP_LOCK:  # a variable holds one value at a time: runs that swap values in take turns
             process = [variable._array for variable in variables]  # the values outside any session, given back
             for variable in variables:
-                value = store.get(id(variable), _UNSET)
-                if value is not _UNSET:
-                    variable._array = value
+                # _UNSET while this session has no value: an assignment replaces it, even by the very array the
+                # variable holds outside (a constant initial value is one object, in the graph and outside)
+                variable._array = store.get(id(variable), _UNSET)
             try:
                 return numpy_errors.call(self._fn, (*values, *self._bound_values()), {})
             finally:
                 for variable, outside in zip(variables, process):
-                    if variable._array is not outside or id(variable) in store:  # assigned, or this session's
+                    if variable._array is not _UNSET:  # assigned by this run, or this session's value
                         store[id(variable)] = variable._array
                     variable._array = outside
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import threading
 
-from tinytf.runtime import dtypes
+from tinytf.runtime import dtypes, naming
 from tinytf.runtime.context import state
 
 from ...scopes import name_scope
@@ -146,11 +146,13 @@ def _create(full_name, shape, dtype, initializer, scope_dtype, trainable, valida
 
         def initial_value():
             return initializer(list(shape), dtype=dtype)
-    base = full_name.rsplit("/", 1)[-1]
-    variable = Variable(initial_value, trainable=True if trainable is None else trainable, dtype=dtype,
-                        validate_shape=validate_shape, constraint=constraint, name=base)
-    variable._name = f"{full_name}:0"
-    return variable
+    saved = list(naming.scope_stack)
+    naming.scope_stack.clear()  # TF names the variable and its nodes by its full name, outside any name scope
+    try:
+        return Variable(initial_value, trainable=True if trainable is None else trainable, dtype=dtype,
+                        validate_shape=validate_shape, constraint=constraint, name=full_name)
+    finally:
+        naming.scope_stack[:] = saved
 
 
 __all__ = ["AUTO_REUSE", "VariableScope", "get_variable", "get_variable_scope", "variable_scope"]
