@@ -90,6 +90,13 @@ def data(shape, seed=0, scale=1.0, dtype="float32"):
     return values.astype(dtype).reshape(shape)
 
 
+def fixed_weights(model, seed=0, scale=0.5):
+    """Give every weight of a built layer or model deterministic values, in its weight order (the same in
+    Keras 3 and tinytf), so a program compares computations, not initializers."""
+    model.set_weights([data(w.shape, seed=seed + i, scale=scale) for i, w in enumerate(model.get_weights())])
+    return model
+
+
 def printed(tf, *args, **kwargs):
     """What tf.print writes, captured through a `file://` output stream (TensorFlow accepts no file object)."""
     fd, path = tempfile.mkstemp(suffix=".txt")

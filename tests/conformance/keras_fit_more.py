@@ -4,8 +4,8 @@ indices), and how ModelCheckpoint(mode="auto") decides which way a monitored met
 
 from __future__ import annotations
 
-from . import data, outcome, program, val
-from .keras_helpers import TOKENS, _fix, _mask
+from . import data, fixed_weights, outcome, program, val
+from .keras_helpers import TOKENS, _mask
 
 OTHER = [[0, 3, 0, 1, 1], [0, 0, 0, 2, 0], [5, 1, 0, 0, 0]]
 
@@ -26,7 +26,7 @@ def p_keras_merge_masked_values(tf):
     outputs += [cls()([plain, eb]) for cls in (keras.layers.Maximum, keras.layers.Multiply)]
     outputs.append(keras.layers.Maximum()([ea, eb, keras.layers.Embedding(6, 2, mask_zero=True)(a)]))
     model = keras.Model([a, b], outputs)
-    _fix(model, scale=1.0)
+    fixed_weights(model, scale=1.0)
     outs = model([tf.constant(TOKENS), tf.constant(OTHER)])
 
     @tf.function
@@ -63,7 +63,7 @@ def p_keras_predict_steps_per_execution(tf):
         keras.backend.clear_session()
         inputs = keras.Input((3,))
         model = keras.Model(inputs, [keras.layers.Dense(2)(inputs), keras.layers.Dense(1, activation="tanh")(inputs)])
-        _fix(model)
+        fixed_weights(model)
         model.compile(loss="mse", steps_per_execution=steps)
         hooks = keras.callbacks.LambdaCallback(
             on_predict_batch_begin=lambda batch, logs, s=steps: seen.append(["begin", s, batch]),
@@ -90,7 +90,7 @@ def _monitored_fit(keras, monitor, mode, metrics):
     x = data((24, 3), seed=1)
     y = (x.sum(1, keepdims=True) > 0).astype("float32")
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1, activation="sigmoid")])
-    _fix(model)
+    fixed_weights(model)
     model.compile(optimizer=keras.optimizers.SGD(0.5), loss="binary_crossentropy", metrics=metrics)
     folder = tempfile.mkdtemp()
     checkpoint = keras.callbacks.ModelCheckpoint(os.path.join(folder, "m{epoch}.weights.h5"), monitor=monitor,
@@ -124,7 +124,7 @@ def _early_and_plateau(keras, monitor, metrics, mode="auto"):
     x = data((24, 3), seed=1)
     y = (x.sum(1, keepdims=True) > 0).astype("float32")
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1, activation="sigmoid")])
-    _fix(model)
+    fixed_weights(model)
     model.compile(optimizer=keras.optimizers.SGD(0.5), loss="binary_crossentropy", metrics=metrics)
     early = keras.callbacks.EarlyStopping(monitor=monitor, mode=mode, patience=1, min_delta=0.01)
     plateau = keras.callbacks.ReduceLROnPlateau(monitor=monitor, mode=mode, patience=1, factor=0.5, min_delta=0.01)

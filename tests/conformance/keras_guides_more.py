@@ -7,12 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import data, program, val
-
-
-def _fix(model):
-    model.set_weights([data(w.shape, seed=i, scale=0.5) for i, w in enumerate(model.get_weights())])
-    return model
+from . import data, fixed_weights, program, val
 
 
 @program
@@ -38,7 +33,7 @@ def p_keras_custom_train_step_subclass(tf):
     inputs = keras.Input(shape=(4,))
     outputs = keras.layers.Dense(1)(inputs)
     model = CustomModel(inputs, outputs)
-    _fix(model)
+    fixed_weights(model)
     model.compile(optimizer=keras.optimizers.SGD(0.05), loss="mse", metrics=["mae"])
     x, y = data((12, 4), seed=3), data((12, 1), seed=4)
     history = model.fit(x, y, epochs=2, batch_size=4, shuffle=False, verbose=0)
@@ -59,7 +54,7 @@ def p_keras_functional_subclass_with_init(tf):
             self.units = units
 
     first, second = WithInit(2), WithInit(3, name="named")
-    _fix(first)
+    fixed_weights(first)
     return [first.name, second.name, first.units, [tuple(w.shape) for w in second.weights],
             val(first(tf.constant(data((2, 3)))))]
 
@@ -87,7 +82,7 @@ def p_keras_callback_test_hooks_in_fit(tf):
             events.append(["epoch_end", epoch, sorted(logs)])
 
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
-    _fix(model)
+    fixed_weights(model)
     model.compile(optimizer="sgd", loss="mse", metrics=["mean_absolute_error"])
     x, y = data((8, 3)), data((8, 1), seed=1)
     model.fit(x, y, batch_size=4, epochs=2, verbose=0, validation_split=0.5, shuffle=False, callbacks=[Recorder()])
@@ -172,9 +167,9 @@ def p_keras_rnn_unknown_time_axis(tf):
     tokens = np.array([[3, 4, 5, 0, 0], [7, 8, 0, 0, 0], [9, 10, 11, 12, 13]], "int32")
     results = []
     for masked in (True, False):
-        model = _fix(_text_model(keras, masked))
+        model = fixed_weights(_text_model(keras, masked))
         results.append([list(model.output_shape), val(model(tokens)), val(model(tokens[:, :3]))])
-    model = _fix(_text_model(keras, True))
+    model = fixed_weights(_text_model(keras, True))
     model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
     history = model.fit(tokens, data((3, 1)), epochs=2, batch_size=3, shuffle=False, verbose=0)
     results.append(val(history.history))
@@ -186,7 +181,7 @@ def p_keras_rnn_unknown_time_axis(tf):
 
     x = tf.constant(data((2, 4, 3), seed=5))
     rnn(x)
-    _fix(rnn)
+    fixed_weights(rnn)
     results.append([val(run(x)), val(rnn(x))])
     return results
 

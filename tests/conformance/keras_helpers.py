@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from . import data, val
+from . import val
 
 TOKENS = [[1, 2, 0, 3, 0], [4, 0, 0, 5, 2], [0, 1, 1, 0, 0]]
-
-
-def _fix(model, scale=0.5):
-    """Deterministic weights, in the model's weight order (the same in Keras 3 and tinytf)."""
-    model.set_weights([data(w.shape, seed=i, scale=scale) for i, w in enumerate(model.get_weights())])
-    return model
 
 
 def _mask(tensor):

@@ -5,18 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import data, outcome, program, val
+from . import data, fixed_weights, outcome, program, val
 
 
 def _fresh(tf):
     tf.keras.backend.clear_session()
     return tf.keras
-
-
-def _fixed(layer, seed=0):
-    """Give every weight of a built layer deterministic values."""
-    layer.set_weights([data(w.shape, seed=seed + i, scale=0.5) for i, w in enumerate(layer.get_weights())])
-    return layer
 
 
 def _strip_dtype(config):
@@ -29,10 +23,10 @@ def p_keras_dense_forward(tf):
     dense = keras.layers.Dense(3, activation="relu")
     x = tf.constant(data((4, 5)))
     dense(x)
-    _fixed(dense)
+    fixed_weights(dense)
     rank3 = keras.layers.Dense(2)
     rank3(tf.constant(data((2, 3, 4))))
-    _fixed(rank3, seed=3)
+    fixed_weights(rank3, seed=3)
     return [val(dense(x)), val(rank3(tf.constant(data((2, 3, 4))))), dense.name, rank3.name,
             [w.name for w in dense.weights], [w.path for w in dense.weights], dense.count_params(),
             [list(w.shape) for w in rank3.get_weights()]]
@@ -48,7 +42,7 @@ def p_keras_dense_in_function(tf):
         return dense(x) * 2.0
 
     first = run(tf.constant(data((3, 4))))
-    _fixed(dense)
+    fixed_weights(dense)
     return [val(first.shape), val(run(tf.constant(data((3, 4))))), len(dense.weights)]
 
 
@@ -165,7 +159,7 @@ def p_keras_activation_layers(tf):
     x = tf.constant(data((2, 5), scale=3.0))
     prelu = keras.layers.PReLU()
     prelu(x)
-    _fixed(prelu)
+    fixed_weights(prelu)
     return [val(keras.layers.ReLU()(x)), val(keras.layers.ReLU(max_value=1.0, negative_slope=0.1, threshold=0.5)(x)),
             val(keras.layers.LeakyReLU()(x)), val(keras.layers.LeakyReLU(negative_slope=0.1)(x)), val(prelu(x)),
             val(keras.layers.ELU()(x)), val(keras.layers.ELU(alpha=0.5)(x)), val(keras.layers.Softmax()(x)),
@@ -182,7 +176,7 @@ def p_keras_prelu_shared_axes(tf):
     prelu = keras.layers.PReLU(shared_axes=[1, 2])
     x = tf.constant(data((2, 3, 4, 2), scale=2.0))
     prelu(x)
-    _fixed(prelu)
+    fixed_weights(prelu)
     return [[list(w.shape) for w in prelu.get_weights()], val(prelu(x))]
 
 
@@ -237,7 +231,7 @@ def p_keras_regularizers_and_losses(tf):
                                bias_initializer="ones")
     x = tf.constant(data((3, 4)))
     dense(x)
-    _fixed(dense)
+    fixed_weights(dense)
     dense(x)
     losses = [float(v) for v in dense.losses]
 

@@ -7,17 +7,12 @@ from __future__ import annotations
 import contextlib
 import io
 
-from . import data, outcome, program, val
+from . import data, fixed_weights, outcome, program, val
 
 
 def _fresh(tf):
     tf.keras.backend.clear_session()
     return tf.keras
-
-
-def _fix(model, seed=0):
-    model.set_weights([data(w.shape, seed=seed + i, scale=0.5) for i, w in enumerate(model.get_weights())])
-    return model
 
 
 def _summary(model):
@@ -32,7 +27,7 @@ def p_keras_sequential_forward_and_summary(tf):
     keras = _fresh(tf)
     model = keras.Sequential([keras.layers.Dense(16, activation="relu", input_shape=(8,)),
                               keras.layers.Dropout(0.2), keras.layers.Dense(3)])
-    _fix(model)
+    fixed_weights(model)
     x = tf.constant(data((4, 8)))
     return [val(model(x)), val(model(x, training=False)), model.name, [layer.name for layer in model.layers],
             model.count_params(), _summary(model), list(model.output_shape), list(model.input_shape)]
@@ -49,7 +44,7 @@ def p_keras_sequential_add_pop(tf):
     model.pop()
     second = [len(model.weights), list(model.output_shape), [layer.name for layer in model.layers]]
     model.add(keras.layers.Dense(3, activation="softmax"))
-    _fix(model)
+    fixed_weights(model)
     return [first, second, val(model(tf.constant(data((2, 5))))), _summary(model)]
 
 
@@ -60,7 +55,7 @@ def p_keras_sequential_deferred_build(tf):
     before = [model.built, len(model.weights), _summary(model),
               outcome(lambda: model.count_params(), "isn't built")]
     model(tf.constant(data((2, 4))))
-    _fix(model)
+    fixed_weights(model)
     return [before, model.built, val(model(tf.constant(data((2, 4))))), len(model.weights)]
 
 
@@ -74,7 +69,7 @@ def p_keras_functional_multi_io_summary(tf):
     out1 = keras.layers.Dense(1, name="out")(y)
     out2 = keras.layers.Dense(2, name="aux")(x)
     model = keras.Model([a, b], [out1, out2])
-    _fix(model)
+    fixed_weights(model)
     result = model([tf.constant(data((3, 4))), tf.constant(data((3, 2), seed=1))])
     return [val(result), model.name, [layer.name for layer in model.layers], _summary(model),
             repr(model.get_layer("out").output), repr(model.layers[0].output), len(model.inputs),
@@ -102,7 +97,7 @@ def p_keras_functional_shared_and_nested(tf):
     x2 = keras.Input(shape=(4,))
     merged = keras.layers.Average()([inner(shared(x1)), inner(shared(x2))])
     model = keras.Model([x1, x2], merged)
-    _fix(model)
+    fixed_weights(model)
     out = model([tf.constant(data((2, 4))), tf.constant(data((2, 4), seed=3))])
     return [val(out), len(model.weights), [layer.name for layer in model.layers], _summary(model),
             list(shared.output.shape), list(shared.input.shape)]
@@ -116,7 +111,7 @@ def p_keras_functional_none_dims_and_int_input(tf):
     dense = keras.layers.Dense(2)
     out = dense(as_float)
     model = keras.Model(tokens, out)
-    _fix(model)
+    fixed_weights(model)
     x = tf.reshape(tf.range(30), [2, 3, 5])
     return [repr(tokens), list(out.shape), str(out.dtype), val(model(x)), _summary(model)]
 
@@ -128,7 +123,7 @@ def p_keras_intermediate_output_model(tf):
     hidden = keras.layers.Dense(4, activation="relu", name="hidden")(inputs)
     outputs = keras.layers.Dense(2, name="head")(hidden)
     model = keras.Model(inputs, outputs)
-    _fix(model)
+    fixed_weights(model)
     features = keras.Model(inputs=model.input, outputs=model.get_layer("hidden").output)
     x = tf.constant(data((3, 6)))
     extended = keras.Model(model.input, keras.layers.Dense(1, kernel_initializer="ones")(model.output))
@@ -154,7 +149,7 @@ def p_keras_subclassed_model(tf):
     model = TwoLayer()
     before = _summary(model)
     model(tf.constant(data((2, 3))))
-    _fix(model)
+    fixed_weights(model)
     x = tf.constant(data((2, 3)))
     return [model.name, before, _summary(model), val(model(x)), [w.path for w in model.weights],
             [layer.name for layer in model.layers]]

@@ -5,8 +5,8 @@ direct calls and in fit."""
 
 from __future__ import annotations
 
-from . import data, program, val
-from .keras_helpers import TOKENS, _fix, _mask
+from . import data, fixed_weights, program, val
+from .keras_helpers import TOKENS, _mask
 
 
 @program
@@ -20,7 +20,7 @@ def p_keras_mask_embedding_into_rnns(tf):
             model = keras.Sequential([keras.Input((5,), dtype="int32"),
                                       keras.layers.Embedding(6, 3, mask_zero=True),
                                       cls(3, return_sequences=return_sequences), keras.layers.Dense(2)])
-            _fix(model)
+            fixed_weights(model)
             y = model(x)
             results.append([val(y), _mask(y)])
     return results
@@ -39,7 +39,7 @@ def p_keras_mask_masking_layer(tf):
     seq = keras.layers.LSTM(3, return_sequences=True)(masked)
     dense = keras.layers.Dense(2)(seq)
     model = keras.Model(inputs, keras.layers.GlobalAveragePooling1D()(dense))
-    _fix(model)
+    fixed_weights(model)
     layer_out = keras.layers.Masking(0.0)(tf.constant(x))
     return [val(model(tf.constant(x))), val(layer_out), _mask(layer_out)]
 
@@ -56,7 +56,7 @@ def p_keras_mask_functional_merges(tf):
     joined = keras.layers.Concatenate()([ea, eb])
     bi = keras.layers.Bidirectional(keras.layers.GRU(2, return_sequences=True))(joined)
     model = keras.Model([a, b], [added, joined, bi, keras.layers.LSTM(2)(added)])
-    _fix(model)
+    fixed_weights(model)
     other = [[0, 3, 0, 1, 1], [0, 0, 0, 2, 0], [5, 1, 0, 0, 0]]
     outs = model([tf.constant(TOKENS), tf.constant(other)])
     return [[val(o), _mask(o)] for o in outs]
@@ -72,7 +72,7 @@ def p_keras_mask_batchnorm_and_dense(tf):
     dense = keras.layers.Dense(2)
     inputs = keras.Input((5,), dtype="int32")
     model = keras.Model(inputs, dense(norm(emb(inputs))))
-    _fix(model)
+    fixed_weights(model)
     trained = model(x, training=True)
     moving = [val(tf.convert_to_tensor(norm.moving_mean)), val(tf.convert_to_tensor(norm.moving_variance))]
     return [val(trained), _mask(trained), *moving]
@@ -85,7 +85,7 @@ def p_keras_mask_weights_losses_and_metrics(tf):
     x = tf.constant(TOKENS)
     model = keras.Sequential([keras.Input((5,), dtype="int32"), keras.layers.Embedding(6, 3, mask_zero=True),
                               keras.layers.LSTM(4, return_sequences=True), keras.layers.Dense(3)])
-    _fix(model)
+    fixed_weights(model)
     y_pred = model(x)
     labels = tf.constant([[0, 1, 2, 1, 0], [2, 2, 1, 0, 1], [1, 0, 2, 2, 1]])
     weights = tf.constant(data((3, 5), seed=3, scale=1.0)) + 1.5
@@ -112,7 +112,7 @@ def p_keras_mask_fit_and_evaluate(tf):
     y = (data((12, 5), seed=2, scale=3.0) > 0).astype("int32")
     model = keras.Sequential([keras.Input((5,), dtype="int32"), keras.layers.Embedding(6, 4, mask_zero=True),
                               keras.layers.GRU(3, return_sequences=True), keras.layers.Dense(2)])
-    _fix(model, scale=0.3)
+    fixed_weights(model, scale=0.3)
     model.compile(optimizer=keras.optimizers.SGD(0.5),
                   loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["accuracy"])
     history = model.fit(x, y, batch_size=4, epochs=3, shuffle=False, verbose=0)
@@ -124,7 +124,7 @@ def p_keras_mask_fit_and_evaluate(tf):
 
 def _regression_model(keras, seed=0):
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4, activation="tanh"), keras.layers.Dense(1)])
-    _fix(model, scale=0.4)
+    fixed_weights(model, scale=0.4)
     model.compile(optimizer=keras.optimizers.Adam(0.05), loss="mse", metrics=["mae"])
     x = data((24, 3), seed=seed)
     return model, x, (x @ [[1.0], [-2.0], [0.5]] + 0.3).astype("float32")

@@ -3,12 +3,7 @@ go_backwards, masks, initial states, stateful calls, weight paths and configs.""
 
 from __future__ import annotations
 
-from . import data, program, val
-
-
-def _fix(layer):
-    layer.set_weights([data(w.shape, seed=i, scale=0.5) for i, w in enumerate(layer.get_weights())])
-    return layer
+from . import data, fixed_weights, program, val
 
 
 @program
@@ -21,14 +16,14 @@ def p_keras_rnn_layers(tf):
     for cls in [keras.layers.SimpleRNN, keras.layers.LSTM, keras.layers.GRU]:
         full = cls(3, return_sequences=True, return_state=True)
         full(x)
-        _fix(full)
+        fixed_weights(full)
         last = cls(3, go_backwards=True)
         last(x)
-        _fix(last)
+        fixed_weights(last)
         results.append([val(full(x)), val(full(x, mask=mask)), val(last(x)), [w.path for w in full.weights]])
     lstm = keras.layers.LSTM(3)
     lstm(x)
-    _fix(lstm)
+    fixed_weights(lstm)
     start = [tf.constant(data((2, 3), seed=7)), tf.constant(data((2, 3), seed=8))]
     results.append(val(lstm(x, initial_state=start)))
     config = keras.layers.GRU(4, return_sequences=True).get_config()
@@ -44,13 +39,13 @@ def p_keras_bidirectional_and_stateful(tf):
     x = tf.constant(data((2, 3, 2)))
     bi = keras.layers.Bidirectional(keras.layers.LSTM(2, return_sequences=True))
     bi(x)
-    _fix(bi)
+    fixed_weights(bi)
     bi_sum = keras.layers.Bidirectional(keras.layers.GRU(2), merge_mode="sum")
     bi_sum(x)
-    _fix(bi_sum)
+    fixed_weights(bi_sum)
     stateful = keras.layers.SimpleRNN(2, stateful=True)
     model = keras.Sequential([keras.Input(batch_shape=(2, 3, 2)), stateful])
-    _fix(stateful)
+    fixed_weights(stateful)
     first, second = model(x), model(x)
     stateful.reset_states()
     third = model(x)

@@ -6,17 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import data, outcome, program
+from . import data, fixed_weights, outcome, program
 
 
 def _fresh(tf):
     tf.keras.backend.clear_session()
     return tf.keras
-
-
-def _fix(model, seed=0):
-    model.set_weights([data(w.shape, seed=seed + i, scale=0.5) for i, w in enumerate(model.get_weights())])
-    return model
 
 
 def _xy(n=96, features=4, classes=3):
@@ -37,7 +32,7 @@ def _mlp(keras, classes=3, activation="relu"):
 @program
 def p_keras_fit_sgd_sparse_logits(tf):
     keras = _fresh(tf)
-    model = _fix(_mlp(keras))
+    model = fixed_weights(_mlp(keras))
     model.compile(optimizer=keras.optimizers.SGD(0.1),
                   loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["accuracy"])
     x, y = _xy()
@@ -49,7 +44,7 @@ def p_keras_fit_sgd_sparse_logits(tf):
 @program
 def p_keras_fit_adam_mse_partial_batch_validation_split(tf):
     keras = _fresh(tf)
-    model = _fix(keras.Sequential([keras.Input((4,)), keras.layers.Dense(6, activation="tanh"),
+    model = fixed_weights(keras.Sequential([keras.Input((4,)), keras.layers.Dense(6, activation="tanh"),
                                    keras.layers.Dense(1)]))
     model.compile(optimizer=keras.optimizers.Adam(0.01), loss="mse", metrics=["mae"])
     x, _ = _xy(100)
@@ -61,7 +56,7 @@ def p_keras_fit_adam_mse_partial_batch_validation_split(tf):
 @program
 def p_keras_fit_validation_data_freq_and_initial_epoch(tf):
     keras = _fresh(tf)
-    model = _fix(_mlp(keras, 2, activation="sigmoid"))
+    model = fixed_weights(_mlp(keras, 2, activation="sigmoid"))
     model.compile(optimizer="sgd", loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
                   metrics=["accuracy", keras.metrics.SparseCategoricalCrossentropy(from_logits=True)]
                   if hasattr(keras.metrics, "SparseCategoricalCrossentropy") else ["accuracy"])
@@ -79,7 +74,7 @@ def p_keras_fit_sample_and_class_weight(tf):
     results = []
     for kwargs in [{"sample_weight": np.linspace(0.5, 2.0, 48).astype("float32")},
                    {"class_weight": {0: 1.0, 1: 3.0, 2: 0.5}}]:
-        model = _fix(_mlp(keras))
+        model = fixed_weights(_mlp(keras))
         model.compile(optimizer=keras.optimizers.SGD(0.05),
                       loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
         history = model.fit(x, y, batch_size=16, epochs=2, shuffle=False, verbose=0, **kwargs)
@@ -93,7 +88,7 @@ def p_keras_fit_regularized_functional_and_batch_methods(tf):
     inputs = keras.Input((4,))
     hidden = keras.layers.Dense(5, activation="relu", kernel_regularizer=keras.regularizers.L2(0.01))(inputs)
     outputs = keras.layers.Dense(3, activation="softmax")(hidden)
-    model = _fix(keras.Model(inputs, outputs))
+    model = fixed_weights(keras.Model(inputs, outputs))
     model.compile(optimizer=keras.optimizers.RMSprop(0.01), loss="sparse_categorical_crossentropy",
                   metrics=["accuracy"])
     x, y = _xy(40)
@@ -109,7 +104,7 @@ def p_keras_fit_regularized_functional_and_batch_methods(tf):
 def p_keras_fit_callbacks(tf):
     keras = _fresh(tf)
     x, y = _xy(64)
-    model = _fix(_mlp(keras))
+    model = fixed_weights(_mlp(keras))
     model.compile(optimizer=keras.optimizers.SGD(0.5), loss=keras.losses.SparseCategoricalCrossentropy(
         from_logits=True))
     epochs_seen = []
@@ -117,12 +112,12 @@ def p_keras_fit_callbacks(tf):
     history = model.fit(x, y, batch_size=32, epochs=20, shuffle=False, verbose=0,
                         callbacks=[early, keras.callbacks.LambdaCallback(
                             on_epoch_end=lambda epoch, logs: epochs_seen.append(epoch))])
-    model2 = _fix(_mlp(keras))
+    model2 = fixed_weights(_mlp(keras))
     model2.compile(optimizer=keras.optimizers.SGD(0.1), loss=keras.losses.SparseCategoricalCrossentropy(
         from_logits=True))
     scheduled = model2.fit(x, y, batch_size=32, epochs=3, shuffle=False, verbose=0,
                            callbacks=[keras.callbacks.LearningRateScheduler(lambda epoch, lr: lr * 0.5)])
-    model3 = _fix(_mlp(keras))
+    model3 = fixed_weights(_mlp(keras))
     model3.compile(optimizer=keras.optimizers.SGD(0.1), loss=keras.losses.SparseCategoricalCrossentropy(
         from_logits=True))
     plateau = model3.fit(x, y, batch_size=32, epochs=4, shuffle=False, verbose=0, callbacks=[

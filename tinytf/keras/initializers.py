@@ -12,6 +12,7 @@ import numpy as np
 import tinytf as _tf
 from tinytf.scopes import init_scope
 
+from ..weight_fans import compute_fans
 from . import serialization
 from .random_seeds import make_default_seed
 
@@ -138,22 +139,6 @@ class RandomUniform(RandomInitializer):
 
     def get_config(self) -> dict:
         return {"seed": self.seed, "minval": self.minval, "maxval": self.maxval}
-
-
-def compute_fans(shape, input_axes=None, output_axes=None) -> tuple:
-    """(fan_in, fan_out) as Keras computes them: over the given input and output axes (EinsumDense names them),
-    else a conv kernel's receptive field multiplies both."""
-    shape = _shape(shape)
-    if input_axes is not None and output_axes is not None:
-        return math.prod(shape[a] for a in input_axes), math.prod(shape[a] for a in output_axes)
-    if len(shape) == 0:
-        return 1, 1
-    if len(shape) == 1:
-        return shape[0], shape[0]
-    if len(shape) == 2:
-        return shape[0], shape[1]
-    receptive = math.prod(shape[:-2])
-    return shape[-2] * receptive, shape[-1] * receptive
 
 
 class VarianceScaling(RandomInitializer):

@@ -12,6 +12,7 @@ from tinytf.runtime.ops import random
 from tinytf.runtime.ops.array import ones, zeros
 
 from ...constant import constant
+from ...weight_fans import compute_fans
 
 
 class _V1Initializer:
@@ -62,22 +63,10 @@ class _TruncatedNormal(_V1Initializer):
         return random.truncated_normal(shape, c["mean"], c["stddev"], dtype, seed=c["seed"])
 
 
-def _fans(shape) -> tuple:
-    """TF's _compute_fans: (fan_in, fan_out) of a weight shape (conv kernels count their receptive field)."""
-    if len(shape) < 1:
-        return 1, 1
-    if len(shape) == 1:
-        return shape[0], shape[0]
-    if len(shape) == 2:
-        return shape[0], shape[1]
-    receptive = math.prod(shape[:-2])
-    return shape[-2] * receptive, shape[-1] * receptive
-
-
 class _VarianceScaling(_V1Initializer):
     def _make(self, shape, dtype):
         c = self._config
-        fan_in, fan_out = _fans(shape)
+        fan_in, fan_out = compute_fans(shape)
         fan = {"fan_in": fan_in, "fan_out": fan_out}.get(c["mode"], (fan_in + fan_out) / 2.0)
         scale = c["scale"] / max(1.0, fan)
         if c["distribution"] in ("normal", "truncated_normal"):

@@ -15,47 +15,50 @@ from .input_spec import InputSpec
 from .layer import Layer
 
 
-def _check_unit_interval(name: str, value) -> None:
-    if not 0 <= value <= 1:
-        raise ValueError(f"Invalid value received for argument `{name}`. Expected a float value between 0 and 1. "
-                         f"Received: {name}={value}")
+class _TrainingNoise(Layer):
+    """A layer that changes its inputs in training only, by an amount (stddev or rate) in [0, 1]; it makes its
+    seed generator when the amount is not zero, as Keras does."""
 
+    _amount_name = "rate"
 
-class GaussianNoise(Layer):
-    """inputs + N(0, stddev) noise, in training only."""
-
-    def __init__(self, stddev, seed=None, **kwargs):
+    def __init__(self, amount, seed=None, **kwargs):
         super().__init__(**kwargs)
-        _check_unit_interval("stddev", stddev)
-        self.stddev, self.seed = stddev, seed
-        if stddev > 0:
+        if not 0 <= amount <= 1:
+            raise ValueError(f"Invalid value received for argument `{self._amount_name}`. Expected a float value "
+                             f"between 0 and 1. Received: {self._amount_name}={amount}")
+        self.seed = seed
+        setattr(self, self._amount_name, amount)
+        if amount > 0:
             self._generator_seed = seed_generator_seed(seed)
         self.supports_masking = True
         self._build_at_init()
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), self._amount_name: getattr(self, self._amount_name), "seed": self.seed}
+
+
+class GaussianNoise(_TrainingNoise):
+    """inputs + N(0, stddev) noise, in training only."""
+
+    _amount_name = "stddev"
+
+    def __init__(self, stddev, seed=None, **kwargs):
+        super().__init__(stddev, seed=seed, **kwargs)
 
     def call(self, inputs, training=False):
         if not training or self.stddev == 0:
             return inputs
         return inputs + _tf.random.normal(_tf.shape(inputs), stddev=self.stddev, dtype=inputs.dtype, seed=self.seed)
 
-    def compute_output_shape(self, input_shape):
-        return input_shape
 
-    def get_config(self) -> dict:
-        return {**super().get_config(), "stddev": self.stddev, "seed": self.seed}
-
-
-class GaussianDropout(Layer):
+class GaussianDropout(_TrainingNoise):
     """inputs * N(1, sqrt(rate / (1 - rate))) noise, in training only: dropout's mean and variance, no zeros."""
 
     def __init__(self, rate, seed=None, **kwargs):
-        super().__init__(**kwargs)
-        _check_unit_interval("rate", rate)
-        self.rate, self.seed = rate, seed
-        if rate > 0:
-            self._generator_seed = seed_generator_seed(seed)
-        self.supports_masking = True
-        self._build_at_init()
+        super().__init__(rate, seed=seed, **kwargs)
 
     def call(self, inputs, training=False):
         if not training or not 0 < self.rate < 1:
@@ -63,12 +66,6 @@ class GaussianDropout(Layer):
         stddev = math.sqrt(self.rate / (1.0 - self.rate))
         return inputs * _tf.random.normal(_tf.shape(inputs), mean=1.0, stddev=stddev, dtype=inputs.dtype,
                                           seed=self.seed)
-
-    def compute_output_shape(self, input_shape):
-        return input_shape
-
-    def get_config(self) -> dict:
-        return {**super().get_config(), "rate": self.rate, "seed": self.seed}
 
 
 class SpatialDropout1D(Dropout):
