@@ -22,8 +22,10 @@ from .tensor_array import VARIANT
 
 # Contracted rows kept before the pending products run as one GEMM. On this machine (OpenBLAS, one thread)
 # the LSTM step's CPU time was the same or lower with 256 rows (8 steps of 32) as with 1024, and its peak
-# memory 8.7 MB instead of 11.9 MB (the pending operands and their concatenation).
-FLUSH_ROWS = 256
+# memory 8.7 MB instead of 11.9 MB (the pending operands and their concatenation). With the saved values
+# freed as the backward loop reads them (passes/stack_release.py), 128 rows kept its peak below hand-written
+# numpy's (6329 KiB against 6517; 256 rows: 6519) at the same CPU time within the noise of a loaded machine.
+FLUSH_ROWS = 128
 
 _uids = itertools.count()
 
