@@ -4,10 +4,10 @@
 A loop that adds one small matrix product per iteration (the weight gradient of an RNN's backward loop:
 `h_t^T @ dz_t`, 32 rows each) runs BLAS far below its speed on small operands. The sum of the products is
 one product of the operands concatenated along the contracted axis, so the loop keeps the operands (by
-reference) in an accumulator and the products run as a few large GEMMs: one per FLUSH_ROWS contracted rows,
-which also bounds the memory the kept operands hold; each product after the first is added to the total a
-block of columns at a time, through a small buffer. A reduce_sum's pending operands are added elementwise
-and reduced once. After the loop, the total is added to the initial value.
+reference) in an accumulator and the products run as a few large GEMMs: one per FLUSH_ROWS contracted rows
+(after a first few smaller ones), which also bounds the memory the kept operands hold; each product after
+the first is added to the total a block of columns at a time, through a small buffer. A reduce_sum's pending
+operands are added elementwise and reduced once. After the loop, the total is added to the initial value.
 
 The accumulator is a loop variable made fresh before each run of the loop (like the gradient stacks), so
 concurrent and re-entrant calls never share one. The ops are optimizer-internal: never traced by users,
@@ -22,12 +22,12 @@ import numpy as np
 from ..registry import OpDef, register
 from .tensor_array import VARIANT
 
-# Contracted rows kept before the pending products run as one GEMM. On this machine (OpenBLAS, one thread)
-# the LSTM step's CPU time was the same or lower with 256 rows (8 steps of 32) as with 1024, and its peak
-# memory 8.7 MB instead of 11.9 MB (the pending operands and their concatenation). With the saved values
-# freed as the backward loop reads them (passes/stack_release.py), 128 rows kept its peak below hand-written
-# numpy's (6315 KiB against 6517; 256 rows: 6505) at the same CPU time within the noise of a loaded machine.
-FLUSH_ROWS = 128
+# Contracted rows kept before the pending products run as one GEMM (the flushes before it grow to it: _due).
+# On this machine (OpenBLAS, one thread) the LSTM step's CPU time was the same or lower with 256 rows (8 steps
+# of 32) as with 1024. Its peak memory is at the backward loop's start, with the flushes growing from one step
+# and the saved values freed as they are read (passes/stack_release.py): 6239 KiB whether 64, 128 or 256 rows
+# (hand-written numpy: 6517; 6505 with 256 rows from the first flush on).
+FLUSH_ROWS = 256
 
 # The largest temporary a flush adds its product to the total through (bytes).
 PARTIAL_BYTES = 64 * 1024
@@ -43,12 +43,23 @@ def new_accumulator_uid() -> int:
 class Accumulator:
     """The terms of one loop's sum not yet added (`pending`), and the sum of those that were (`total`)."""
 
-    __slots__ = ("total", "pending", "rows")
+    __slots__ = ("total", "pending", "rows", "limit")
 
     def __init__(self):
         self.total = None
         self.pending = []
         self.rows = 0
+        self.limit = 0  # the pending rows that make the next flush due
+
+
+def _due(acc) -> bool:
+    """Whether the pending terms run now. The first flush comes after one iteration and each next one after twice
+    the rows of the last, up to FLUSH_ROWS: a backward loop's first iterations run when everything its forward
+    loop saved is still alive (the call's peak), so that is where the accumulator keeps the fewest operands."""
+    if acc.rows < acc.limit:
+        return False
+    acc.limit = min(FLUSH_ROWS, 2 * acc.rows)
+    return True
 
 
 def _new_kernel(*, uid):
@@ -94,7 +105,7 @@ def _add_product(total, a, b):
 def _accumulate_matmul_kernel(acc, a, b, *, transpose_a, transpose_b):
     acc.pending.append((a, b))
     acc.rows += a.shape[0 if transpose_a else 1]
-    if acc.rows >= FLUSH_ROWS:
+    if _due(acc):
         _flush_matmul(acc, transpose_a, transpose_b)
     return acc
 
@@ -117,7 +128,7 @@ def _flush_sum(acc, axis, keepdims):
 def _accumulate_sum_kernel(acc, x, *, axis, keepdims):
     acc.pending.append(x)  # by reference: in an RNN the same array is also a pending matmul operand
     acc.rows += x.shape[0] if x.ndim else 1
-    if acc.rows >= FLUSH_ROWS:
+    if _due(acc):
         _flush_sum(acc, axis, keepdims)
     return acc
 
