@@ -48,7 +48,8 @@ def _take_in_loop(loop, outer_uses: dict) -> None:
     first_capture = n_vars + loop.attrs["has_max"]
     captured = dict(zip(map(id, body.inputs[n_vars:]), loop.inputs[first_capture:]))
     cond_captured = {id(t) for t in loop.inputs[first_capture:] if _used_by_cond(loop, t)}
-    counters = {id(p) for p in body.inputs[:n_vars]}
+    # loop variables the body changes (a variable passed through unchanged would read one index every time)
+    counters = {id(p) for p, out in zip(body.inputs[:n_vars], body.outputs[:n_vars]) if out is not p}
     body_uses = _uses(body)
     for position, node in enumerate(body.nodes):
         if node.op is not stack_read_op:
