@@ -179,7 +179,8 @@ class CodeGen:
 
 def _deaths(graph: Graph) -> dict:
     """id(node) -> the array values defined in `graph` whose last use is that node. Scalars (rank 0) are
-    left alone: they are small, and a `del` would cost more than it saves."""
+    left alone: they are small, and a `del` would cost more than it saves. Variant handles are rank 0 too but
+    hold containers (a TensorArray, a gradient stack: every step's arrays of a recurrent loop), so they go."""
     last_use = {}
     for node in graph.nodes:
         for t in node.inputs:
@@ -191,7 +192,8 @@ def _deaths(graph: Graph) -> dict:
             continue
         for t in node.outputs:
             user = last_use.get(id(t))
-            if user is None or id(t) in keep or t._shape == () or t.dtype.name == "resource":
+            if user is None or id(t) in keep or (t._shape == () and t.dtype.name != "variant") \
+                    or t.dtype.name == "resource":
                 continue
             dies.setdefault(id(user), []).append(t)
     return dies

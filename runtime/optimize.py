@@ -14,6 +14,7 @@ from .passes.loop_accumulation import accumulate_in_batches
 from .passes.prune import prune
 from .passes.relu_pool_gradient import fold_relu_into_max_pool_grad
 from .passes.simplify import simplify
+from .passes.stack_release import release_stacks
 
 # The pipeline, in order. Each entry: (option name, pass function).
 PIPELINE = [
@@ -25,6 +26,7 @@ PIPELINE = [
     ("loop_accumulation", accumulate_in_batches),  # acc += a @ b in a loop: a few large GEMMs (before pruning)
     ("pruning", prune),  # drop nodes nothing uses; side effects stay, in program order
     ("loop_invariant_motion", licm),  # compute loop-invariant values once, before the loop
+    ("stack_release", release_stacks),  # a backward loop frees what the forward loop saved as it reads it
     ("fusion", fuse_elementwise),  # runs of elementwise ops become one block that reuses buffers
     ("buffer_planning", mark_for_buffer_planning),  # intermediates in buffers kept across calls (codegen)
 ]

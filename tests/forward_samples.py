@@ -52,6 +52,7 @@ SKIPPED = {
     "gradient_stack": "a mutable list made by while_loop's gradient (tests/test_gradients_second_order_loops.py)",
     "gradient_stack_push": "mutates a gradient stack (tests/test_gradients_second_order_loops.py)",
     "gradient_stack_read": "reads a gradient stack (tests/test_gradients_second_order_loops.py)",
+    "gradient_stack_take": "made by the stack_release pass only (tests/test_stack_release.py)",
     "loop_accumulator": "made by the loop_accumulation pass only (tests/test_loop_accumulation.py)",
     "accumulate_matmul": "made by the loop_accumulation pass only (tests/test_loop_accumulation.py)",
     "accumulate_sum": "made by the loop_accumulation pass only (tests/test_loop_accumulation.py)",

@@ -217,3 +217,22 @@ def test_the_pass_can_be_switched_off():
     fn, args = _loop(TERMS["a b"][0]), (tf.constant(XS), tf.constant(DZ))
     assert accumulate_matmul_op not in _ops(_compiled(fn, args, loop_accumulation=False), args)
     assert accumulate_matmul_op not in _ops(_no_passes(fn, args), args)
+
+
+@pytest.mark.parametrize("partial_bytes", [4, 7 * 24 * 4, 10 ** 9])  # one column, 7 (40 = 5*7 + 5), all at once
+def test_products_are_added_a_block_of_columns_at_a_time(monkeypatch, partial_bytes):
+    monkeypatch.setattr(loop_accumulate, "PARTIAL_BYTES", partial_bytes)
+    monkeypatch.setattr(loop_accumulate, "FLUSH_ROWS", 64)
+    fn, args = _loop(TERMS["a^T b"][0]), (tf.constant(XS), tf.constant(DZ))
+    expected = 1.0 + np.einsum("tri,tro->io", XS.astype(np.float64), DZ.astype(np.float64))
+    np.testing.assert_allclose(_compiled(fn, args)(*args).numpy(), expected, rtol=2e-5, atol=1e-4)
+
+
+def test_a_float64_sum_of_products_is_added_in_place():
+    total = np.ones((5, 9))
+    a, b = rng.standard_normal((5, 3)), rng.standard_normal((3, 9))
+    expected = total + a @ b
+    before = total.ctypes.data
+    loop_accumulate._add_product(total, a, b)
+    assert total.ctypes.data == before
+    np.testing.assert_allclose(total, expected, rtol=1e-12)

@@ -16,7 +16,7 @@ from ..graph import Graph, SymbolicTensor
 from ..registry import OpDef, register
 from ..tensor import EagerTensor, Tensor
 from ..trace import align_captures, trace_subgraph
-from .core import identity_op
+from .core import const_op, identity_op
 
 
 def _run_subgraph(graph: Graph, values):
@@ -196,7 +196,16 @@ def _emit_while(cg, node, indent):
         cg.line(indent + 1, f"if {counter} >= {limit}:", node)
         cg.line(indent + 2, "break")
         cg.line(indent + 1, f"{counter} += 1", node)
-    cg.emit_graph(node.attrs["body_graph"], indent + 1, loop_vars + extra, loop_vars)
+    body = node.attrs["body_graph"]
+    results = cg.emit_graph(body, indent + 1, loop_vars + extra, loop_vars)
+    # The names the body's last iteration bound to its variant results (a TensorArray, a gradient stack) still
+    # hold them after the loop: drop them, or the container (every step's arrays) outlives the loop variable
+    # it became, which the code after the loop deletes at its last use.
+    inner = {id(n) for n in body.nodes if n.op is not const_op}
+    stale = [name for t, name in zip(body.outputs, results)
+             if t.dtype.name == "variant" and id(t.node) in inner and name.isidentifier() and name not in loop_vars]
+    if stale:
+        cg.line(indent, f"{' = '.join(stale)} = None")
 
 
 while_op = register(OpDef("while_loop", _while_kernel, _infer_while, emit=_emit_while, foldable=False,

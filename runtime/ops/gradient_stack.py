@@ -34,6 +34,12 @@ def _read_kernel(stack, index, *, dtype, shape):
     return stack[index]
 
 
+def _take_kernel(stack, index, *, dtype, shape):
+    value = stack[index]
+    stack[index] = None  # the backward loop's one read of this element: its memory goes now, not after the loop
+    return value
+
+
 def _infer_stack(*args, **attrs):
     return VARIANT, ()
 
@@ -47,6 +53,11 @@ stack_push_op = register(OpDef(
 stack_read_op = register(OpDef(
     "gradient_stack_read", _read_kernel, lambda stack, index, *, dtype, shape: (dtype, shape),
     foldable=False, render="{0}[{1}]", doc="the value pushed at an iteration"))
+
+stack_take_op = register(OpDef(
+    "gradient_stack_take", _take_kernel, lambda stack, index, *, dtype, shape: (dtype, shape),
+    differentiable=False, foldable=False,
+    doc="the value pushed at an iteration, released from the stack (made by the stack_release pass only)"))
 
 
 @gradient(stack_read_op)

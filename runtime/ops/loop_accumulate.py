@@ -4,8 +4,10 @@
 A loop that adds one small matrix product per iteration (the weight gradient of an RNN's backward loop:
 `h_t^T @ dz_t`, 32 rows each) runs BLAS far below its speed on small operands. The sum of the products is
 one product of the operands concatenated along the contracted axis, so the loop keeps the operands (by
-reference) in an accumulator and the products run as a few large GEMMs: one per FLUSH_ROWS contracted rows,
-which also bounds the memory the kept operands hold. After the loop, the total is added to the initial value.
+reference) in an accumulator and the products run as a few large GEMMs: one per FLUSH_ROWS contracted rows
+(after a first few smaller ones), which also bounds the memory the kept operands hold; each product after
+the first is added to the total a block of columns at a time, through a small buffer. A reduce_sum's pending
+operands are added elementwise and reduced once. After the loop, the total is added to the initial value.
 
 The accumulator is a loop variable made fresh before each run of the loop (like the gradient stacks), so
 concurrent and re-entrant calls never share one. The ops are optimizer-internal: never traced by users,
@@ -20,10 +22,15 @@ import numpy as np
 from ..registry import OpDef, register
 from .tensor_array import VARIANT
 
-# Contracted rows kept before the pending products run as one GEMM. On this machine (OpenBLAS, one thread)
-# the LSTM step's CPU time was the same or lower with 256 rows (8 steps of 32) as with 1024, and its peak
-# memory 8.7 MB instead of 11.9 MB (the pending operands and their concatenation).
+# Contracted rows kept before the pending products run as one GEMM (the flushes before it grow to it: _due).
+# On this machine (OpenBLAS, one thread) the LSTM step's CPU time was the same or lower with 256 rows (8 steps
+# of 32) as with 1024. Its peak memory is at the backward loop's start, with the flushes growing from one step
+# and the saved values freed as they are read (passes/stack_release.py): 6239 KiB whether 64, 128 or 256 rows
+# (hand-written numpy: 6517; 6505 with 256 rows from the first flush on).
 FLUSH_ROWS = 256
+
+# The largest temporary a flush adds its product to the total through (bytes).
+PARTIAL_BYTES = 64 * 1024
 
 _uids = itertools.count()
 
@@ -36,18 +43,23 @@ def new_accumulator_uid() -> int:
 class Accumulator:
     """The terms of one loop's sum not yet added (`pending`), and the sum of those that were (`total`)."""
 
-    __slots__ = ("total", "pending", "rows")
+    __slots__ = ("total", "pending", "rows", "limit")
 
     def __init__(self):
         self.total = None
         self.pending = []
         self.rows = 0
+        self.limit = 0  # the pending rows that make the next flush due
 
-    def add(self, partial):
-        if self.total is None:
-            self.total = partial
-        else:
-            np.add(self.total, partial, out=self.total)
+
+def _due(acc) -> bool:
+    """Whether the pending terms run now. The first flush comes after one iteration and each next one after twice
+    the rows of the last, up to FLUSH_ROWS: a backward loop's first iterations run when everything its forward
+    loop saved is still alive (the call's peak), so that is where the accumulator keeps the fewest operands."""
+    if acc.rows < acc.limit:
+        return False
+    acc.limit = min(FLUSH_ROWS, 2 * acc.rows)
+    return True
 
 
 def _new_kernel(*, uid):
@@ -65,31 +77,58 @@ def _flush_matmul(acc, transpose_a, transpose_b):
     else:  # sum_i a_i @ b_i == [a_0 a_1 ...] @ [b_0; b_1; ...]: concatenate along the contracted axis
         a = np.concatenate([t[0] for t in terms], axis=0 if transpose_a else 1)
         b = np.concatenate([t[1] for t in terms], axis=1 if transpose_b else 0)
-    # always a fresh array: the first partial becomes the total, which later partials are added into
-    acc.add(np.matmul(_operand(a, transpose_a), _operand(b, transpose_b)))
     acc.pending, acc.rows = [], 0
+    a, b = _operand(a, transpose_a), _operand(b, transpose_b)
+    if acc.total is None:
+        acc.total = np.matmul(a, b)  # a fresh array: the first product becomes the total
+    else:
+        _add_product(acc.total, a, b)
+
+
+def _add_product(total, a, b):
+    """total += a @ b, the product computed a block of columns at a time into one small buffer: the full
+    product would be a temporary as large as the total (256 KiB for an LSTM's recurrent weight gradient),
+    alive at the top of the call's memory, where the backward loop starts."""
+    rows, columns = total.shape
+    if total.dtype not in (np.float32, np.float64):  # matmul may answer in another dtype (bfloat16: float32)
+        np.add(total, np.matmul(a, b), out=total)
+        return
+    width = max(1, min(columns, PARTIAL_BYTES // (rows * total.itemsize)))
+    block = np.empty((rows, width), total.dtype)
+    for start in range(0, columns, width):
+        stop = min(columns, start + width)
+        part = block if stop - start == width else np.empty((rows, stop - start), total.dtype)
+        np.matmul(a, b[:, start:stop], out=part)
+        total[:, start:stop] += part
 
 
 def _accumulate_matmul_kernel(acc, a, b, *, transpose_a, transpose_b):
     acc.pending.append((a, b))
     acc.rows += a.shape[0 if transpose_a else 1]
-    if acc.rows >= FLUSH_ROWS:
+    if _due(acc):
         _flush_matmul(acc, transpose_a, transpose_b)
     return acc
 
 
 def _flush_sum(acc, axis, keepdims):
-    stacked = np.stack(acc.pending)  # one array: a single reduction instead of one per iteration
-    axes = None if axis is None else (0,) + tuple(a % (stacked.ndim - 1) + 1 for a in axis)
-    partial = np.sum(stacked, axis=axes, keepdims=keepdims, dtype=stacked.dtype)
-    acc.add(np.array(partial[0] if keepdims else partial))  # a fresh array (np.sum may give a numpy scalar)
+    # sum_t reduce(x_t) == reduce(sum_t x_t): the pending operands are added elementwise into one new array
+    # (not stacked: that array would be as large as all of them) and reduced once
+    terms = acc.pending
     acc.pending, acc.rows = [], 0
+    added = np.array(terms[0], copy=True) if len(terms) == 1 else np.add(terms[0], terms[1])
+    for x in terms[2:]:
+        np.add(added, x, out=added)
+    partial = np.sum(added, axis=axis, keepdims=keepdims, dtype=added.dtype)
+    if acc.total is None:
+        acc.total = np.array(partial)  # a fresh array (np.sum may give a numpy scalar)
+    else:
+        np.add(acc.total, partial, out=acc.total)
 
 
 def _accumulate_sum_kernel(acc, x, *, axis, keepdims):
-    acc.pending.append(x)
+    acc.pending.append(x)  # by reference: in an RNN the same array is also a pending matmul operand
     acc.rows += x.shape[0] if x.ndim else 1
-    if acc.rows >= FLUSH_ROWS:
+    if _due(acc):
         _flush_sum(acc, axis, keepdims)
     return acc
 
@@ -132,7 +171,7 @@ accumulate_matmul_op = register(OpDef(
     doc="keep one iteration's matmul operands; run the pending products as one GEMM every FLUSH_ROWS rows"))
 accumulate_sum_op = register(OpDef(
     "accumulate_sum", _accumulate_sum_kernel, _infer_handle, differentiable=False, foldable=False,
-    doc="keep one iteration's term of a reduce_sum; reduce the pending terms together"))
+    doc="keep one iteration's reduce_sum operand; add the pending ones elementwise and reduce them once"))
 accumulated_matmul_op = register(OpDef(
     "accumulated_matmul", _total_matmul_kernel, _infer_total, differentiable=False, foldable=False,
     doc="the loop's initial value plus every product the accumulator was given"))

@@ -1041,7 +1041,7 @@ UNEXPORTED = {
                     "generator_advance")},
     **{f"gradient_stack{suffix}": "a mutable Python list of while_loop's gradient; TF's accumulators are "
        "value-semantics TensorLists, so the same graph would compute otherwise in TF"
-       for suffix in ("", "_push", "_read")},
+       for suffix in ("", "_push", "_read", "_take")},
     **{f"gradient_list_{name}": "a mutable Python list of TensorArray gradients; no TF op has its semantics"
        for name in ("add", "read", "set", "clear", "unstack", "stack", "scatter", "gather", "split", "concat")},
     **{name: "a tf.data iterator over a Python source: no dataset graph exists to export"
