@@ -7,6 +7,7 @@ and ModelCheckpoint(mode="auto"). Values against TF 2.21 are in the conformance 
 from __future__ import annotations
 
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -361,3 +362,14 @@ def test_early_stopping_and_plateau_read_the_metric_direction_too():
     assert fit("val_score", [score], mode="max")[:2] == ("greater", "greater")
     with pytest.warns(UserWarning, match="mode 'up' is unknown"):
         assert fit("loss", [], mode="up")[:2] == ("less", "less")
+
+
+def test_fit_warns_that_a_datasets_order_is_its_own_as_keras_does():
+    model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    data = tf.data.Dataset.from_tensor_slices((np.ones((4, 2), "float32"), np.ones((4, 1), "float32"))).batch(2)
+    with pytest.warns(UserWarning, match="`shuffle=True` was passed, but will be ignored"):
+        model.fit(data, verbose=0)  # fit's default shuffle=True
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model.fit(data, shuffle=False, verbose=0)

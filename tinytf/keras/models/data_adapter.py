@@ -4,6 +4,7 @@ generators, iterables of batches such as datasets), turned into a stream of (x, 
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -191,6 +192,10 @@ def make_batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False, 
         if y is not None:
             raise ValueError("`y` argument is not supported when using a generator or dataset as input: the batches "
                              "must hold (x, y) or (x, y, sample_weight)")
+        if shuffle and isinstance(x, _tf.data.Dataset):  # fit's default shuffle=True, as Keras 3 warns of it
+            warnings.warn("`shuffle=True` was passed, but will be ignored since the data `x` was provided as a "
+                          "tf.data.Dataset. The Dataset is expected to already be shuffled (via "
+                          "`.shuffle(buffer_size)`).", stacklevel=3)
         return IterableBatches(x, steps)
     if x is None:
         raise ValueError("Unexpected value for `x`: None. Pass the input data.")
