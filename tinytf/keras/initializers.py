@@ -230,7 +230,7 @@ _ALIASES = {"zeros": Zeros, "ones": Ones, "constant": Constant, "identity": Iden
             "random_uniform": RandomUniform, "truncated_normal": TruncatedNormal, "variance_scaling": VarianceScaling,
             "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal, "he_normal": HeNormal,
             "he_uniform": HeUniform, "lecun_normal": LecunNormal, "lecun_uniform": LecunUniform,
-            "orthogonal": Orthogonal}
+            "orthogonal": Orthogonal, "uniform": RandomUniform, "normal": RandomNormal}
 
 # Keras' lower-case function-style names
 zeros, ones, constant, identity = Zeros, Ones, Constant, Identity

@@ -49,7 +49,17 @@ from .pooling import (
                    UpSampling2D,
                    ZeroPadding2D,
 )
-from .recurrent import GRU, LSTM, RNN, Bidirectional, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
+from .recurrent import (
+                         GRU,
+                         LSTM,
+                         RNN,
+                         Bidirectional,
+                         GRUCell,
+                         LSTMCell,
+                         SimpleRNN,
+                         SimpleRNNCell,
+                         StackedRNNCells,
+)
 from .regularization import (
                              ActivityRegularization,
                              GaussianDropout,
@@ -74,6 +84,6 @@ __all__ = ["Layer", "InputSpec", "Input", "InputLayer", "Dense", "Activation", "
            "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D",
            "UpSampling2D", "ZeroPadding2D", "Cropping2D", "BatchNormalization", "LayerNormalization",
            "Normalization", "Embedding", "Masking", "TimeDistributed", "RNN", "SimpleRNN", "LSTM", "GRU",
-           "SimpleRNNCell", "LSTMCell", "GRUCell", "Bidirectional", "EinsumDense", "MultiHeadAttention",
-           "GaussianNoise", "GaussianDropout",
+           "SimpleRNNCell", "LSTMCell", "GRUCell", "Bidirectional", "StackedRNNCells", "EinsumDense",
+           "MultiHeadAttention", "GaussianNoise", "GaussianDropout",
            "SpatialDropout1D", "SpatialDropout2D", "ActivityRegularization", "Identity", "UnitNormalization"]

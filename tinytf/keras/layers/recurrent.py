@@ -14,7 +14,7 @@ from tinytf.variables import Variable
 from .. import activations, constraints, initializers, regularizers
 from ..random_seeds import seed_generator_seed
 from .input_spec import InputSpec
-from .layer import Layer
+from .layer import Layer, _PathScope
 
 
 class _Cell(Layer):
@@ -225,15 +225,69 @@ class GRUCell(_Cell):
                 "reset_after": self.reset_after}
 
 
+def _state_sizes(cell) -> list:
+    """A cell's state sizes as a list (a cell of one state may give its size as an int)."""
+    sizes = cell.state_size
+    return list(sizes) if isinstance(sizes, (list, tuple)) else [sizes]
+
+
+def _output_size(cell) -> int:
+    return getattr(cell, "output_size", None) or _state_sizes(cell)[0]
+
+
+class StackedRNNCells(Layer):
+    """Cells run one after another in each time step: each cell's output is the next one's input. Its states
+    are every cell's states, one flat list in cell order."""
+
+    def __init__(self, cells, **kwargs):
+        super().__init__(**kwargs)
+        for cell in cells:
+            if not hasattr(cell, "call") or not hasattr(cell, "state_size"):
+                raise ValueError(f"All cells must have a `call` method and a `state_size` attribute. Received: {cell}")
+        self.cells = list(cells)
+
+    @property
+    def state_size(self) -> list:
+        return [size for cell in self.cells for size in _state_sizes(cell)]
+
+    @property
+    def output_size(self) -> int:
+        return _output_size(self.cells[-1])
+
+    def build(self, input_shape) -> None:
+        shape = tuple(input_shape)
+        for cell in self.cells:
+            if not cell.built:
+                with _PathScope(self):  # the cells' weights are stacked_rnn_cells/<cell>/..., as in Keras
+                    cell.build(shape)
+                cell.built = True
+            shape = (shape[0], _output_size(cell))
+        self.built = True
+
+    def call(self, inputs, states, training=None):
+        new_states, start = [], 0
+        for cell in self.cells:
+            count = len(_state_sizes(cell))
+            inputs, cell_states = cell(inputs, list(states[start:start + count]), training=training)
+            new_states.extend(cell_states if isinstance(cell_states, (list, tuple)) else [cell_states])
+            start += count
+        return inputs, new_states
+
+    def get_config(self) -> dict:
+        from ..serialization import serialize
+
+        return {**super().get_config(), "cells": [serialize(cell, "keras.layers") for cell in self.cells]}
+
+
 class RNN(Layer):
-    """Runs a cell over axis 1 of (batch, time, features) inputs."""
+    """Runs a cell over axis 1 of (batch, time, features) inputs (a list of cells runs as StackedRNNCells)."""
 
     _untracked_attributes = frozenset({"_states"})
 
     def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False, stateful=False,
                  unroll=False, zero_output_for_mask=False, **kwargs):
         super().__init__(**kwargs)
-        self.cell = cell
+        self.cell = StackedRNNCells(cell) if isinstance(cell, (list, tuple)) else cell
         self.return_sequences, self.return_state = return_sequences, return_state
         self.go_backwards, self.stateful, self.unroll = go_backwards, stateful, unroll
         self.zero_output_for_mask = zero_output_for_mask
@@ -251,7 +305,7 @@ class RNN(Layer):
             # plain variables, not weights: Keras 3 keeps the states out of get_weights and saved files
             with init_scope():
                 self._states = [Variable(_tf.zeros([input_shape[0], size]), trainable=False, name=f"state_{i}")
-                                for i, size in enumerate(self.cell.state_size)]
+                                for i, size in enumerate(_state_sizes(self.cell))]
 
     def reset_states(self) -> None:
         for state in self._states or []:
@@ -269,25 +323,37 @@ class RNN(Layer):
         elif self._states is not None:
             states = [s.read_value() for s in self._states]
         else:
-            states = [self._zeros(inputs, size) for size in self.cell.state_size]
-        dropout_cell = isinstance(self.cell, _Cell)
-        if dropout_cell and training:  # the sequence's masks, made before the steps (inside a loop they would vary)
-            self.cell.get_dropout_mask(inputs[:, 0])
-            self.cell.get_recurrent_dropout_mask(states[0])
+            states = [self._zeros(inputs, size) for size in _state_sizes(self.cell)]
+        dropout_cells = self._dropout_cells(inputs, states) if training else ()
         try:
             if inputs.shape[1] is None:
                 sequence, output, states = self._run_loop(inputs, states, mask, training)
             else:
                 sequence, output, states = self._run_unrolled(inputs, states, mask, training)
         finally:
-            if dropout_cell:
-                self.cell.reset_dropout_mask()
-                self.cell.reset_recurrent_dropout_mask()
+            for cell in dropout_cells:
+                cell.reset_dropout_mask()
+                cell.reset_recurrent_dropout_mask()
         if self._states is not None:
             for variable, value in zip(self._states, states):
                 variable.assign(value)
         result = sequence if self.return_sequences else output
         return [result, *states] if self.return_state else result
+
+    def _dropout_cells(self, inputs, states) -> list:
+        """Make each cell's dropout masks for this sequence before the steps (inside a loop they would vary);
+        returns the cells, whose masks are dropped after the call."""
+        cells = self.cell.cells if isinstance(self.cell, StackedRNNCells) else [self.cell]
+        made, start, width = [], 0, inputs.shape[-1]
+        batch = _tf.shape(inputs)[0]
+        for cell in cells:
+            if isinstance(cell, _Cell):
+                cell.get_dropout_mask(_tf.zeros(_tf.stack([batch, width]), inputs.dtype))
+                cell.get_recurrent_dropout_mask(states[start])
+                made.append(cell)
+            start += len(_state_sizes(cell))
+            width = _output_size(cell)
+        return made
 
     def _step(self, step_input, step_mask, output, states, training):
         """One time step: the cell's output and states, or (where the mask is off) the previous ones."""
@@ -303,7 +369,7 @@ class RNN(Layer):
         """(outputs stacked over time, last output, last states), one cell call per known time step."""
         steps = inputs.shape[1]
         order = range(steps - 1, -1, -1) if self.go_backwards else range(steps)
-        outputs, output = [], _tf.zeros_like(states[0])
+        outputs, output = [], self._zeros(inputs, _output_size(self.cell))
         for t in order:
             output, states = self._step(inputs[:, t], None if mask is None else mask[:, t], output, states,
                                         training)
@@ -328,7 +394,8 @@ class RNN(Layer):
 
         _, output, states, outputs = _tf.while_loop(
             lambda t, *_: t < steps, body,
-            (_tf.constant(0), _tf.zeros_like(states[0]), states, _tf.TensorArray(inputs.dtype, size=steps)))
+            (_tf.constant(0), self._zeros(inputs, _output_size(self.cell)), states,
+             _tf.TensorArray(inputs.dtype, size=steps)))
         sequence = _tf.transpose(outputs.stack(), time_major[:3]) if self.return_sequences else None
         return sequence, output, list(states)
 
@@ -337,7 +404,7 @@ class RNN(Layer):
         mask = previous_mask[0] if isinstance(previous_mask, (list, tuple)) else previous_mask
         output_mask = mask if self.return_sequences else None
         if self.return_state:
-            return [output_mask] + [None] * len(self.cell.state_size)
+            return [output_mask] + [None] * len(_state_sizes(self.cell))
         return output_mask
 
     def get_config(self) -> dict:
@@ -446,7 +513,7 @@ class Bidirectional(Layer):
         else:
             output_mask = [None, None] if self.merge_mode is None else None
         if self.return_state:
-            states = [None] * (2 * len(self.forward_layer.cell.state_size))
+            states = [None] * (2 * len(_state_sizes(self.forward_layer.cell)))
             return (output_mask if isinstance(output_mask, list) else [output_mask]) + states
         return output_mask
 
