@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import tinytf as _tf
 
+from . import serialization
+
 
 def linear(x):
     """The identity: the default activation of Dense and Conv layers."""
@@ -100,19 +102,24 @@ def get(identifier):
     if isinstance(identifier, dict):  # Keras 3 serializes some activations as {"class_name": "function", ...}
         identifier = identifier.get("config", identifier.get("class_name"))
     if isinstance(identifier, str):
-        if identifier not in _BY_NAME:
+        found = _BY_NAME.get(identifier) or serialization.get_registered_object(identifier)
+        if found is None:
             raise ValueError(f"Could not interpret activation function identifier: {identifier!r}")
-        return _BY_NAME[identifier]
+        return found
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret activation function identifier: {identifier!r}")
 
 
-def serialize(activation) -> str:
-    """The Keras name of an activation function (what get_config stores)."""
+def serialize(activation):
+    """The Keras name of an activation function (what get_config stores); a registered custom function is
+    Keras 3's {"class_name": "function", "config": "package>name"} dict."""
     for name, fn in _BY_NAME.items():
         if fn is activation:
             return "silu" if name == "swish" else name
+    registered = serialization.registered_name(activation)
+    if registered is not None:
+        return {"module": "builtins", "class_name": "function", "config": registered, "registered_name": "function"}
     return getattr(activation, "__name__", str(activation))
 
 

@@ -3,7 +3,8 @@ inverse lookup through a table of known classes plus the user's custom_objects."
 
 from __future__ import annotations
 
-_custom_objects: dict = {}
+_custom_objects: dict = {}  # registered classes and functions, by "package>name" and by bare name
+_registered_names: dict = {}  # object -> its "package>name"
 
 
 def serialize(obj, module: str):
@@ -44,12 +45,35 @@ def get_object(identifier, what: str, classes: dict, aliases: dict, base=None, c
 
 
 def register_keras_serializable(package: str = "Custom", name=None):
-    """`keras.saving.register_keras_serializable`: make a custom class known to deserialization."""
-    def decorator(cls):
-        _custom_objects[name or cls.__name__] = cls
-        _custom_objects[f"{package}>{name or cls.__name__}"] = cls
-        return cls
+    """`keras.utils.register_keras_serializable`: make a custom class or function known to deserialization,
+    under "package>name" (what a saved file records as its registered_name)."""
+    def decorator(obj):
+        registered = f"{package}>{name or obj.__name__}"
+        if isinstance(obj, type) and not hasattr(obj, "get_config"):
+            raise ValueError(f"Cannot register a class that does not have a get_config() method: {obj}")
+        _custom_objects[name or obj.__name__] = obj
+        _custom_objects[registered] = obj
+        _registered_names[obj] = registered
+        return obj
     return decorator
+
+
+def registered_name(obj):
+    """The "package>name" an object was registered under, or None."""
+    return _registered_names.get(obj)
+
+
+def get_registered_name(obj) -> str:
+    """The name an object was registered under, else its own name (Keras 3)."""
+    return _registered_names.get(obj) or obj.__name__
+
+
+def get_registered_object(name, custom_objects=None, module_objects=None):
+    """The object registered (or passed in custom_objects / module_objects) under `name`, else None."""
+    for table in (custom_objects or {}, _custom_objects, module_objects or {}):
+        if name in table:
+            return table[name]
+    return None
 
 
 def custom_objects() -> dict:

@@ -40,8 +40,11 @@ def serialize_layer(layer) -> dict:
         config = layer.get_config()
     module = "keras" if isinstance(layer, Sequential) else (
         "keras.src.models.functional" if isinstance(layer, Functional) else "keras.layers")
+    registered = serialization.registered_name(type(layer))
+    if registered is not None:
+        module = None  # Keras 3 finds a registered class by its registered_name
     result = {"module": module, "class_name": type(layer).__name__, "config": config,
-              "registered_name": type(layer).__name__ if isinstance(layer, Functional) else None}
+              "registered_name": registered or (type(layer).__name__ if isinstance(layer, Functional) else None)}
     build = layer.get_build_config() if not isinstance(layer, Functional) else None
     if build is not None:
         result["build_config"] = _jsonable(build)
@@ -75,6 +78,9 @@ def deserialize_layer(config: dict, custom_objects=None):
     """A layer (or model) from its Keras 3 dict; arguments this implementation does not know are dropped."""
     classes = {**layer_classes(), **(custom_objects or {})}
     name = config["class_name"]
+    registered = serialization.get_registered_object(config.get("registered_name") or name, custom_objects)
+    if name not in classes and registered is not None:
+        classes[name] = registered
     if name not in classes:
         raise ValueError(f"Could not locate class '{name}'. Make sure custom classes are decorated with "
                          f"`@keras.saving.register_keras_serializable()` or passed in custom_objects.")

@@ -1,9 +1,12 @@
-"""keras.utils: get_file, to_categorical, normalize, pad_sequences, set_random_seed, plot_model and model_to_dot."""
+"""keras.utils: get_file, to_categorical, normalize, pad_sequences, set_random_seed, plot_model, model_to_dot and
+the registry of custom objects (register_keras_serializable)."""
 
+from ..serialization import get_registered_name, get_registered_object, register_keras_serializable
 from .file_utils import get_file
 from .model_visualization import model_to_dot, plot_model
 from .numerical import normalize, to_categorical
 from .random_seed import set_random_seed
 from .sequence_utils import pad_sequences
 
-__all__ = ["get_file", "model_to_dot", "normalize", "pad_sequences", "plot_model", "set_random_seed", "to_categorical"]
+__all__ = ["get_file", "get_registered_name", "get_registered_object", "model_to_dot", "normalize", "pad_sequences",
+           "plot_model", "register_keras_serializable", "set_random_seed", "to_categorical"]
