@@ -209,8 +209,14 @@ class ConcreteFunction:
                         pass
                 dtype = getattr(leaf, "dtype", None)
                 shape = getattr(leaf, "_shape", None)
+                got = f"{dtype.name} tensor of shape {shapes.fmt(shape)}" if dtype is not None else repr(leaf)
+                if dtype is not None and dtype is not k[1]:  # TF's function call op refuses the input's dtype
+                    raise InvalidArgumentError(
+                        f"cannot compute {self.name} as input #{i}(zero-based) was expected to be a "
+                        f"{_tf_dtype_word(k[1])} tensor but is a {_tf_dtype_word(dtype)} tensor: ConcreteFunction "
+                        f"{self.name}({', '.join(self._arg_names)}) was constructed with {describe_key(k)} for "
+                        f"argument {i}, but was called with {got}")
                 if dtype is not k[1] or not shapes.is_subshape(shape, k[2]):
-                    got = f"{dtype.name} tensor of shape {shapes.fmt(shape)}" if dtype is not None else repr(leaf)
                     raise TypeError(
                         f"ConcreteFunction {self.name}({', '.join(self._arg_names)}) was constructed with "
                         f"{describe_key(k)} for argument {i}, but was called with {got}")
@@ -288,3 +294,8 @@ def _runtime_error(exc, function_name):
 
 
 __all__ = ["ConcreteFunction"]
+
+
+def _tf_dtype_word(dtype) -> str:
+    """A dtype as TF's kernels name it in messages (DataTypeString: float32 is "float", float64 "double")."""
+    return {"float32": "float", "float64": "double"}.get(dtype.name, dtype.name)

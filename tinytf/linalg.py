@@ -5,4 +5,23 @@ from tinytf.runtime.ops.linalg import *  # noqa: F401,F403
 from tinytf.runtime.ops.linalg import __all__ as _linalg_names
 from tinytf.runtime.ops.linalg import matrix_transpose as transpose  # noqa: F401 - the TF1 name, kept by TF2 code
 
-__all__ = sorted(set(_linalg_names) | {"transpose"})
+
+def band_part(input, num_lower, num_upper, name=None):  # noqa: A002 - TF's argument name
+    """`tf.linalg.band_part`: keep the entries of each innermost matrix within `num_lower` diagonals below and
+    `num_upper` above the main one (a negative count keeps that whole triangle); zero the rest."""
+    import tinytf as _tf
+
+    x = _tf.convert_to_tensor(input)
+    if len(x.shape) < 2:
+        raise ValueError(f"tf.linalg.band_part: input must be at least 2-dim, received shape {x.shape}")
+    shape = _tf.shape(x, out_type=_tf.int64)
+    lower = _tf.cast(num_lower, _tf.int64)
+    upper = _tf.cast(num_upper, _tf.int64)
+    rows = _tf.expand_dims(_tf.range(shape[-2]), -1)
+    columns = _tf.expand_dims(_tf.range(shape[-1]), 0)
+    keep = _tf.logical_and(_tf.logical_or(lower < 0, rows - columns <= lower),
+                           _tf.logical_or(upper < 0, columns - rows <= upper))
+    return _tf.where(keep, x, _tf.zeros_like(x), name=name)
+
+
+__all__ = sorted(set(_linalg_names) | {"transpose", "band_part"})
