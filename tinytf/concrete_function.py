@@ -195,7 +195,10 @@ class ConcreteFunction:
         filled = inspect.BoundArguments(self._signature_fn, arguments)
         return filled.args, filled.kwargs
 
-    def _check_call(self, leaves):
+    def _check_call(self, leaves, called_directly=True):
+        """Refuse arguments that do not fit the trace (TypeError). A tensor of another dtype given to the
+        concrete function itself is TF's InvalidArgumentError (its call op refuses it); through a tf.function's
+        input_signature it stays a TypeError, as TF binds it."""
         expected = self._key[1]
         if len(leaves) != len(expected):
             raise TypeError(f"{self.name}: expected {len(expected)} arguments "
@@ -209,17 +212,15 @@ class ConcreteFunction:
                         pass
                 dtype = getattr(leaf, "dtype", None)
                 shape = getattr(leaf, "_shape", None)
-                got = f"{dtype.name} tensor of shape {shapes.fmt(shape)}" if dtype is not None else repr(leaf)
-                if dtype is not None and dtype is not k[1]:  # TF's function call op refuses the input's dtype
-                    raise InvalidArgumentError(
-                        f"cannot compute {self.name} as input #{i}(zero-based) was expected to be a "
-                        f"{_tf_dtype_word(k[1])} tensor but is a {_tf_dtype_word(dtype)} tensor: ConcreteFunction "
-                        f"{self.name}({', '.join(self._arg_names)}) was constructed with {describe_key(k)} for "
-                        f"argument {i}, but was called with {got}")
                 if dtype is not k[1] or not shapes.is_subshape(shape, k[2]):
-                    raise TypeError(
-                        f"ConcreteFunction {self.name}({', '.join(self._arg_names)}) was constructed with "
-                        f"{describe_key(k)} for argument {i}, but was called with {got}")
+                    got = f"{dtype.name} tensor of shape {shapes.fmt(shape)}" if dtype is not None else repr(leaf)
+                    detail = (f"ConcreteFunction {self.name}({', '.join(self._arg_names)}) was constructed with "
+                              f"{describe_key(k)} for argument {i}, but was called with {got}")
+                    if dtype is not None and dtype is not k[1] and called_directly:
+                        raise InvalidArgumentError(  # the words of TF's function call op
+                            f"cannot compute {self.name} as input #{i}(zero-based) was expected to be a "
+                            f"{_tf_dtype_word(k[1])} tensor but is a {_tf_dtype_word(dtype)} tensor: {detail}")
+                    raise TypeError(detail)
             elif k[0] == TRACE_TYPE:
                 given = leaf_key(leaf)
                 if given[0] != TRACE_TYPE or not (given == k or given[1].is_subtype_of(k[1])):

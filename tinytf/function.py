@@ -333,7 +333,7 @@ class Function:
             leaves = [convert_to_tensor(x, s.dtype)
                       if isinstance(s, TensorSpec) and not isinstance(x, (Tensor, Resource)) else x
                       for x, s in zip(leaves, specs)]
-        concrete._check_call(leaves)
+        concrete._check_call(leaves, called_directly=False)
         return concrete, leaves
 
     def _lookup(self, key):
