@@ -18,7 +18,6 @@ result, and threads never share a buffer."""
 from __future__ import annotations
 
 import itertools
-import math
 import threading
 
 import numpy as np
@@ -26,6 +25,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from .. import blas_threads, chunked
 from . import pool_kernels
+from .thread_buffers import workspace
 
 TASK_BYTES = 1 << 20  # one task's window matrix: with its input rows and output it stays in a 2 MiB L2
 OFFSET_TASK_BYTES = 256 << 10  # the input gradient's padded input, products and output gradient rows
@@ -58,15 +58,8 @@ def threads() -> int:
 
 
 def _workspace(name, shape, dtype):
-    """This thread's buffer `name` seen as `shape`, grown when too small, kept for the next call."""
-    size = math.prod(shape)
-    buffers = getattr(_local, "buffers", None)
-    if buffers is None:
-        buffers = _local.buffers = {}
-    buffer = buffers.get(name)
-    if buffer is None or buffer.size < size or buffer.dtype != dtype:
-        buffer = buffers[name] = np.empty(size, dtype)
-    return buffer[:size].reshape(shape)
+    """This thread's buffer `name` of this module, seen as `shape`."""
+    return workspace(_local, name, shape, dtype)
 
 
 def _run(tasks, work, count):

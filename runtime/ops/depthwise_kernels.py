@@ -20,13 +20,13 @@ CPU time, 1 thread): see docs/performance.md."""
 from __future__ import annotations
 
 import itertools
-import math
 import threading
 
 import numpy as np
 
 from .. import chunked
 from . import conv_kernels
+from .thread_buffers import workspace
 
 TASK_BYTES = 1 << 20  # a task's padded input rows, accumulators and product: inside a 2 MiB L2
 PARALLEL_MIN_ELEMENTS = 200_000  # multiply-adds below this cost less than handing tasks to a second thread
@@ -35,15 +35,8 @@ _local = threading.local()
 
 
 def _workspace(name, shape, dtype):
-    """This thread's buffer `name` seen as `shape`, grown when too small, kept for the next call."""
-    size = math.prod(shape)
-    buffers = getattr(_local, "buffers", None)
-    if buffers is None:
-        buffers = _local.buffers = {}
-    buffer = buffers.get(name)
-    if buffer is None or buffer.size < size or buffer.dtype != dtype:
-        buffer = buffers[name] = np.empty(size, dtype)
-    return buffer[:size].reshape(shape)
+    """This thread's buffer `name` of this module, seen as `shape`."""
+    return workspace(_local, name, shape, dtype)
 
 
 def _thread_count(elements):

@@ -31,7 +31,7 @@ from ..ops.math import add_op
 from ..ops.reduce import reduce_sum_op
 from ..ops.tensor_array import VARIANT
 from .prune import prune
-from .rewrite import make_node, replace_all_uses, set_nodes
+from .rewrite import make_node, replace_all_uses, set_nodes, use_counts
 
 
 def accumulate_in_batches(graph: Graph) -> Graph:
@@ -50,17 +50,6 @@ def accumulate_in_batches(graph: Graph) -> Graph:
     set_nodes(graph, nodes)
     replace_all_uses(graph, mapping)
     return graph
-
-
-def _uses(graph: Graph) -> dict:
-    """id(tensor) -> how many times the graph's nodes and outputs use it."""
-    count: dict = {}
-    for node in graph.nodes:
-        for t in node.inputs:
-            count[id(t)] = count.get(id(t), 0) + 1
-    for t in graph.outputs:
-        count[id(t)] = count.get(id(t), 0) + 1
-    return count
 
 
 def _known(shape) -> bool:
@@ -103,8 +92,8 @@ def _axes(axis):
 def _rewrite_loop(graph, loop):
     body, cond = loop.attrs["body_graph"], loop.attrs["cond_graph"]
     n_user = loop.attrs["n_vars"]
-    uses = _uses(body)
-    cond_uses = _uses(cond)
+    uses = use_counts(body)
+    cond_uses = use_counts(cond)
     before, after, outs = [], [], {}
     for k in range(n_user):
         loop_var = body.inputs[k]

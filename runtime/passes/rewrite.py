@@ -28,6 +28,17 @@ def make_const(graph: Graph, value, dtype, name: str = "const", location=None) -
     return make_node(graph, const_op, (), {"value": value, "dtype": dtype}, [(dtype, value.shape)], name, location)
 
 
+def use_counts(graph: Graph) -> dict:
+    """id(tensor) -> how many times the graph's nodes (their captured inputs included) and outputs use it."""
+    counts: dict = {}
+    for node in graph.nodes:
+        for t in node.inputs:
+            counts[id(t)] = counts.get(id(t), 0) + 1
+    for t in graph.outputs:
+        counts[id(t)] = counts.get(id(t), 0) + 1
+    return counts
+
+
 def replace_all_uses(graph: Graph, mapping: dict) -> None:
     """Replace uses of tensors (keyed by id) in node inputs and graph outputs. Subgraphs are closed, so
     the uses inside them come in through their node's inputs and need no recursion."""

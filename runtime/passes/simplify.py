@@ -17,7 +17,7 @@ from ..ops.linalg import matmul_op
 from ..ops.math import add_op, cast_op, multiply_op, negative_op, real_div_op, subtract_op
 from ..shapes import num_elements
 from .driver import rewrite_graph
-from .rewrite import const_value, make_node, splice
+from .rewrite import const_value, make_node, splice, use_counts
 from .stacked_reductions import RULES as STACKED_REDUCTION_RULES
 
 
@@ -26,7 +26,7 @@ def simplify(graph: Graph) -> Graph:
 
 
 def _rule(graph):
-    uses = _use_counts(graph)
+    uses = use_counts(graph)
 
     def rewrite(node, nodes):
         rule = _RULES.get(node.op)
@@ -40,16 +40,6 @@ def _rule(graph):
         return None if replacement is None else [replacement]
 
     return rewrite
-
-
-def _use_counts(graph) -> dict:
-    counts = {}
-    for node in graph.nodes:
-        for t in node.inputs:
-            counts[id(t)] = counts.get(id(t), 0) + 1
-    for t in graph.outputs:
-        counts[id(t)] = counts.get(id(t), 0) + 1
-    return counts
 
 
 # --- the rules: each (graph, node, new nodes, use counts) -> the tensor replacing node's output, or None -------------

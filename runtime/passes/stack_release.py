@@ -19,28 +19,17 @@ from __future__ import annotations
 from ..graph import Graph, subgraphs
 from ..ops.control import while_op
 from ..ops.gradient_stack import stack_new_op, stack_read_op, stack_take_op
-from .rewrite import make_node
+from .rewrite import make_node, use_counts
 
 
 def release_stacks(graph: Graph) -> Graph:
-    uses = _uses(graph)
+    uses = use_counts(graph)
     for node in graph.nodes:
         for sub in subgraphs(node):
             release_stacks(sub)
         if node.op is while_op:
             _take_in_loop(node, uses)
     return graph
-
-
-def _uses(graph: Graph) -> dict:
-    """id(tensor) -> how many times the graph's nodes (their captured inputs included) and outputs use it."""
-    count: dict = {}
-    for node in graph.nodes:
-        for t in node.inputs:
-            count[id(t)] = count.get(id(t), 0) + 1
-    for t in graph.outputs:
-        count[id(t)] = count.get(id(t), 0) + 1
-    return count
 
 
 def _take_in_loop(loop, outer_uses: dict) -> None:
@@ -50,7 +39,7 @@ def _take_in_loop(loop, outer_uses: dict) -> None:
     cond_captured = {id(t) for t in loop.inputs[first_capture:] if _used_by_cond(loop, t)}
     # loop variables the body changes (a variable passed through unchanged would read one index every time)
     counters = {id(p) for p, out in zip(body.inputs[:n_vars], body.outputs[:n_vars]) if out is not p}
-    body_uses = _uses(body)
+    body_uses = use_counts(body)
     for position, node in enumerate(body.nodes):
         if node.op is not stack_read_op:
             continue
@@ -82,7 +71,7 @@ def _used_by_cond(loop, outer) -> bool:
     """Whether the loop's condition graph uses the captured value `outer` (it then runs once more per run)."""
     cond, n_vars = loop.attrs["cond_graph"], loop.attrs["n_vars"]
     first_capture = n_vars + loop.attrs["has_max"]
-    cond_uses = _uses(cond)
+    cond_uses = use_counts(cond)
     for placeholder, t in zip(cond.inputs[n_vars:], loop.inputs[first_capture:]):
         if t is outer and cond_uses.get(id(placeholder), 0):
             return True
