@@ -15,6 +15,7 @@ from . import (
     preprocessing,
     random,
     regularizers,
+    saving,
     utils,
 )
 from .layers import Input, InputSpec, Layer
