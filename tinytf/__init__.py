@@ -12,6 +12,7 @@ from tinytf.runtime.tensor import Tensor
 
 from . import (  # noqa: F401
     autograph,
+    autodiff,
     compat,
     config,
     data,
