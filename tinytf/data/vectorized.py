@@ -27,7 +27,7 @@ def batches_of(dataset, size: int, drop_remainder: bool):
     if (isinstance(dataset, ShuffleDataset) and isinstance(dataset._input, TensorSliceDataset)
             and not dataset._input._has_sparse):
         source = dataset._input
-        order = np.fromiter(buffer_shuffle(range(source._size), dataset._buffer(), dataset._next_rng()),
+        order = np.fromiter(buffer_shuffle(range(source._size), dataset._buffer(), dataset._next_words()),
                             np.int64, source._size)
         return _chunks(source._arrays, order, source._size, size, drop_remainder)
     if isinstance(dataset, MapDataset):
