@@ -10,6 +10,8 @@ import numpy as np
 
 import tinytf as _tf
 from tinytf.runtime import nest
+from tinytf.runtime.context import state
+from tinytf.runtime.ops.philox import PhiloxGenerator, shuffle_permutation
 from tinytf.runtime.tensor import EagerTensor
 
 from .step_functions import template_of
@@ -81,6 +83,19 @@ def unpack(data):
     return data, None, None
 
 
+def epoch_order(num_samples: int) -> np.ndarray:
+    """fit's sample order for one epoch of in-memory arrays, as Keras 3 on TensorFlow draws it: a
+    tf.random.shuffle of the indices inside a tf.data map function, whose first random op gets the seeds
+    (global seed, 0), or (0, 2**31 - 1) for global seed 0. A new iterator re-creates that kernel each epoch,
+    so with a global seed (keras.utils.set_random_seed) TF repeats the same order every epoch; without one,
+    each epoch draws a fresh order."""
+    if state.seed is None:
+        return np.random.permutation(num_samples)
+    seeds = (state.seed % (2**31 - 1), 0)
+    seeds = (0, 2**31 - 1) if seeds == (0, 0) else seeds
+    return shuffle_permutation(PhiloxGenerator(*seeds), num_samples)
+
+
 class ArrayBatches:
     """Batches of in-memory arrays, shuffled per epoch when asked."""
 
@@ -106,7 +121,7 @@ class ArrayBatches:
         return math.ceil(self.num_samples / self.batch_size)
 
     def batches(self):
-        order = np.random.permutation(self.num_samples) if self.shuffle else None
+        order = epoch_order(self.num_samples) if self.shuffle else None
         for start in range(0, self.num_samples, self.batch_size):
             index = slice(start, start + self.batch_size) if order is None else order[start:start + self.batch_size]
 
@@ -128,7 +143,7 @@ class ArrayBatches:
         pairs = list(zip(wrappers, arrays))
         size = self.batch_size
         if self.shuffle:
-            order = np.random.permutation(self.num_samples)
+            order = epoch_order(self.num_samples)
             for start in range(0, self.num_samples, size):
                 index = order[start:start + size]
                 yield template, [wrap(a[index]) for wrap, a in pairs]
