@@ -11,8 +11,8 @@ from tinytf.runtime.shapes import TensorShape
 from tinytf.runtime.tensor import Tensor
 
 from . import (  # noqa: F401
-    autograph,
     autodiff,
+    autograph,
     compat,
     config,
     data,

@@ -10,6 +10,8 @@ from tinytf.runtime.ops.nn import *  # noqa: F401,F403
 from tinytf.runtime.ops.nn import __all__ as _nn_all
 from tinytf.runtime.ops.search import in_top_k  # noqa: F401
 
+from . import nn_experimental as experimental  # noqa: E402,F401  (tf.nn.experimental)
+
 __all__ = list(_nn_all) + list(_conv_all) + ["conv1d", "conv2d_transpose", "depthwise_conv2d",
                                                "l2_normalize", "in_top_k", "embedding_lookup",
                                                "compute_average_loss", "scale_regularization_loss"]

@@ -281,7 +281,7 @@ dropout_select_op = register(OpDef(
     doc="x where a keep mask is true, +0.0 elsewhere (dropout's where(keep, x, zeros_like(x)))"))
 
 
-def _noise_shape_tensor(x, noise_shape):
+def noise_shape_tensor(x, noise_shape):
     static = x._shape
     if noise_shape is None:
         if static is not None and None not in static:
@@ -296,28 +296,35 @@ def _noise_shape_tensor(x, noise_shape):
     return _random.shape_tensor(noise_shape)
 
 
-@composite("dropout")
-def dropout(x, rate, noise_shape=None, seed=None, name=None):
-    """Zero each element with probability `rate` and scale the others by 1 / (1 - rate), so the expected
-    sum is unchanged. `noise_shape` (broadcast against x) shares one decision along some dimensions."""
+def dropout_scaled(x, rate, op: str):
+    """What dropout keeps, scaled: x * 1 / (1 - rate), checked as TF checks it; (x, scaled, rate) or None for
+    rate 0 (TF's fast path: nothing is dropped)."""
     if isinstance(rate, (int, float)) and not isinstance(rate, bool) and not 0 <= rate < 1:
-        raise ValueError(f"tf.nn.dropout: rate must be a scalar tensor or a float in the range [0, 1), got {rate}")
+        raise ValueError(f"{op}: rate must be a scalar tensor or a float in the range [0, 1), got {rate}")
     x = convert_to_tensor(x)
     if not x.dtype.is_floating:
-        raise ValueError(f"tf.nn.dropout: x has to be a floating point tensor since it's going to be scaled, "
+        raise ValueError(f"{op}: x has to be a floating point tensor since it's going to be scaled, "
                          f"got a {x.dtype.name} tensor instead")
     if isinstance(rate, (int, float)) and rate == 0:
-        return x  # TF's fast path: nothing is dropped
+        return None
     # As TensorFlow: a Python rate's scale is computed in double precision, then rounded to x's dtype; a tensor
     # rate divides by (1 - rate); dropped elements are zeros (where), not x * 0 (which is -0.0 for negative x).
     if isinstance(rate, (int, float)):
         scaled = multiply(x, convert_to_tensor(np.asarray(1.0 / (1.0 - rate), x.dtype.np)[()]))
-    else:
-        scaled = None
+        return x, scaled, convert_to_tensor(rate, x.dtype)
     rate = convert_to_tensor(rate, x.dtype)
-    if scaled is None:
-        scaled = x / (1 - rate)
-    noise = _noise_shape_tensor(x, noise_shape)
+    return x, x / (1 - rate), rate
+
+
+@composite("dropout")
+def dropout(x, rate, noise_shape=None, seed=None, name=None):
+    """Zero each element with probability `rate` and scale the others by 1 / (1 - rate), so the expected
+    sum is unchanged. `noise_shape` (broadcast against x) shares one decision along some dimensions."""
+    parts = dropout_scaled(x, rate, "tf.nn.dropout")
+    if parts is None:
+        return convert_to_tensor(x)
+    x, scaled, rate = parts
+    noise = noise_shape_tensor(x, noise_shape)
     keep = apply(dropout_keep_op, (noise, rate), {"dtype": x.dtype, "stream": _random.stream_for(seed)})
     if noise_shape is None:  # the mask has x's shape (with noise_shape it broadcasts: where does that)
         return apply(dropout_select_op, (keep, scaled), {})

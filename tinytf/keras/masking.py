@@ -91,7 +91,15 @@ def _install_tensor_attribute() -> None:
     from tinytf.runtime.tensor import Tensor
 
     if not isinstance(getattr(Tensor, "_keras_mask", None), property):
-        Tensor._keras_mask = property(get_keras_mask, set_keras_mask)
+        Tensor._keras_mask = property(get_keras_mask, set_keras_mask, _delete_keras_mask)
+
+
+def _delete_keras_mask(x) -> None:
+    """`del tensor._keras_mask` (TF's Transformer tutorial drops the logits' mask so the loss ignores it);
+    AttributeError when there is none, as deleting a missing attribute is."""
+    if get_keras_mask(x) is None:
+        raise AttributeError("_keras_mask")
+    set_keras_mask(x, None)
 
 
 _install_tensor_attribute()

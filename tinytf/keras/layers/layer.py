@@ -115,6 +115,10 @@ class Layer:
                                        if self._call_has_training else None)
         if self._call_training_default is inspect.Parameter.empty:
             self._call_training_default = None
+        positional = [name for name, p in call_parameters.items()
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        # Keras binds call's first argument by name too: layer(x=x) and layer(inputs=x) are layer(x)
+        self._call_first_argument = positional[0] if positional else None
 
     # --- what the layer is ------------------------------------------------------------------------------------
     @property
@@ -399,6 +403,8 @@ class Layer:
     def __call__(self, *args, **kwargs):
         from ..models.functional import is_symbolic, symbolic_call  # the functional API builds on layers
 
+        if not args and self._call_first_argument in kwargs:
+            args = (kwargs.pop(self._call_first_argument),)
         if not args:
             raise ValueError(f"Layer '{self.name}' was called without a positional input argument.")
         args = nest.map_structure(self._convert_input_keeping_mask, args)

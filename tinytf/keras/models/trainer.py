@@ -97,8 +97,15 @@ class Trainer:
         if _tf.distribute.has_strategy():  # compiled under strategy.scope(): fit runs under that strategy
             self._distribute_strategy = _tf.distribute.get_strategy()
         self._train_multi_function = self._test_multi_function = None
-        self._compile_config = compile_config(self.optimizer, loss, loss_weights, metrics, weighted_metrics,
-                                              run_eagerly, steps_per_execution, jit_compile)
+        # serialized when a file is written, as Keras does: compile() accepts what cannot be saved (a custom
+        # LearningRateSchedule without get_config); only saving such a model fails
+        self._compile_arguments = (self.optimizer, loss, loss_weights, metrics, weighted_metrics, run_eagerly,
+                                   steps_per_execution, jit_compile)
+
+    def get_compile_config(self):
+        """The compile() arguments as a .keras file keeps them (None before compile), Keras 3's method."""
+        arguments = getattr(self, "_compile_arguments", None)
+        return None if arguments is None else compile_config(*arguments)
 
     @staticmethod
     def _resolve_loss(loss):

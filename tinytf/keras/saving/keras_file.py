@@ -23,7 +23,7 @@ def save_model(model, filepath, overwrite: bool = True, zipped=None, **kwargs) -
         raise ValueError(f"Invalid filepath extension for saving. Please add either a `.keras` extension for the "
                          f"native Keras format (recommended) or a `.h5` extension. Received: filepath={path}.")
     config = layer_config.serialize_layer(model)
-    compile_config = getattr(model, "_compile_config", None)
+    compile_config = model.get_compile_config() if hasattr(model, "get_compile_config") else None
     if compile_config:
         config["compile_config"] = compile_config
     metadata = {"keras_version": KERAS_VERSION,

@@ -1,0 +1,30 @@
+"""tf.nn.experimental: dropout with an explicit seed pair (stateless_dropout, what Keras 3's Dropout layer
+calls on TensorFlow) and with a caller's uniform sampler (general_dropout)."""
+
+from __future__ import annotations
+
+from tinytf.runtime.dispatch import convert_to_tensor
+from tinytf.runtime.ops.array import zeros_like
+from tinytf.runtime.ops.indexing import where
+from tinytf.runtime.ops.nn import dropout_scaled, noise_shape_tensor
+from tinytf.runtime.ops.stateless_random import stateless_uniform
+
+__all__ = ["stateless_dropout", "general_dropout"]
+
+
+def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
+    """tf.nn.dropout whose mask is `tf.random.stateless_uniform(noise_shape, seed) >= rate`: the same seed, the
+    same mask, TensorFlow's own for the same seed and algorithm."""
+    return general_dropout(x, rate, lambda shape, dtype: stateless_uniform(shape, seed, dtype=dtype,
+                                                                           alg=rng_alg or "auto_select"),
+                           noise_shape=noise_shape, op="tf.nn.experimental.stateless_dropout")
+
+
+def general_dropout(x, rate, uniform_sampler, noise_shape=None, name=None, op="tf.nn.experimental.general_dropout"):
+    """Dropout drawing its uniform [0, 1) noise from `uniform_sampler(shape=..., dtype=...)`."""
+    parts = dropout_scaled(x, rate, op)
+    if parts is None:
+        return convert_to_tensor(x)
+    x, scaled, rate = parts
+    noise = uniform_sampler(shape=noise_shape_tensor(x, noise_shape), dtype=x.dtype)
+    return where(noise >= rate, scaled, zeros_like(x))
