@@ -7,7 +7,7 @@ import inspect
 import tinytf as _tf
 
 from .. import activations, constraints, initializers, regularizers
-from ..random_seeds import seed_generator_seed
+from ..random import SeedGenerator, _seed_pair
 from .input_spec import InputSpec
 from .layer import Layer
 
@@ -102,7 +102,7 @@ class Dropout(Layer):
                              f"Received: rate={rate}")
         self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
         if rate > 0:  # Keras makes its seed generator here (keeping later default seeds in step with Keras)
-            self._generator_seed = seed_generator_seed(seed)
+            self.seed_generator = SeedGenerator(seed)
         self.supports_masking = True
         self._build_at_init()
 
@@ -115,7 +115,9 @@ class Dropout(Layer):
         if self.noise_shape is not None:
             dynamic = _tf.shape(inputs)
             noise_shape = _tf.stack([dynamic[i] if d is None else d for i, d in enumerate(self.noise_shape)])
-        return _tf.nn.dropout(inputs, self.rate, noise_shape=noise_shape, seed=self.seed)
+        # Keras 3 on TF: the generator's next seed pair, then TF's stateless dropout (TF's masks, step for step)
+        return _tf.nn.experimental.stateless_dropout(inputs, self.rate, seed=_seed_pair(self.seed_generator),
+                                                     noise_shape=noise_shape)
 
     def compute_output_shape(self, input_shape):
         return input_shape

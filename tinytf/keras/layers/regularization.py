@@ -9,7 +9,8 @@ import math
 import tinytf as _tf
 
 from .. import regularizers
-from ..random_seeds import seed_generator_seed
+from ..random import SeedGenerator
+from ..random import normal as _seeded_normal
 from .core import Dropout
 from .input_spec import InputSpec
 from .layer import Layer
@@ -29,7 +30,7 @@ class _TrainingNoise(Layer):
         self.seed = seed
         setattr(self, self._amount_name, amount)
         if amount > 0:
-            self._generator_seed = seed_generator_seed(seed)
+            self.seed_generator = SeedGenerator(seed)
         self.supports_masking = True
         self._build_at_init()
 
@@ -51,7 +52,8 @@ class GaussianNoise(_TrainingNoise):
     def call(self, inputs, training=False):
         if not training or self.stddev == 0:
             return inputs
-        return inputs + _tf.random.normal(_tf.shape(inputs), stddev=self.stddev, dtype=inputs.dtype, seed=self.seed)
+        return inputs + _seeded_normal(_tf.shape(inputs), mean=0.0, stddev=self.stddev, dtype=inputs.dtype,
+                                       seed=self.seed_generator)
 
 
 class GaussianDropout(_TrainingNoise):
@@ -64,8 +66,8 @@ class GaussianDropout(_TrainingNoise):
         if not training or not 0 < self.rate < 1:
             return inputs
         stddev = math.sqrt(self.rate / (1.0 - self.rate))
-        return inputs * _tf.random.normal(_tf.shape(inputs), mean=1.0, stddev=stddev, dtype=inputs.dtype,
-                                          seed=self.seed)
+        return inputs * _seeded_normal(_tf.shape(inputs), mean=1.0, stddev=stddev, dtype=inputs.dtype,
+                                       seed=self.seed_generator)
 
 
 class SpatialDropout1D(Dropout):

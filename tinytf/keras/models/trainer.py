@@ -224,7 +224,9 @@ class Trainer:
         """One optimization step on a batch: override to customize fit."""
         x, y, sample_weight = data_adapter.unpack(data)
         with _tf.GradientTape() as tape:
-            y_pred = self(x, training=True)
+            # Keras 3 passes training only to a call() that takes it: a subclassed model whose call has no
+            # `training` runs its layers in inference mode in fit too (its Dropouts drop nothing), as in TF
+            y_pred = self(x, training=True) if self._call_has_training else self(x)
             loss = self.compute_loss(x, y, y_pred, sample_weight, training=True)
         variables = self.trainable_variables
         gradients = tape.gradient(loss, variables)
@@ -235,7 +237,7 @@ class Trainer:
     def test_step(self, data):
         """One evaluation step on a batch: override to customize evaluate."""
         x, y, sample_weight = data_adapter.unpack(data)
-        y_pred = self(x, training=False)
+        y_pred = self(x, training=False) if self._call_has_training else self(x)
         loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
         self._loss_tracker.update_state(loss, sample_weight=self._batch_size(x))
         return self.compute_metrics(x, y, y_pred, sample_weight)
@@ -243,7 +245,7 @@ class Trainer:
     def predict_step(self, data):
         """The model's output for a batch: override to customize predict."""
         x, _, _ = data_adapter.unpack(data)
-        return self(x, training=False)
+        return self(x, training=False) if self._call_has_training else self(x)
 
     def _step_function(self, kind: str) -> StepFunctions:
         """The step as tf.functions of flat tensors, one per batch structure (the plain method with
