@@ -51,7 +51,7 @@ from .device import device, is_tensor  # noqa: F401
 from .function import Function, function
 from .gradient_tape import GradientTape, UnconnectedGradients, custom_gradient, gradients, stop_gradient  # noqa: F401
 from .indexed_slices import IndexedSlices, IndexedSlicesSpec  # noqa: F401
-from .keras import losses, metrics  # noqa: F401  (tf.losses and tf.metrics, the aliases TF2 code uses)
+from .keras import initializers, losses, metrics, optimizers  # noqa: F401  (tf.losses, tf.optimizers, ...: TF2 aliases)
 from .map_fn import foldl, foldr, map_fn, scan, vectorized_map  # noqa: F401
 from .module import Module
 from .ragged import RaggedTensor, RaggedTensorSpec  # noqa: F401

@@ -176,8 +176,8 @@ class Normalization(Layer):
         self._broadcast = [input_shape[a] if a in keep else 1 for a in range(rank)]
         shape = tuple(input_shape[a] for a in keep)
         if self.input_mean is not None:
-            self.mean = _tf.constant(np.broadcast_to(np.asarray(self.input_mean, np.float32), shape))
-            self.variance = _tf.constant(np.broadcast_to(np.asarray(self.input_variance, np.float32), shape))
+            self._given_mean = _tf.constant(np.broadcast_to(np.asarray(self.input_mean, np.float32), shape))
+            self._given_variance = _tf.constant(np.broadcast_to(np.asarray(self.input_variance, np.float32), shape))
         else:
             self.adapt_mean = self.add_weight(name="mean", shape=shape, initializer="zeros", trainable=False)
             self.adapt_variance = self.add_weight(name="variance", shape=shape, initializer="ones", trainable=False)
@@ -191,15 +191,30 @@ class Normalization(Layer):
         if not self.built:
             self.build(tuple(array.shape))
             self.built = True
+            self._build_input_shape = tuple(array.shape)  # what summary shows as its output shape, as Keras
         reduce_axes = tuple(a for a in range(array.ndim) if a not in self._keep_axes)
         self.adapt_mean.assign(array.mean(axis=reduce_axes).astype(np.float32))
         self.adapt_variance.assign(array.var(axis=reduce_axes).astype(np.float32))
         # Keras 3 keeps `count` at 0 after adapt (it only exists for the saved weight layout)
 
+    # Keras 3's `mean` and `variance` attributes: the statistics in the input's broadcast shape (None before the
+    # layer is built). Read from the variables each time, so they follow adapt(), set_weights and loading.
+    @property
+    def mean(self):
+        return self._statistic("_given_mean", "adapt_mean")
+
+    @property
+    def variance(self):
+        return self._statistic("_given_variance", "adapt_variance")
+
+    def _statistic(self, given: str, adapted: str):
+        if not self.built:
+            return None
+        value = getattr(self, given) if self.input_mean is not None else getattr(self, adapted).read_value()
+        return _tf.cast(_tf.reshape(value, self._broadcast), self.compute_dtype)
+
     def call(self, inputs):
-        mean = self.mean if self.input_mean is not None else self.adapt_mean.read_value()
-        variance = self.variance if self.input_mean is not None else self.adapt_variance.read_value()
-        mean, variance = _tf.reshape(mean, self._broadcast), _tf.reshape(variance, self._broadcast)
+        mean, variance = self.mean, self.variance
         std = _tf.maximum(_tf.sqrt(variance), 1e-7)
         inputs = _tf.cast(inputs, self.compute_dtype)
         if self.invert:

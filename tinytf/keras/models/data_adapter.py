@@ -120,6 +120,10 @@ class ArrayBatches:
     def steps(self) -> int:
         return math.ceil(self.num_samples / self.batch_size)
 
+    def sample_shape(self):
+        """The shape of one example of x, when x is a single array (else None)."""
+        return tuple(self.x.shape[1:]) if hasattr(self.x, "shape") else None
+
     def batches(self):
         order = epoch_order(self.num_samples) if self.shuffle else None
         for start in range(0, self.num_samples, self.batch_size):
@@ -180,6 +184,15 @@ class IterableBatches:
         cardinality = getattr(self.source, "_cardinality", None)
         n = cardinality() if callable(cardinality) else -1
         return n if isinstance(n, int) and n >= 0 else None
+
+    def sample_shape(self):
+        """The shape of one example of x, from a dataset's element_spec when x is a single tensor (else None)."""
+        spec = getattr(self.source, "element_spec", None)
+        x = spec[0] if isinstance(spec, tuple) and spec else spec
+        shape = getattr(x, "shape", None)
+        if shape is None or shape.rank is None:
+            return None
+        return tuple(shape.as_list()[1:])
 
     def batches(self):
         iterator = self._iterator if self._iterator is not None else iter(self.source)

@@ -193,7 +193,7 @@ class Functional(Model):
                 input_mask = get_keras_mask(tensor)
                 tensor = _tf.cast(tensor, spec.dtype)
                 set_keras_mask(tensor, input_mask)
-            converted.append(tensor)
+            converted.append(adjusted_rank(tensor, spec.shape, spec.name))
         return converted
 
     def call(self, inputs, training=None, mask=None):
@@ -221,3 +221,21 @@ class Functional(Model):
 
 
 Model.functional_class = Functional
+
+
+def adjusted_rank(tensor, reference_shape, input_name):
+    """An input one rank off its keras.Input, as Keras 3 adjusts it: a trailing axis of 1 squeezed away, or added
+    when the Input's last axis is 1 (a (n,) column fed to Input((1,))); anything else is a ValueError."""
+    shape = tensor.shape
+    if shape.rank is None or shape.rank == len(reference_shape):
+        return tensor
+    mask = get_keras_mask(tensor)
+    if shape.rank == len(reference_shape) + 1 and shape[-1] == 1:
+        adjusted = _tf.squeeze(tensor, axis=-1)
+    elif shape.rank == len(reference_shape) - 1 and reference_shape[-1] == 1:
+        adjusted = _tf.expand_dims(tensor, axis=-1)
+    else:
+        raise ValueError(f"Invalid input shape for input {tensor} with name '{input_name}'. Expected shape "
+                         f"{tuple(reference_shape)}, but input has incompatible shape {tuple(shape.as_list())}")
+    set_keras_mask(adjusted, mask)
+    return adjusted

@@ -79,7 +79,10 @@ class Model(Trainer, Layer):
                 layer_range=None) -> None:
         """Print the Keras 3 table of layers, output shapes and parameter counts."""
         text = "\n".join(summary.summary_lines(self, line_length, positions, layer_range))
-        (print_fn or print)(text)
+        if print_fn is None:
+            print(text)
+        else:  # Keras hands a print_fn the captured console text, which ends with its line break
+            print_fn(text + "\n")
 
     # --- saving ------------------------------------------------------------------------------------------------
     def save(self, filepath, overwrite: bool = True, **kwargs) -> None:

@@ -4,9 +4,12 @@ before the first call; otherwise it builds on the first call."""
 
 from __future__ import annotations
 
+from tinytf.runtime.tensor import Tensor
+
 from .. import naming
 from ..layers.layer import Layer, _PathScope
 from ..masking import set_keras_mask
+from .functional_model import adjusted_rank
 from .input_layer import InputLayer
 from .keras_tensor import KerasTensor
 from .model import Model
@@ -106,6 +109,9 @@ class Sequential(Model):
     def call(self, inputs, training=None, mask=None):
         if mask is not None:  # an explicit mask rides on the input into the first layer (Keras 3)
             set_keras_mask(inputs, mask)
+        if self._input_layer is not None and isinstance(inputs, Tensor):
+            symbolic = self._input_layer._inbound_nodes[0].outputs
+            inputs = adjusted_rank(inputs, symbolic.shape, symbolic.name)
         for layer in self._stack:
             inputs = layer(inputs)
         return inputs

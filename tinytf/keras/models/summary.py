@@ -143,16 +143,18 @@ def summary_lines(model, line_length=None, positions=None, layer_range=None) -> 
         lines += _row(cells, widths, aligns, "│")
     lines.append(_rule(widths, "└", "─", "┴", "┘"))
     trainable, non_trainable = model.trainable_weights, model.non_trainable_weights
-    total = _count(trainable) + _count(non_trainable)
-    total_memory = _memory(trainable) + _memory(non_trainable)
+    optimizer = getattr(model, "optimizer", None)
+    # a built optimizer's variables count in the total, as Keras 3 counts them
+    optimizer_variables = list(optimizer.variables) if getattr(optimizer, "built", False) else []
+    total = _count(trainable) + _count(non_trainable) + _count(optimizer_variables)
+    total_memory = _memory(trainable) + _memory(non_trainable) + _memory(optimizer_variables)
     lines.append(f" Total params: {total:,} ({readable_memory_size(total_memory)})")
     lines.append(f" Trainable params: {_count(trainable):,} ({readable_memory_size(_memory(trainable))})")
     lines.append(f" Non-trainable params: {_count(non_trainable):,} "
                  f"({readable_memory_size(_memory(non_trainable))})")
-    optimizer = getattr(model, "optimizer", None)
-    if optimizer is not None and getattr(optimizer, "variables", None):
-        count = _count(optimizer.variables)
-        lines.append(f" Optimizer params: {count:,} ({readable_memory_size(_memory(optimizer.variables))})")
+    if optimizer_variables:
+        lines.append(f" Optimizer params: {_count(optimizer_variables):,} "
+                     f"({readable_memory_size(_memory(optimizer_variables))})")
     return lines
 
 

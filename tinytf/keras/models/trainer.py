@@ -220,6 +220,17 @@ class Trainer:
         first = nest.flatten(x)[0]
         return _tf.cast(_tf.shape(first)[0], _tf.float32)
 
+    def _build_from_data(self, batches) -> None:
+        """Keras 3 builds a model that is not built yet symbolically from the data's shapes, batch None, before
+        the first step (its summary then shows (None, ...)): done here for a Sequential without an Input."""
+        from .sequential import Sequential
+
+        if not isinstance(self, Sequential) or self.built:
+            return
+        shape = batches.sample_shape() if hasattr(batches, "sample_shape") else None
+        if shape is not None and None not in shape:
+            self.build((None, *shape))
+
     def train_step(self, data):
         """One optimization step on a batch: override to customize fit."""
         x, y, sample_weight = data_adapter.unpack(data)
@@ -393,6 +404,7 @@ class Trainer:
             (x, y, sample_weight), validation_data = data_adapter.split_validation(x, y, sample_weight,
                                                                                    validation_split)
         train = data_adapter.make_batches(x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch)
+        self._build_from_data(train)
         history = History()
         callback_list = self._callbacks([*(callbacks or []), history], verbose, epochs=epochs, steps=train.steps)
         self.stop_training = False
@@ -454,6 +466,7 @@ class Trainer:
         self._require_compiled("evaluation")
         verbose = self._verbose(verbose)
         batches = data_adapter.make_batches(x, y, sample_weight, batch_size, False, None, steps)
+        self._build_from_data(batches)
         if isinstance(callbacks, CallbackList):  # fit's own list, for validation: its callbacks see the test hooks
             callback_list = callbacks
         else:
