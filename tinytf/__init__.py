@@ -26,6 +26,7 @@ from . import (  # noqa: F401
     io,
     keras,
     linalg,
+    lookup,
     math,
     nest,
     nn,

@@ -26,6 +26,7 @@ from . import (  # noqa: F401
     indexing_grad_ops,
     io,
     linalg,
+    lookup,
     loop_accumulate,
     math,
     nn,

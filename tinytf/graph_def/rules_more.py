@@ -1029,6 +1029,10 @@ UNEXPORTED = {
     **{name: "a rule of the simplification pass for the sum of a TensorArray's stack and its gradient "
        "(runtime/passes/stacked_reductions.py): optimizer-internal; TF writes TensorListStack and Sum"
        for name in ("tensor_array_sum", "gradient_list_fill")},
+    **{f"lookup_table_{name}": "a tf.lookup table op (TF's LookupTable*V2): the table is a Python resource the "
+       "graph captures like a variable, and the exporter writes no HashTableV2 node or table initializer for it, "
+       "so the GraphDef could not run: not written"
+       for name in ("find", "insert", "remove", "size", "export", "import")},
     "dataset_bind": "a tf.data pipeline over Python sources bound to graph tensors: no dataset graph exists to "
                     "export",
     "dataset_cardinality": "the cardinality of a tf.data pipeline over Python sources bound to graph tensors: no "
