@@ -87,3 +87,10 @@ __all__ = ["Layer", "InputSpec", "Input", "InputLayer", "Dense", "Activation", "
            "SimpleRNNCell", "LSTMCell", "GRUCell", "Bidirectional", "StackedRNNCells", "EinsumDense",
            "MultiHeadAttention", "GaussianNoise", "GaussianDropout",
            "SpatialDropout1D", "SpatialDropout2D", "ActivityRegularization", "Identity", "UnitNormalization"]
+
+# the text and category preprocessing layers (tinytf/keras/layers/preprocessing/)
+from .preprocessing.category_encoding import CategoryEncoding  # noqa: E402
+from .preprocessing.integer_lookup import IntegerLookup  # noqa: E402
+from .preprocessing.string_lookup import StringLookup  # noqa: E402
+
+__all__ += ["CategoryEncoding", "IntegerLookup", "StringLookup"]

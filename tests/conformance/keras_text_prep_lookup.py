@@ -1,0 +1,155 @@
+"""Keras' lookup and encoding preprocessing layers as TF 2.21 ships them (Keras 3): StringLookup, IntegerLookup
+and CategoryEncoding with the examples of their API docs, adapt() orderings, output modes and errors."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import outcome, program
+from . import val as _val
+
+
+def val(x):
+    """A tensor as [dtype, shape, values] with string values decoded (bytes are not JSON)."""
+    result = _val(x)
+    if isinstance(result, list) and len(result) == 3 and result[0] == "string":
+        return [result[0], result[1], _decoded(result[2])]
+    return result
+
+
+def _decoded(values):
+    if isinstance(values, list):
+        return [_decoded(v) for v in values]
+    return values.decode() if isinstance(values, bytes) else values
+
+
+def _vocab(layer):
+    return [v if isinstance(v, (str, int)) else int(v) for v in layer.get_vocabulary()]
+
+
+@program
+def p_string_lookup_docs(tf):
+    layers = tf.keras.layers
+    vocab = ["a", "b", "c", "d"]
+    data = [["a", "c", "d"], ["d", "z", "b"]]
+    out = [val(layers.StringLookup(vocabulary=vocab)(data))]
+    adapted = layers.StringLookup()
+    adapted.adapt([["a", "c", "d"], ["d", "z", "b"]])
+    out.append(adapted.get_vocabulary())
+    out.append(val(adapted(data)))
+    two_oov = layers.StringLookup(vocabulary=vocab, num_oov_indices=2)
+    out.append(val(two_oov([["a", "c", "d"], ["m", "z", "b"]])))
+    data4 = [["a", "c", "d", "d"], ["d", "z", "b", "z"]]
+    out.append(val(layers.StringLookup(vocabulary=vocab, output_mode="one_hot")(["a", "b", "c", "d", "z"])))
+    out.append(val(layers.StringLookup(vocabulary=vocab, output_mode="multi_hot")(data4)))
+    out.append(val(layers.StringLookup(vocabulary=vocab, output_mode="count")(data4)))
+    tfidf = layers.StringLookup(output_mode="tf_idf", vocabulary=vocab, idf_weights=[0.25, 0.75, 0.6, 0.4])
+    out.append(val(tfidf(data4)))
+    tfidf2 = layers.StringLookup(output_mode="tf_idf", vocabulary=["[UNK]"] + vocab,
+                                 idf_weights=[0.9, 0.25, 0.75, 0.6, 0.4])
+    out.append(val(tfidf2(data4)))
+    masked = layers.StringLookup(vocabulary=vocab, mask_token="")
+    out.append(_vocab(masked))
+    out.append(val(masked([["a", "", "d"], ["d", "z", "b"]])))
+    inverse = layers.StringLookup(vocabulary=vocab, invert=True)
+    out.append(val(inverse([[1, 3, 4], [4, 0, 2]])))
+    forward = layers.StringLookup(vocabulary=vocab)
+    back = layers.StringLookup(vocabulary=forward.get_vocabulary(), invert=True)
+    out.append(val(back(forward([["a", "c", "d"], ["d", "z", "b"]]))))
+    out.append([forward.vocabulary_size(), masked.vocabulary_size(), two_oov.vocabulary_size()])
+    return out
+
+
+@program
+def p_string_lookup_adapt_orders_by_count_then_token(tf):
+    layers = tf.keras.layers
+    words = ["the", "cat", "sat", "on", "the", "mat", "the", "cat", "a", "b", "b"]
+    layer = layers.StringLookup(max_tokens=5)
+    layer.adapt(np.array(words))
+    full = layers.StringLookup()
+    full.adapt(tf.data.Dataset.from_tensor_slices(words).batch(4))
+    masked = layers.StringLookup(mask_token="[MASK]", num_oov_indices=2, oov_token="?")
+    masked.adapt(words)
+    return [layer.get_vocabulary(), full.get_vocabulary(), full.get_vocabulary(include_special_tokens=False),
+            masked.get_vocabulary(), val(masked(["the", "zzz", "[MASK]", "cat"])), layer.vocabulary_size()]
+
+
+@program
+def p_string_lookup_tf_idf_adapt(tf):
+    layer = tf.keras.layers.StringLookup(output_mode="tf_idf")
+    layer.adapt([["a", "b", "b"], ["b", "c", "c"], ["c", "c", "d"]])
+    out = layer([["a", "c", "z"], ["d", "d", "b"]])
+    return [layer.get_vocabulary(), [round(float(v), 5) for v in np.asarray(out).reshape(-1)], list(out.shape)]
+
+
+@program
+def p_string_lookup_config_and_function(tf):
+    layer = tf.keras.layers.StringLookup(vocabulary=["x", "y"], mask_token="", output_mode="int")
+    config = layer.get_config()
+    keys = sorted(k for k in config if k not in ("name", "dtype"))
+    clone = tf.keras.layers.StringLookup.from_config(config)
+
+    @tf.function
+    def look(s):
+        return clone(s)
+
+    return [keys, [config[k] for k in keys if k != "trainable"], val(look(tf.constant([["y", "", "q"]])))]
+
+
+@program
+def p_string_lookup_errors(tf):
+    layers = tf.keras.layers
+    return [
+        outcome(lambda: layers.StringLookup(vocabulary=["a", "a"]), "repeated"),
+        outcome(lambda: layers.StringLookup(vocabulary=["a"], invert=True, output_mode="one_hot"), "invert"),
+        outcome(lambda: layers.StringLookup(max_tokens=1), "max_tokens"),
+        outcome(lambda: layers.StringLookup(vocabulary=["a", "b", "c"], max_tokens=3), "larger than the maximum"),
+        outcome(lambda: layers.StringLookup(output_mode="bogus"), "output_mode"),
+        outcome(lambda: layers.StringLookup(vocabulary=["a"], num_oov_indices=0)(["a", "b"]), "num_oov_indices"),
+        outcome(lambda: layers.StringLookup(output_mode="multi_hot")(["a"]), "vocabulary"),
+    ]
+
+
+@program
+def p_integer_lookup_docs(tf):
+    layers = tf.keras.layers
+    vocab = [12, 36, 1138, 42]
+    data = np.array([[12, 1138, 42], [42, 1000, 36]])
+    out = [val(layers.IntegerLookup(vocabulary=vocab)(data))]
+    adapted = layers.IntegerLookup()
+    adapted.adapt(np.array([[12, 1138, 42], [42, 1000, 36], [42, 36, 7]]))
+    out.append(_vocab(adapted))
+    out.append(val(adapted(data)))
+    out.append(val(layers.IntegerLookup(vocabulary=vocab, num_oov_indices=2)(np.array([[12, 1138, 42],
+                                                                                     [37, 1000, 36]]))))
+    out.append(val(layers.IntegerLookup(vocabulary=vocab, output_mode="one_hot")(np.array([12, 36, 1138, 42, 7]))))
+    data4 = np.array([[12, 1138, 42, 42], [42, 7, 36, 7]])
+    out.append(val(layers.IntegerLookup(vocabulary=vocab, output_mode="multi_hot")(data4)))
+    out.append(val(layers.IntegerLookup(vocabulary=vocab, output_mode="count")(data4)))
+    masked = layers.IntegerLookup(vocabulary=vocab, mask_token=0)
+    out.append(_vocab(masked))
+    out.append(val(masked(np.array([[12, 1138, 0], [0, 1000, 36]]))))
+    inverse = layers.IntegerLookup(vocabulary=vocab, invert=True)
+    out.append(val(inverse(np.array([[1, 3, 4], [4, 0, 2]]))))
+    config = layers.IntegerLookup(vocabulary=vocab, mask_token=0).get_config()
+    out.append([config["vocabulary"], config["mask_token"], config["oov_token"], config["vocabulary_dtype"]])
+    return out
+
+
+@program
+def p_category_encoding_docs(tf):
+    layers = tf.keras.layers
+    out = [val(layers.CategoryEncoding(num_tokens=4, output_mode="one_hot")([3, 2, 0, 1]))]
+    out.append(val(layers.CategoryEncoding(num_tokens=4, output_mode="multi_hot")([[0, 1], [0, 0], [1, 2],
+                                                                                    [3, 1]])))
+    count = layers.CategoryEncoding(num_tokens=4, output_mode="count")
+    weights = np.array([[0.1, 0.2], [0.1, 0.1], [0.2, 0.3], [0.4, 0.2]])
+    out.append(val(count([[0, 1], [0, 0], [1, 2], [3, 1]], count_weights=weights)))
+    out.append(val(count([[0, 1], [0, 0], [1, 2], [3, 1]])))
+    out.append(val(layers.CategoryEncoding(num_tokens=3, output_mode="one_hot")([[1], [2]])))
+    out.append(val(layers.CategoryEncoding(num_tokens=3, output_mode="multi_hot")([1, 2, 2])))
+    config = layers.CategoryEncoding(num_tokens=4, output_mode="count").get_config()
+    out.append([config["num_tokens"], config["output_mode"], sorted(config)])
+    out.append(outcome(lambda: layers.CategoryEncoding(num_tokens=3)([[0, 5]]), "num_tokens"))
+    out.append(outcome(lambda: layers.CategoryEncoding(num_tokens=None), "num_tokens"))
+    return out
