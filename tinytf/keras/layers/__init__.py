@@ -92,5 +92,6 @@ __all__ = ["Layer", "InputSpec", "Input", "InputLayer", "Dense", "Activation", "
 from .preprocessing.category_encoding import CategoryEncoding  # noqa: E402
 from .preprocessing.integer_lookup import IntegerLookup  # noqa: E402
 from .preprocessing.string_lookup import StringLookup  # noqa: E402
+from .preprocessing.text_vectorization import TextVectorization  # noqa: E402
 
-__all__ += ["CategoryEncoding", "IntegerLookup", "StringLookup"]
+__all__ += ["CategoryEncoding", "IntegerLookup", "StringLookup", "TextVectorization"]

@@ -284,11 +284,19 @@ class IndexLookup(Layer):
             array = array[None]
         if array.ndim == 1:
             array = array[None]
-        self._token_counts.update(array.reshape(-1).tolist())
+        self._update_rows([document.tolist() for document in array.reshape(array.shape[0], -1)])
+
+    def _update_rows(self, documents: list) -> None:
+        """Count the tokens of documents (lists of tokens; a ragged batch gives rows of several lengths)."""
+        if self._has_input_vocabulary:
+            raise ValueError(f"Cannot adapt layer '{self.name}' after setting a static vocabulary via "
+                             f"`vocabulary` argument or `set_vocabulary()` method.")
+        for document in documents:
+            self._token_counts.update(document)
         if self.output_mode == "tf_idf":
-            for document in array.reshape(array.shape[0], -1):
-                self._document_counts.update(set(document.tolist()))
-            self._num_documents += array.shape[0]
+            for document in documents:
+                self._document_counts.update(set(document))
+            self._num_documents += len(documents)
 
     def finalize_state(self) -> None:
         if self._has_input_vocabulary or not self._token_counts:
