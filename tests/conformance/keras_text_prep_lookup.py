@@ -153,3 +153,30 @@ def p_category_encoding_docs(tf):
     out.append(outcome(lambda: layers.CategoryEncoding(num_tokens=3)([[0, 5]]), "num_tokens"))
     out.append(outcome(lambda: layers.CategoryEncoding(num_tokens=None), "num_tokens"))
     return out
+
+
+@program
+def p_discretization_docs_and_adapt(tf):
+    layers = tf.keras.layers
+    x = np.array([[-1.5, 1.0, 3.4, 0.5], [0.0, 3.0, 1.3, 0.0]])
+    out = [val(layers.Discretization(bin_boundaries=[0.0, 1.0, 2.0])(x))]
+    adapted = layers.Discretization(num_bins=4, epsilon=0.01)
+    adapted.adapt(x)
+    out.append(adapted.bin_boundaries)
+    out.append(val(adapted(x)))
+    rng = np.random.RandomState(3)
+    big = rng.normal(size=(500, 3)).astype("float32")
+    many = layers.Discretization(num_bins=5)
+    many.adapt(tf.data.Dataset.from_tensor_slices(big).batch(64))
+    out.append([round(b, 5) for b in many.bin_boundaries])
+    for mode in ("one_hot", "multi_hot", "count"):
+        out.append(val(layers.Discretization(bin_boundaries=[0.0, 1.0], output_mode=mode)(
+            np.array([[-1.0, 0.5, 0.7], [2.0, 0.0, 1.0]]))))
+    out.append(val(layers.Discretization(bin_boundaries=[0.0, 1.0], output_mode="one_hot")(np.array([-1.0, 2.0]))))
+    out.append(val(layers.Discretization(bin_boundaries=[1.0, 2.0])(np.array([[0, 1, 2, 3]]))))
+    config = adapted.get_config()
+    out.append([config["num_bins"], config["epsilon"], config["output_mode"], config["bin_boundaries"]])
+    out.append(outcome(lambda: layers.Discretization(), "num_bins"))
+    out.append(outcome(lambda: layers.Discretization(bin_boundaries=[1.0], num_bins=3), "should not be set"))
+    out.append(outcome(lambda: layers.Discretization(bin_boundaries=[1.0]).adapt(x), "num_bins"))
+    return out
