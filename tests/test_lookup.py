@@ -14,12 +14,15 @@ def _strings(values):
 
 
 @pytest.fixture(params=["eager", "function", "function_no_passes"])
-def run(request, monkeypatch):
-    if request.param == "function_no_passes":
-        monkeypatch.setenv("TINYTF_PASSES", "none")
+def run(request):
+    """Run a case eagerly, in a tf.function with every pass on, and in one with every pass off."""
+    saved = tf.config.optimizer.get_experimental_options()
+    tf.config.optimizer.set_experimental_options({"disable_all": request.param == "function_no_passes"})
     if request.param == "eager":
-        return lambda fn, *args: fn(*args)
-    return lambda fn, *args: tf.function(fn)(*args)
+        yield lambda fn, *args: fn(*args)
+    else:
+        yield lambda fn, *args: tf.function(fn)(*args)
+    tf.config.optimizer.set_experimental_options({"disable_all": saved.get("disable_all", False)})
 
 
 def test_static_hash_table_lookup(run):
