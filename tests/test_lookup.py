@@ -101,7 +101,7 @@ def test_mutable_table_vector_values_and_dense_table():
     dense.insert(tf.constant([5, 6], tf.int64), tf.constant([50, 60], tf.int64))
     np.testing.assert_array_equal(dense.lookup(tf.constant([5, 7], tf.int64)).numpy(), [50, -1])
     keys, values = dense.export()
-    assert keys.shape[0] == 8 and sorted(keys.numpy().tolist()) == [0] * 6 + [5, 6]
+    assert keys.shape == (8, 1) and sorted(keys.numpy().reshape(-1).tolist()) == [0] * 6 + [5, 6]
     dense.erase(tf.constant([5], tf.int64))
     assert dense.size().numpy() == 1
 

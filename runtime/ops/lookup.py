@@ -83,11 +83,13 @@ lookup_size_op = register(OpDef(
     foldable=False, doc="the number of entries of a table (TF's LookupTableSizeV2)"))
 
 
-def _infer_export(table, *, key_dtype, value_dtype, value_shape):
+def _infer_export(table, *, key_dtype, value_dtype, value_shape, export_columns=False):
+    if export_columns:  # a dense table exports its buckets: keys as a column, scalar values as a column
+        return [(key_dtype, (None, 1)), (value_dtype, (None,) + (tuple(value_shape) or (1,)))]
     return [(key_dtype, (None,)), (value_dtype, (None,) + tuple(value_shape))]
 
 
-def _export_kernel(table, *, key_dtype, value_dtype, value_shape):
+def _export_kernel(table, *, key_dtype, value_dtype, value_shape, export_columns=False):
     return table._export()
 
 

@@ -17,12 +17,12 @@ from .tables import LookupTable, map_values, numpy_values, python_keys
 
 
 def _as_tensor(value, dtype, what: str):
-    if hasattr(value, "dtype") and not isinstance(value, np.ndarray):
-        tensor = convert_to_tensor(value)
-        if tensor.dtype is not dtype:
-            raise TypeError(f"Dtype of argument `{what}` must be {dtype!r}, received: {tensor.dtype!r}")
-        return tensor
-    return convert_to_tensor(value, dtype=dtype)
+    """`value` converted to the table's dtype, as TF's convert_to_tensor(value, dtype): a tensor of another dtype
+    is a ValueError naming the argument."""
+    try:
+        return convert_to_tensor(value, dtype=dtype)
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"{what}: {e}") from None
 
 
 class MutableHashTable(LookupTable):
@@ -115,6 +115,7 @@ class DenseHashTable(MutableHashTable):
             raise InvalidArgumentError("Number of buckets must be at least 4 and a power of 2, got "
                                        f"{buckets}")
         self._num_buckets = buckets
+        self._deleted: dict = {}  # removed keys whose buckets still hold the deleted key and the old value
 
     def _check_reserved(self, keys) -> None:
         for key in python_keys(keys):
@@ -125,27 +126,58 @@ class DenseHashTable(MutableHashTable):
 
     def _insert(self, keys, values) -> None:
         self._check_reserved(keys)
-        super()._insert(keys, values)
-        while len(self._entries) > 0.8 * self._num_buckets:
-            self._num_buckets *= 2
+        count = np.asarray(keys).size
+        if len(self._entries) + count > 0.8 * self._num_buckets:  # TF grows before inserting a batch
+            while len(self._entries) + count > 0.8 * self._num_buckets:
+                self._num_buckets *= 2
+            self._deleted = {}  # rebucketing copies live entries only
+        rows = self._rows(keys, values)
+        for key, _ in rows:
+            self._deleted.pop(key, None)
+        self._entries.update(rows)
+
+    def _import(self, keys, values) -> None:
+        super()._import(keys, values)
+        self._deleted = {}
 
     def _remove(self, keys) -> None:
         self._check_reserved(keys)
-        super()._remove(keys)
+        for key in python_keys(keys):
+            if key in self._entries:  # the bucket keeps its value under the deleted key until a rebucketing
+                self._deleted[key] = self._entries.pop(key)
 
     def _export(self):
+        """Every bucket, as TF's: live entries, deleted ones under `deleted_key` (keeping their values), and
+        empty ones under `empty_key` with zero values; keys as a column, (num_buckets, 1)."""
         keys, values = super()._export()
-        free = self._num_buckets - len(keys)
-        empty = numpy_values([self._empty_key.item()] * free, self._key_dtype, (free,))
-        fill = numpy_values([self._default_value] * free if self._value_shape else
-                            [self._default_value.item()] * free, self._value_dtype, (free,), self._value_shape)
-        return np.concatenate([keys, empty]), np.concatenate([values, fill])
+        deleted = list(self._deleted.values())
+        free = self._num_buckets - len(keys) - len(deleted)
+        all_keys = np.concatenate([keys, numpy_values([self._deleted_key.item()] * len(deleted), self._key_dtype,
+                                                      (len(deleted),)),
+                                   numpy_values([self._empty_key.item()] * free, self._key_dtype, (free,))])
+        zero = np.zeros(self._value_shape, self._value_dtype.np) if not self._value_dtype.is_string else b""
+        fill = [zero if self._value_shape else zero] * free
+        all_values = np.concatenate([values, numpy_values(deleted, self._value_dtype, (len(deleted),),
+                                                          self._value_shape),
+                                     numpy_values(fill, self._value_dtype, (free,), self._value_shape)])
+        return all_keys.reshape(-1, 1), all_values.reshape((-1,) + (self._value_shape or (1,)))
+
+    def export(self, name=None):
+        """Every bucket's key and value: keys (num_buckets, 1), values (num_buckets, value size)."""
+        return apply(lookup_ops.lookup_export_op, [self], {**self._attrs(), "export_columns": True}, name=name)
 
     def _checkpoint_state(self) -> dict:
         if not self._checkpoint:
             return {}
-        keys, values = super()._export()
+        keys, values = self._export()
         return {"table": {"-keys": keys, "-values": values}}
+
+    def _restore_checkpoint_state(self, state: dict) -> None:
+        keys = np.asarray(state["table"]["-keys"]).reshape(-1)
+        values = np.asarray(state["table"]["-values"]).reshape((keys.size,) + self._value_shape)
+        live = [i for i, k in enumerate(keys.tolist()) if k not in (self._empty_key.item(), self._deleted_key.item())]
+        self._import(keys[live], values[live])
+        self._num_buckets = max(self._num_buckets, keys.size)
 
     def insert_or_assign(self, keys, values, name=None):
         """Insert `keys` with `values`, replacing existing values (the same as insert)."""
