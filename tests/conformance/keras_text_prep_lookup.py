@@ -180,3 +180,45 @@ def p_discretization_docs_and_adapt(tf):
     out.append(outcome(lambda: layers.Discretization(bin_boundaries=[1.0], num_bins=3), "should not be set"))
     out.append(outcome(lambda: layers.Discretization(bin_boundaries=[1.0]).adapt(x), "num_bins"))
     return out
+
+
+@program
+def p_hashing_docs(tf):
+    layers = tf.keras.layers
+    inp = [["A"], ["B"], ["C"], ["D"], ["E"]]
+    out = [val(layers.Hashing(num_bins=3)(inp)),
+           val(layers.Hashing(num_bins=3, mask_value="")([["A"], ["B"], [""], ["C"], ["D"]])),
+           val(layers.Hashing(num_bins=3, salt=[133, 137])(inp)), val(layers.Hashing(num_bins=3, salt=133)(inp))]
+    ints = np.array([[1, 20, 300], [-4, 0, 12345678901]])
+    out.append(val(layers.Hashing(num_bins=7)(ints)))
+    out.append(val(layers.Hashing(num_bins=7, mask_value=0)(ints)))
+    out.append(val(layers.Hashing(num_bins=5)(np.array([[1.7, -2.2, 3.0]]))))
+    for mode in ("one_hot", "multi_hot", "count"):
+        out.append(val(layers.Hashing(num_bins=4, output_mode=mode)([["a"], ["b"], ["c"]] if mode == "one_hot"
+                                                                     else [["a", "b", "a"], ["c", "d", "e"]])))
+    out.append(val(layers.Hashing(num_bins=4, dtype="int32")(["x", "y"])))
+
+    @tf.function
+    def hashed(x):
+        return layers.Hashing(num_bins=11, salt=5)(x)
+
+    out.append(val(hashed(tf.constant(["graph", "mode"]))))
+    config = layers.Hashing(num_bins=3, salt=133, mask_value="").get_config()
+    out.append([config["num_bins"], config["salt"], config["mask_value"], config["output_mode"]])
+    out.append(outcome(lambda: layers.Hashing(num_bins=0), "num_bins"))
+    out.append(outcome(lambda: layers.Hashing(num_bins=3, salt="x"), "salt"))
+    out.append(outcome(lambda: layers.Hashing(num_bins=3, output_mode="tf_idf"), "output_mode"))
+    return out
+
+
+@program
+def p_lookup_layers_with_salt_and_farmhash(tf):
+    layers = tf.keras.layers
+    words = ["a", "zz", "hello", "world", "b", "q"]
+    salted = layers.StringLookup(vocabulary=["a", "b"], num_oov_indices=4, salt=[7, 9])
+    single = layers.StringLookup(vocabulary=["a", "b"], num_oov_indices=4, salt=7)
+    farm = layers.IntegerLookup(vocabulary=[1, 2], num_oov_indices=3, oov_method="farmhash")
+    farm_salt = layers.IntegerLookup(vocabulary=[1, 2], num_oov_indices=3, oov_method="farmhash", salt=[1, 2])
+    ints = np.array([1, 5, -7, 123456, 2])
+    return [val(salted(words)), val(single(words)), val(farm(ints)), val(farm_salt(ints)),
+            outcome(lambda: layers.IntegerLookup(num_oov_indices=2, salt=3), "farmhash")]

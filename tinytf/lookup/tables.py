@@ -12,10 +12,10 @@ from tinytf.runtime.dispatch import apply
 from tinytf.runtime.errors import FailedPreconditionError
 from tinytf.runtime.graph import RESOURCE
 from tinytf.runtime.ops import lookup as lookup_ops
+from tinytf.runtime.ops.fingerprint import fingerprint64
 from tinytf.runtime.resource import Resource
 
 from ..constant import convert_to_tensor
-from ..saved_model.farmhash import fingerprint64
 from .initializers import known_value
 
 

@@ -55,7 +55,16 @@ class IndexLookup(Layer):
                              f"num_oov_indices={num_oov_indices}")
         validate_string_arg(oov_method, ("floormod", "farmhash"), type(self).__name__, "oov_method")
         if salt is not None:
-            raise ValueError("`salt` (a keyed SipHash of OOV tokens) is not supported by tinytf")
+            if dtypes.as_dtype(vocabulary_dtype).is_integer and oov_method != "farmhash":
+                raise ValueError(f"`salt` can only be used when `oov_method='farmhash'`. Received: "
+                                 f"oov_method={oov_method}")
+            if isinstance(salt, (tuple, list)) and len(salt) == 2:
+                salt = list(salt)
+            elif isinstance(salt, int):
+                salt = [salt, salt]
+            else:
+                raise ValueError(f"The `salt` argument for `IndexLookup` can only be a tuple of 2 integers, or a "
+                                 f"single integer. Received: salt={salt}.")
         output_mode = {"binary": "multi_hot", "tf-idf": "tf_idf"}.get(output_mode, output_mode)
         validate_string_arg(output_mode, OUTPUT_MODES, type(self).__name__, "output_mode")
         if invert and output_mode != "int":
@@ -95,7 +104,8 @@ class IndexLookup(Layer):
         self.lookup_table = VocabularyTable(
             self._key_dtype, self._value_dtype, invert=invert, num_oov_indices=num_oov_indices,
             oov_start=self._oov_start_index(), default_value=self._python_token(default),
-            mask_key=self._python_token(mask_key), mask_value=self._python_token(mask_value), oov_method=oov_method)
+            mask_key=self._python_token(mask_key), mask_value=self._python_token(mask_value), oov_method=oov_method,
+            salt=salt)
         if output_mode == "tf_idf" and self._has_input_vocabulary and idf_weights is None:
             raise ValueError("When specifying the `vocabulary` argument, in TF-IDF output mode, the `idf_weights` "
                              "argument must also be provided.")

@@ -1,8 +1,8 @@
 """The table behind StringLookup, IntegerLookup and TextVectorization: a tf.lookup table (a captured resource,
 so the layers work eagerly, in tf.function and in dataset.map) whose one kernel does all of Keras' per-token
 work: the vocabulary lookup, the mask token, and the out-of-vocabulary rule (one OOV index; several, by
-`floormod` of integers or by Fingerprint64 of the token's text, as tf.strings.to_hash_bucket_fast; none, an
-error naming the OOV values)."""
+`floormod` of integers or by Fingerprint64 of the token's text, as tf.strings.to_hash_bucket_fast, or with a salt
+by keyed SipHash, as to_hash_bucket_strong; none, an error naming the OOV values)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ import numpy as np
 
 from tinytf.lookup.tables import LookupTable, numpy_values, oov_hash, python_keys
 from tinytf.runtime.errors import InvalidArgumentError
+from tinytf.runtime.ops.fingerprint import siphash24
 
 
 class VocabularyTable(LookupTable):
     """token -> index (or index -> token when inverted), with Keras' mask and OOV handling in `_find`."""
 
     def __init__(self, key_dtype, value_dtype, *, invert: bool, num_oov_indices: int, oov_start: int,
-                 default_value, mask_key=None, mask_value=None, oov_method: str = "floormod"):
+                 default_value, mask_key=None, mask_value=None, oov_method: str = "floormod", salt=None):
         super().__init__(key_dtype, value_dtype)
         self._invert = invert
         self._num_oov = num_oov_indices
@@ -24,6 +25,7 @@ class VocabularyTable(LookupTable):
         self._default = default_value
         self._mask_key, self._mask_value = mask_key, mask_value
         self._hash_integers = oov_method == "farmhash"
+        self._salt = salt  # [k0, k1]: keyed SipHash-2-4 (to_hash_bucket_strong) instead of Fingerprint64
 
     def set_tokens(self, keys: list, values: list) -> None:
         self._entries = dict(zip(keys, values))
@@ -54,6 +56,9 @@ class VocabularyTable(LookupTable):
             missing.append(key)
             return -1
         if isinstance(key, bytes) or self._hash_integers:
+            if self._salt is not None:
+                data = key if isinstance(key, bytes) else str(int(key)).encode()
+                return self._oov_start + siphash24(self._salt[0], self._salt[1], data) % self._num_oov
             return self._oov_start + oov_hash(key, self._num_oov)
         return self._oov_start + int(key) % self._num_oov  # floormod: Python's % of ints is floored
 
