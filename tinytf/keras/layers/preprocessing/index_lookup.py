@@ -115,6 +115,14 @@ class IndexLookup(Layer):
         self._document_counts: collections.Counter = collections.Counter()
         self._num_documents = 0
 
+    @property
+    def compute_dtype(self) -> str:
+        return self.vocabulary_dtype  # as Keras 3: a Sequential built from shapes gives its input this dtype
+
+    @property
+    def variable_dtype(self) -> str:
+        return self.vocabulary_dtype
+
     # --- tokens as the table keeps them (bytes for strings, ints for integers) ---------------------------------
     def _python_token(self, token):
         if token is None:

@@ -59,6 +59,14 @@ class TextVectorization(Layer):
             pad_to_max_tokens=pad_to_max_tokens, mask_token="", output_mode=output_mode, sparse=sparse,
             has_input_vocabulary=self._has_input_vocabulary, encoding=encoding, vocabulary_size=vocabulary_size)
 
+    @property
+    def compute_dtype(self) -> str:
+        return "string"
+
+    @property
+    def variable_dtype(self) -> str:
+        return "string"
+
     def build(self, input_shape=None) -> None:
         self.built = True
 
