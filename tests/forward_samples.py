@@ -553,3 +553,9 @@ SAMPLES.update({
                                   lambda: [_finite((1, 3, 3, 3, 2)), arr((1, 3, 3, 3, 2), seed=1)],
                                   ksize=(2, 2, 2), strides=(1, 1, 1), padding="SAME")],
 })
+
+# --- text and category preprocessing (helper textprep): the hashed cross of Keras' HashedCrossing -----------------
+SAMPLES.update({
+    "cross_hashed": [lambda: tf.keras.layers.HashedCrossing(num_bins=7)((np.array(["A", "B", "A"]),
+                                                                          np.array([101, 101, -2])))],
+})

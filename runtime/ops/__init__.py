@@ -16,6 +16,7 @@ from . import (  # noqa: F401
     csv,
     data,
     debugging,
+    feature_cross,
     file_io,
     fused,
     generator_random,

@@ -222,3 +222,27 @@ def p_lookup_layers_with_salt_and_farmhash(tf):
     ints = np.array([1, 5, -7, 123456, 2])
     return [val(salted(words)), val(single(words)), val(farm(ints)), val(farm_salt(ints)),
             outcome(lambda: layers.IntegerLookup(num_oov_indices=2, salt=3), "farmhash")]
+
+
+@program
+def p_hashed_crossing_docs(tf):
+    layers = tf.keras.layers
+    feat1 = np.array(["A", "B", "A", "B", "A"])
+    feat2 = np.array([101, 101, 101, 102, 102])
+    out = [val(layers.HashedCrossing(num_bins=5)((feat1, feat2))),
+           val(layers.HashedCrossing(num_bins=5, output_mode="one_hot")((feat1, feat2)))]
+    column = np.array([["x"], ["y"], ["z"], ["x"], ["y"]])
+    out.append(val(layers.HashedCrossing(num_bins=1000)((feat1[:, None], column))))
+    out.append(val(layers.HashedCrossing(num_bins=7)((tf.constant("A"), tf.constant(3, tf.int64)))))
+    out.append(val(layers.HashedCrossing(num_bins=9)((feat1, feat2, np.array([-1, 0, 2**40, 7, 7])))))
+
+    @tf.function
+    def crossed(a, b):
+        return layers.HashedCrossing(num_bins=11)((a, b))
+
+    out.append(val(crossed(tf.constant(["p", "q"]), tf.constant([5, 6], tf.int64))))
+    config = layers.HashedCrossing(num_bins=5, output_mode="one_hot").get_config()
+    out.append([config["num_bins"], config["output_mode"]])
+    out.append(outcome(lambda: layers.HashedCrossing(num_bins=5)(feat1), "list or tuple"))
+    out.append(outcome(lambda: layers.HashedCrossing(num_bins=5)((feat1, feat2[:3])), "equal shape"))
+    return out

@@ -1029,6 +1029,8 @@ UNEXPORTED = {
     **{name: "a rule of the simplification pass for the sum of a TensorArray's stack and its gradient "
        "(runtime/passes/stacked_reductions.py): optimizer-internal; TF writes TensorListStack and Sum"
        for name in ("tensor_array_sum", "gradient_list_fill")},
+    "cross_hashed": "the dense, one-value-a-row case of TF's SparseCrossHashed (Keras' HashedCrossing); TF's op "
+                    "takes sparse and dense lists with sparse outputs: not written",
     **{f"lookup_table_{name}": "a tf.lookup table op (TF's LookupTable*V2): the table is a Python resource the "
        "graph captures like a variable, and the exporter writes no HashTableV2 node or table initializer for it, "
        "so the GraphDef could not run: not written"
