@@ -123,3 +123,18 @@ def test_keras_file_round_trip_keeps_adapted_vocabulary_as_keras_stores_it(tmp_p
     restored = tf.keras.models.load_model(path)
     queries = tf.constant([["the cat ate"], ["friends"]])
     np.testing.assert_array_equal(restored(queries).numpy(), model(queries).numpy())
+
+
+def test_multi_hot_vectors_feed_dense_as_in_keras():
+    """int64 multi_hot / one_hot outputs go straight into Dense (Keras 3's matmul promotes them to float32)."""
+    vectorize = layers.TextVectorization(output_mode="multi_hot", max_tokens=8)
+    vectorize.adapt(["good fine", "bad poor", "good"])
+    model = tf.keras.Sequential([tf.keras.Input(shape=(1,), dtype="string"), vectorize,
+                                 layers.Dense(1, kernel_initializer="ones", bias_initializer="zeros")])
+    out = model(tf.constant([["good good bad"], ["zzz"]]))
+    assert out.dtype == tf.float32
+    np.testing.assert_array_equal(out.numpy(), [[2.0], [1.0]])  # 'good' and 'bad' once each; '[UNK]' once
+    lookup_input = tf.keras.Input(shape=(), dtype="string")
+    encoded = layers.StringLookup(vocabulary=["a", "b"], output_mode="one_hot")(lookup_input)
+    functional = tf.keras.Model(lookup_input, layers.Dense(2, kernel_initializer="ones")(encoded))
+    np.testing.assert_array_equal(functional(tf.constant(["a", "q"])).numpy(), [[1, 1], [1, 1]])
