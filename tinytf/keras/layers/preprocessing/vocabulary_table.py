@@ -6,6 +6,8 @@ by keyed SipHash, as to_hash_bucket_strong; none, an error naming the OOV values
 
 from __future__ import annotations
 
+from itertools import repeat
+
 import numpy as np
 
 from tinytf.lookup.tables import LookupTable, numpy_values, oov_hash, python_keys
@@ -33,20 +35,21 @@ class VocabularyTable(LookupTable):
     def _find(self, keys, default):
         keys = np.asarray(keys)
         flat = python_keys(keys)
-        get, mask_key = self._entries.get, self._mask_key
-        out, missing = [], []
-        for key in flat:
-            if mask_key is not None and key == mask_key:
-                out.append(self._mask_value)
-                continue
-            found = get(key)
-            if found is None:
-                found = self._out_of_vocabulary(key, missing)
-            out.append(found)
-        if missing:
-            shown = ", ".join(_shown(k) for k in missing)
-            raise InvalidArgumentError(f"When `num_oov_indices=0` all inputs should be in vocabulary, found OOV "
-                                       f"values [{shown}], consider setting `num_oov_indices=1`.")
+        out = list(map(self._entries.get, flat, repeat(None)))  # one C-level pass; misses are None
+        if None in out and (self._invert or self._num_oov == 1):  # one OOV value: a single comprehension
+            mask_key, mask_value, default = self._mask_key, self._mask_value, self._default
+            out = [v if v is not None else (mask_value if key == mask_key else default) for v, key in zip(out, flat)]
+        elif None in out:  # the mask token is never in the vocabulary: misses are masked, OOV, or an error
+            mask_key, missing = self._mask_key, []
+            for i, found in enumerate(out):
+                if found is None:
+                    key = flat[i]
+                    out[i] = self._mask_value if mask_key is not None and key == mask_key \
+                        else self._out_of_vocabulary(key, missing)
+            if missing:
+                shown = ", ".join(_shown(k) for k in missing)
+                raise InvalidArgumentError(f"When `num_oov_indices=0` all inputs should be in vocabulary, found "
+                                           f"OOV values [{shown}], consider setting `num_oov_indices=1`.")
         return numpy_values(out, self._value_dtype, keys.shape)
 
     def _out_of_vocabulary(self, key, missing: list):
