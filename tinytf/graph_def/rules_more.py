@@ -1029,6 +1029,12 @@ UNEXPORTED = {
     **{name: "a rule of the simplification pass for the sum of a TensorArray's stack and its gradient "
        "(runtime/passes/stacked_reductions.py): optimizer-internal; TF writes TensorListStack and Sum"
        for name in ("tensor_array_sum", "gradient_list_fill")},
+    "cross_hashed": "the dense, one-value-a-row case of TF's SparseCrossHashed (Keras' HashedCrossing); TF's op "
+                    "takes sparse and dense lists with sparse outputs: not written",
+    **{f"lookup_table_{name}": "a tf.lookup table op (TF's LookupTable*V2): the table is a Python resource the "
+       "graph captures like a variable, and the exporter writes no HashTableV2 node or table initializer for it, "
+       "so the GraphDef could not run: not written"
+       for name in ("find", "insert", "remove", "size", "export", "import")},
     "dataset_bind": "a tf.data pipeline over Python sources bound to graph tensors: no dataset graph exists to "
                     "export",
     "dataset_cardinality": "the cardinality of a tf.data pipeline over Python sources bound to graph tensors: no "
@@ -1125,3 +1131,10 @@ TF_NAMES = {
     "random_standard_normal": "RandomStandardNormal", "truncated_normal": "TruncatedNormal",
     "random_uniform_int": "RandomUniformInt", "random_shuffle": "RandomShuffle",
 }
+
+# The core-API names' rules live in their own module (one table per slice of ops, merged here).
+from .rules_core_api import RULES as _CORE_API_RULES  # noqa: E402
+from .rules_core_api import TF_NAMES as _CORE_API_TF_NAMES  # noqa: E402
+
+RULES.update(_CORE_API_RULES)
+TF_NAMES.update(_CORE_API_TF_NAMES)

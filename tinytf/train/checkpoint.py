@@ -129,7 +129,9 @@ class _Restoration:
                 if attribute.name == trackable.VALUE_ATTRIBUTE:
                     assignments.append((obj, self._checked_value(obj, attribute.checkpoint_key)))
         elif hasattr(obj, "_restore_checkpoint_state") and node.attributes:
-            state = {attribute.name: self.reader.get_tensor(attribute.checkpoint_key) for attribute in node.attributes}
+            suffixes = getattr(obj, "_checkpoint_tensor_suffixes", {})
+            state = {attribute.name: self._state_value(attribute, suffixes.get(attribute.name))
+                     for attribute in node.attributes}
             assignments.append((_StateRestorer(obj), state))
         live = dict(trackable.children(obj))
         for child in node.children:
@@ -137,6 +139,12 @@ class _Restoration:
                 self._collect(child.node_id, live[child.local_name], assignments)
             elif self.graph.nodes[child.node_id].has_checkpoint_values.value:
                 _defer(obj, child.local_name, child.node_id, self)
+
+    def _state_value(self, attribute, suffixes):
+        """An attribute's saved value: one tensor, or {suffix: tensor} for an attribute saved as several."""
+        if suffixes is None:
+            return self.reader.get_tensor(attribute.checkpoint_key)
+        return {suffix: self.reader.get_tensor(attribute.checkpoint_key + suffix) for suffix in suffixes}
 
     def _checked_value(self, variable, key):
         value = self.reader.get_tensor(key)

@@ -14,7 +14,10 @@ from ..variables import Variable
 VALUE_ATTRIBUTE = "VARIABLE_VALUE"
 # An object that is not a variable but has state to save (a tf.data iterator) provides
 # `_checkpoint_state() -> {attribute: numpy value}` and `_restore_checkpoint_state({attribute: value})`; its
-# values are saved under "<path>/.ATTRIBUTES/<attribute>" (TF names an iterator's "ITERATOR_STATE").
+# values are saved under "<path>/.ATTRIBUTES/<attribute>" (TF names an iterator's "ITERATOR_STATE"). A value that
+# is a dict {suffix: numpy value} is saved as one tensor per suffix, "<path>/.ATTRIBUTES/<attribute><suffix>" (TF's
+# lookup tables: "table-keys" and "table-values"); the object lists the suffixes of such attributes in
+# `_checkpoint_tensor_suffixes = {attribute: (suffix, ...)}` so a restore knows which tensors to read.
 OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 
 
@@ -86,7 +89,10 @@ def serialize(root) -> tuple[bytes, dict]:
             for attribute, value in obj._checkpoint_state().items():
                 key = variable_key(path, attribute)
                 node.attributes.add(name=attribute, full_name=attribute, checkpoint_key=key)
-                tensors[key] = value
+                if isinstance(value, dict):  # one attribute saved as several tensors (a table's "-keys", "-values")
+                    tensors.update({key + suffix: part for suffix, part in value.items()})
+                else:
+                    tensors[key] = value
     # A node has values if any node below it does. Objects reachable by several paths (a Keras model's
     # weights are also the optimizer's `_trainable_variables`) may sit before their parent in breadth-first
     # order, so propagate until nothing changes rather than in one backwards pass.

@@ -87,3 +87,15 @@ __all__ = ["Layer", "InputSpec", "Input", "InputLayer", "Dense", "Activation", "
            "SimpleRNNCell", "LSTMCell", "GRUCell", "Bidirectional", "StackedRNNCells", "EinsumDense",
            "MultiHeadAttention", "GaussianNoise", "GaussianDropout",
            "SpatialDropout1D", "SpatialDropout2D", "ActivityRegularization", "Identity", "UnitNormalization"]
+
+# the text and category preprocessing layers (tinytf/keras/layers/preprocessing/)
+from .preprocessing.category_encoding import CategoryEncoding  # noqa: E402
+from .preprocessing.discretization import Discretization  # noqa: E402
+from .preprocessing.hashed_crossing import HashedCrossing  # noqa: E402
+from .preprocessing.hashing import Hashing  # noqa: E402
+from .preprocessing.integer_lookup import IntegerLookup  # noqa: E402
+from .preprocessing.string_lookup import StringLookup  # noqa: E402
+from .preprocessing.text_vectorization import TextVectorization  # noqa: E402
+
+__all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing", "IntegerLookup", "StringLookup",
+            "TextVectorization"]

@@ -52,6 +52,10 @@ class Dense(Layer):
 
     def call(self, inputs):
         rank = len(inputs.shape)
+        if not inputs.dtype.is_floating and not inputs.dtype.is_complex:
+            # Keras 3's matmul promotes: int64 x float32 is float32 (a multi_hot or count TextVectorization or
+            # StringLookup output, int64, feeds a Dense directly)
+            inputs = _tf.cast(inputs, self.kernel.dtype)
         if rank == 2:
             outputs = _tf.matmul(inputs, self.kernel)
         else:

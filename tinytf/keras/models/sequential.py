@@ -101,8 +101,9 @@ class Sequential(Model):
     def build(self, input_shape=None) -> None:
         if input_shape is None:
             raise ValueError("You must provide an `input_shape` argument.")
-        if self._input_layer is None:
-            self._input_layer = InputLayer(batch_shape=tuple(input_shape))
+        if self._input_layer is None:  # of the first layer's compute dtype, as Keras 3 (string for text layers)
+            dtype = self._stack[0].compute_dtype if self._stack else None
+            self._input_layer = InputLayer(batch_shape=tuple(input_shape), dtype=dtype)
         self._maybe_rebuild()
         self.built = True
 

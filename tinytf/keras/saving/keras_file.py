@@ -9,7 +9,7 @@ import io
 import json
 import zipfile
 
-from . import layer_config, weights_file
+from . import layer_assets, layer_config, weights_file
 
 KERAS_VERSION = "3.15.1"  # the Keras whose format these files follow (the one TF 2.21 ships)
 
@@ -34,6 +34,7 @@ def save_model(model, filepath, overwrite: bool = True, zipped=None, **kwargs) -
         archive.writestr("metadata.json", json.dumps(metadata))
         archive.writestr("config.json", json.dumps(config))
         archive.writestr("model.weights.h5", buffer.getvalue())
+        layer_assets.write_assets(archive, model)
 
 
 def load_model(filepath, custom_objects=None, compile: bool = True, safe_mode: bool = True):  # noqa: A002
@@ -48,7 +49,8 @@ def load_model(filepath, custom_objects=None, compile: bool = True, safe_mode: b
             raise ValueError(f"{path} is not a Keras model file: it lacks config.json or model.weights.h5")
         config = json.loads(archive.read("config.json"))
         weights = archive.read("model.weights.h5")
-    model = layer_config.deserialize_layer(config, custom_objects)
+        model = layer_config.deserialize_layer(config, custom_objects)
+        layer_assets.read_assets(archive, model)
     compile_config = config.get("compile_config")
     if compile and compile_config:  # compiled first, so the file's optimizer state has an optimizer to go to
         accepted = inspect.signature(model.compile).parameters

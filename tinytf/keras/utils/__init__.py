@@ -7,6 +7,9 @@ from .model_visualization import model_to_dot, plot_model
 from .numerical import normalize, to_categorical
 from .random_seed import set_random_seed
 from .sequence_utils import pad_sequences
+from .text_dataset import text_dataset_from_directory
+from .timeseries_dataset import timeseries_dataset_from_array
 
 __all__ = ["get_file", "get_registered_name", "get_registered_object", "model_to_dot", "normalize", "pad_sequences",
-           "plot_model", "register_keras_serializable", "set_random_seed", "to_categorical"]
+           "plot_model", "register_keras_serializable", "set_random_seed", "to_categorical",
+           "text_dataset_from_directory", "timeseries_dataset_from_array"]

@@ -1,0 +1,51 @@
+"""keras.layers.CategoryEncoding: integer category indices as one_hot, multi_hot or count vectors."""
+
+from __future__ import annotations
+
+from tinytf.constant import convert_to_tensor
+
+from ..layer import Layer
+from .encoding import encode_categorical_inputs
+
+
+class CategoryEncoding(Layer):
+    """Encodes integer features (values in [0, num_tokens)) as dense vectors of `num_tokens` entries."""
+
+    def __init__(self, num_tokens=None, output_mode="multi_hot", sparse=False, **kwargs):
+        super().__init__(**kwargs)
+        if output_mode == "binary":
+            output_mode = "multi_hot"
+        if output_mode not in ("count", "one_hot", "multi_hot"):
+            raise ValueError(f"Unknown arg for output_mode: {output_mode}")
+        if num_tokens is None:
+            raise ValueError("num_tokens must be set to use this layer. If the number of tokens is not known "
+                             "beforehand, use the IntegerLookup layer instead.")
+        if num_tokens < 1:
+            raise ValueError(f"`num_tokens` must be >= 1. Received: num_tokens={num_tokens}.")
+        if sparse:
+            raise ValueError("CategoryEncoding(sparse=True) is not supported by tinytf: its outputs are dense")
+        self.num_tokens = num_tokens
+        self.output_mode = output_mode
+        self.sparse = sparse
+
+    def call(self, inputs, count_weights=None):
+        if count_weights is not None:
+            if self.output_mode != "count":
+                raise ValueError("`count_weights` is not used when `output_mode` is not `'count'`. Received "
+                                 f"`count_weights={count_weights}`.")
+            count_weights = convert_to_tensor(count_weights, dtype=self.compute_dtype)
+        return encode_categorical_inputs(convert_to_tensor(inputs), self.output_mode, self.num_tokens,
+                                         self.compute_dtype, count_weights)
+
+    def compute_output_shape(self, input_shape):
+        input_shape = tuple(input_shape)
+        if len(input_shape) == 0:
+            return (self.num_tokens,)
+        if self.output_mode == "one_hot":
+            if input_shape[-1] != 1 or len(input_shape) == 1:
+                return input_shape + (self.num_tokens,)
+            return input_shape[:-1] + (self.num_tokens,)
+        return input_shape[:-1] + (self.num_tokens,)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "num_tokens": self.num_tokens, "output_mode": self.output_mode}
