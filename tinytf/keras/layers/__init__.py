@@ -2,6 +2,8 @@
 
 from ..models.input_layer import Input, InputLayer
 from .activation_layers import ELU, LeakyReLU, PReLU, ReLU, Rescaling, Softmax
+from .alpha_dropout import AlphaDropout
+from .attention import AdditiveAttention, Attention
 from .conv import (
                    Conv1D,
                    Conv2D,
@@ -13,8 +15,10 @@ from .conv import (
                    SeparableConv2D,
 )
 from .core import Activation, Dense, Dropout, Lambda
+from .dot import Dot, dot
 from .einsum_dense import EinsumDense
 from .embedding import Embedding, Masking, TimeDistributed
+from .group_normalization import GroupNormalization
 from .input_spec import InputSpec
 from .layer import Layer
 from .merging import (
@@ -50,26 +54,28 @@ from .pooling import (
                    ZeroPadding2D,
 )
 from .recurrent import (
-                         GRU,
-                         LSTM,
-                         RNN,
-                         Bidirectional,
-                         GRUCell,
-                         LSTMCell,
-                         SimpleRNN,
-                         SimpleRNNCell,
-                         StackedRNNCells,
+                   GRU,
+                   LSTM,
+                   RNN,
+                   Bidirectional,
+                   GRUCell,
+                   LSTMCell,
+                   SimpleRNN,
+                   SimpleRNNCell,
+                   StackedRNNCells,
 )
 from .regularization import (
-                             ActivityRegularization,
-                             GaussianDropout,
-                             GaussianNoise,
-                             Identity,
-                             SpatialDropout1D,
-                             SpatialDropout2D,
-                             UnitNormalization,
+                   ActivityRegularization,
+                   GaussianDropout,
+                   GaussianNoise,
+                   Identity,
+                   SpatialDropout1D,
+                   SpatialDropout2D,
+                   UnitNormalization,
 )
 from .reshaping import Flatten, Permute, RepeatVector, Reshape
+from .rms_normalization import RMSNormalization
+from .spectral_normalization import SpectralNormalization
 
 MaxPool1D, MaxPool2D, AvgPool1D, AvgPool2D = MaxPooling1D, MaxPooling2D, AveragePooling1D, AveragePooling2D
 GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2D
@@ -87,3 +93,5 @@ __all__ = ["Layer", "InputSpec", "Input", "InputLayer", "Dense", "Activation", "
            "SimpleRNNCell", "LSTMCell", "GRUCell", "Bidirectional", "StackedRNNCells", "EinsumDense",
            "MultiHeadAttention", "GaussianNoise", "GaussianDropout",
            "SpatialDropout1D", "SpatialDropout2D", "ActivityRegularization", "Identity", "UnitNormalization"]
+__all__ += ["AlphaDropout", "Attention", "AdditiveAttention", "Dot", "dot", "GroupNormalization", "RMSNormalization",
+            "SpectralNormalization"]
