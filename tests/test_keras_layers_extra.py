@@ -100,3 +100,20 @@ def test_spectral_normalization_makes_the_spectral_norm_one():
     assert abs(np.linalg.svd(layer.layer.kernel.numpy(), compute_uv=False)[0] - 1.0) < 1e-2
     again = L.SpectralNormalization.from_config(layer.get_config())
     assert type(again.layer).__name__ == "Dense" and again.power_iterations == 3
+
+
+@pytest.mark.parametrize("layer", [L.AdaptiveAveragePooling2D((2, 3), dtype="float64"),
+                                   L.AdaptiveMaxPooling1D(3, dtype="float64"),
+                                   L.AdaptiveAveragePooling1D(4, data_format="channels_first", dtype="float64")])
+def test_adaptive_pooling_against_numpy_windows_and_gradients(layer):
+    (x,) = uniform_arrays((2, 5, 7) if "2D" not in type(layer).__name__ else (2, 5, 7, 2), seed=34)
+    if "2D" in type(layer).__name__:
+        rows = [slice((i * 5) // 2, -(-(i + 1) * 5 // 2)) for i in range(2)]
+        cols = [slice((j * 7) // 3, -(-(j + 1) * 7 // 3)) for j in range(3)]
+        want = np.stack([np.stack([x[:, r, c].mean((1, 2)) for c in cols], 1) for r in rows], 1)
+    elif "Max" in type(layer).__name__:
+        want = np.stack([x[:, (i * 5) // 3:-(-(i + 1) * 5 // 3)].max(1) for i in range(3)], 1)
+    else:
+        want = np.stack([x[:, :, (i * 7) // 4:-(-(i + 1) * 7 // 4)].mean(2) for i in range(4)], 2)
+    run_all_ways(layer, tf.constant(x), expected=want)
+    check_gradients(layer, [x])

@@ -2,6 +2,14 @@
 
 from ..models.input_layer import Input, InputLayer
 from .activation_layers import ELU, LeakyReLU, PReLU, ReLU, Rescaling, Softmax
+from .adaptive_pooling import (
+    AdaptiveAveragePooling1D,
+    AdaptiveAveragePooling2D,
+    AdaptiveAveragePooling3D,
+    AdaptiveMaxPooling1D,
+    AdaptiveMaxPooling2D,
+    AdaptiveMaxPooling3D,
+)
 from .alpha_dropout import AlphaDropout
 from .attention import AdditiveAttention, Attention
 from .conv import (
@@ -94,4 +102,5 @@ __all__ = ["Layer", "InputSpec", "Input", "InputLayer", "Dense", "Activation", "
            "MultiHeadAttention", "GaussianNoise", "GaussianDropout",
            "SpatialDropout1D", "SpatialDropout2D", "ActivityRegularization", "Identity", "UnitNormalization"]
 __all__ += ["AlphaDropout", "Attention", "AdditiveAttention", "Dot", "dot", "GroupNormalization", "RMSNormalization",
-            "SpectralNormalization"]
+            "SpectralNormalization", "AdaptiveAveragePooling1D", "AdaptiveAveragePooling2D", "AdaptiveAveragePooling3D",
+            "AdaptiveMaxPooling1D", "AdaptiveMaxPooling2D", "AdaptiveMaxPooling3D"]
