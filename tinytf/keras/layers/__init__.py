@@ -27,6 +27,7 @@ from .dot import Dot, dot
 from .einsum_dense import EinsumDense
 from .embedding import Embedding, Masking, TimeDistributed
 from .group_normalization import GroupNormalization
+from .group_query_attention import GroupQueryAttention
 from .input_spec import InputSpec
 from .layer import Layer
 from .merging import (
@@ -103,4 +104,4 @@ __all__ = ["Layer", "InputSpec", "Input", "InputLayer", "Dense", "Activation", "
            "SpatialDropout1D", "SpatialDropout2D", "ActivityRegularization", "Identity", "UnitNormalization"]
 __all__ += ["AlphaDropout", "Attention", "AdditiveAttention", "Dot", "dot", "GroupNormalization", "RMSNormalization",
             "SpectralNormalization", "AdaptiveAveragePooling1D", "AdaptiveAveragePooling2D", "AdaptiveAveragePooling3D",
-            "AdaptiveMaxPooling1D", "AdaptiveMaxPooling2D", "AdaptiveMaxPooling3D"]
+            "AdaptiveMaxPooling1D", "AdaptiveMaxPooling2D", "AdaptiveMaxPooling3D", "GroupQueryAttention"]
