@@ -205,3 +205,17 @@ def p_keras_loss_scale_optimizer_fit(tf):
     return {"weights": [val(tf.convert_to_tensor(w)) for w in model.weights],
             "scale": val(tf.convert_to_tensor(opt.dynamic_scale)),
             "loss": [round(v, 5) for v in history.history["loss"]]}
+
+
+@program
+def p_keras_optimizers_extra_variable_layout(tf):
+    """The optimizer's variables after build, in order (shape and dtype): what a saved file's optimizer/vars
+    lists, so files move between Keras and tinytf (Nadam's u_product last, Adafactor's int32 placeholders)."""
+    out = {}
+    for name in _NAMES + ["LossScaleOptimizer"]:
+        w, b = tf.Variable(tf.ones((3, 2))), tf.Variable(tf.ones((2,)))
+        O = tf.keras.optimizers
+        opt = O.LossScaleOptimizer(O.Nadam()) if name == "LossScaleOptimizer" else getattr(O, name)()
+        opt.build([w, b])
+        out[name] = [[list(v.shape), tf.convert_to_tensor(v).dtype.name] for v in opt.variables]
+    return out

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from tinytf._ops import cast, expand_dims, maximum, minimum, pow, reduce_mean, sqrt, square
+from tinytf.runtime import dtypes
 from tinytf.scopes import init_scope
 from tinytf.variables import Variable
 
@@ -32,11 +33,12 @@ class Adafactor(Optimizer):
         self.clip_threshold = clip_threshold
         self.relative_step = relative_step
 
-    def _new_slot(self, reference, name, shape):
+    def _new_slot(self, reference, name, shape, dtype=None):
         base = reference.name.split(":")[0].replace("/", "_")
+        dtype = dtype or reference.dtype
         with init_scope():
-            variable = Variable(np.zeros(shape, reference.dtype.np), name=f"{self.name}/{base}_{name}",
-                                trainable=False, dtype=reference.dtype)
+            variable = Variable(np.zeros(shape, dtype.np), name=f"{self.name}/{base}_{name}", trainable=False,
+                                dtype=dtype)
         self._variables.append(variable)
         return variable
 
@@ -49,6 +51,9 @@ class Adafactor(Optimizer):
             if len(shape) >= 2:  # always factor the last two dimensions
                 slots["r"] = self._new_slot(variable, "r", shape[:-1])
                 slots["c"] = self._new_slot(variable, "c", shape[:-2] + shape[-1:])
+            else:  # Keras keeps two int32 scalar placeholders here, so saved optimizer files line up
+                slots["unused_r"] = self._new_slot(variable, "r", (), dtypes.int32)
+                slots["unused_c"] = self._new_slot(variable, "c", (), dtypes.int32)
             slots["velocity"] = self._new_slot(variable, "velocity", shape)
             self._slots[key] = slots
         return slots

@@ -52,6 +52,8 @@ class LossScaleOptimizer(Optimizer):
                 self.dynamic_scale = Variable(np.float32(self.initial_scale), name=f"{self.name}/dynamic_scale",
                                               trainable=False, dtype=dtypes.float32)
             self._variables += [self.step_counter, self.dynamic_scale]
+        if not self.inner_optimizer.built and hasattr(self.inner_optimizer, "_track_u_product"):
+            self.inner_optimizer._track_u_product = False  # Keras builds the inner optimizer untracked
         self.inner_optimizer.build(var_list)
         self.built = True
 

@@ -25,18 +25,29 @@ class Nadam(Optimizer):
         self.beta_2 = beta_2
         self.epsilon = epsilon
         self._u_product = None
+        # Keras' Nadam makes u_product a plain attribute: tracked as one of its variables, except when a
+        # LossScaleOptimizer builds it (Keras builds the inner optimizer with tracking off)
+        self._track_u_product = True
 
     def _slot_specs(self):
         return [("momentum", 0), ("velocity", 0)]
 
-    def _before_updates(self, trainable_variables):
-        # Keras keeps the product in the dtype of the first variable it was built with
-        if self._u_product is None:
-            dtype = trainable_variables[0].dtype
+    def _make_u_product(self, variables):
+        """The running product, after the slots as Keras' build makes it, in the first variable's dtype."""
+        if self._u_product is None and variables:
+            dtype = variables[0].dtype
             with init_scope():
                 self._u_product = Variable(np.asarray(1.0, dtype.np), name=f"{self.name}/u_product",
                                            trainable=False, dtype=dtype)
-            self._variables.append(self._u_product)
+            if self._track_u_product:
+                self._variables.append(self._u_product)
+
+    def build(self, var_list) -> None:
+        super().build(var_list)
+        self._make_u_product(list(var_list))
+
+    def _before_updates(self, trainable_variables):
+        self._make_u_product(trainable_variables)
         dtype = self._u_product.dtype
         step = cast(self._iterations + 1, dtype)
         self._u_product.assign(self._u_product * self.beta_1 * (1.0 - 0.5 * pow(as_dtype_constant(0.96, dtype),
