@@ -18,15 +18,15 @@ POS_TRUE, POS_PRED = uniform_arrays((4, 3), (4, 3), seed=12, low=0.1, high=1.0)
 
 
 @pytest.mark.parametrize("loss,reference", [
-    (L.MeanSquaredError(), lambda t, p: np.mean((p - t) ** 2)),
-    (L.MeanAbsoluteError(), lambda t, p: np.mean(np.abs(p - t))),
-    (L.Huber(delta=0.5), lambda t, p: np.mean(np.where(np.abs(p - t) <= 0.5, 0.5 * (p - t) ** 2,
+    (L.MeanSquaredError(dtype="float64"), lambda t, p: np.mean((p - t) ** 2)),
+    (L.MeanAbsoluteError(dtype="float64"), lambda t, p: np.mean(np.abs(p - t))),
+    (L.Huber(delta=0.5, dtype="float64"), lambda t, p: np.mean(np.where(np.abs(p - t) <= 0.5, 0.5 * (p - t) ** 2,
                                                         0.5 * np.abs(p - t) - 0.125))),
-    (L.LogCosh(), lambda t, p: np.mean(np.log(np.cosh(p - t)))),
-    (L.CosineSimilarity(), lambda t, p: np.mean(-np.sum(t * p, -1) / np.linalg.norm(t, axis=-1)
+    (L.LogCosh(dtype="float64"), lambda t, p: np.mean(np.log(np.cosh(p - t)))),
+    (L.CosineSimilarity(dtype="float64"), lambda t, p: np.mean(-np.sum(t * p, -1) / np.linalg.norm(t, axis=-1)
                                                 / np.linalg.norm(p, axis=-1))),
-    (L.SquaredHinge(), lambda t, p: np.mean(np.maximum(1 - t * p, 0) ** 2)),
-    (L.MeanSquaredError(reduction="sum"), lambda t, p: np.sum(np.mean((p - t) ** 2, -1))),
+    (L.SquaredHinge(dtype="float64"), lambda t, p: np.mean(np.maximum(1 - t * p, 0) ** 2)),
+    (L.MeanSquaredError(reduction="sum", dtype="float64"), lambda t, p: np.sum(np.mean((p - t) ** 2, -1))),
 ])
 def test_regression_losses_all_ways_and_gradients(loss, reference):
     run_all_ways(loss, tf.constant(Y_TRUE), tf.constant(Y_PRED), expected=reference(Y_TRUE, Y_PRED))
@@ -34,10 +34,10 @@ def test_regression_losses_all_ways_and_gradients(loss, reference):
 
 
 @pytest.mark.parametrize("loss,reference", [
-    (L.BinaryCrossentropy(), lambda t, p: np.mean(-(t * np.log(p) + (1 - t) * np.log(1 - p)))),
-    (L.KLDivergence(), lambda t, p: np.mean(np.sum(t * np.log(t / p), -1))),
-    (L.Poisson(), lambda t, p: np.mean(p - t * np.log(p + 1e-7))),
-    (L.MeanAbsolutePercentageError(), lambda t, p: np.mean(100 * np.abs((t - p) / t))),
+    (L.BinaryCrossentropy(dtype="float64"), lambda t, p: np.mean(-(t * np.log(p) + (1 - t) * np.log(1 - p)))),
+    (L.KLDivergence(dtype="float64"), lambda t, p: np.mean(np.sum(t * np.log(t / p), -1))),
+    (L.Poisson(dtype="float64"), lambda t, p: np.mean(p - t * np.log(p + 1e-7))),
+    (L.MeanAbsolutePercentageError(dtype="float64"), lambda t, p: np.mean(100 * np.abs((t - p) / t))),
 ])
 def test_positive_losses_all_ways_and_gradients(loss, reference):
     p = np.clip(POS_PRED, 0.1, 0.9)
@@ -51,14 +51,15 @@ def test_crossentropies_from_logits_match_probabilities():
     onehot = np.eye(4)[labels]
     probs = np.exp(logits) / np.exp(logits).sum(-1, keepdims=True)
     want = np.mean(-np.log(probs[np.arange(5), labels]))
-    for value in [L.SparseCategoricalCrossentropy(from_logits=True)(tf.constant(labels), tf.constant(logits)),
-                  L.SparseCategoricalCrossentropy()(tf.constant(labels), tf.constant(probs)),
-                  L.CategoricalCrossentropy(from_logits=True)(tf.constant(onehot), tf.constant(logits)),
-                  L.CategoricalCrossentropy()(tf.constant(onehot), tf.constant(probs))]:
+    f64 = {"dtype": "float64"}  # Keras computes a loss in its dtype: floatx unless given
+    for value in [L.SparseCategoricalCrossentropy(from_logits=True, **f64)(tf.constant(labels), tf.constant(logits)),
+                  L.SparseCategoricalCrossentropy(dtype="float64")(tf.constant(labels), tf.constant(probs)),
+                  L.CategoricalCrossentropy(from_logits=True, **f64)(tf.constant(onehot), tf.constant(logits)),
+                  L.CategoricalCrossentropy(dtype="float64")(tf.constant(onehot), tf.constant(probs))]:
         np.testing.assert_allclose(float(value), want, rtol=1e-6)
-    check_gradients(lambda z: L.CategoricalCrossentropy(from_logits=True, label_smoothing=0.1)(
+    check_gradients(lambda z: L.CategoricalCrossentropy(from_logits=True, label_smoothing=0.1, dtype="float64")(
         tf.constant(onehot), z), [logits])
-    check_gradients(lambda z: L.BinaryCrossentropy(from_logits=True, label_smoothing=0.2)(
+    check_gradients(lambda z: L.BinaryCrossentropy(from_logits=True, label_smoothing=0.2, dtype="float64")(
         tf.constant(onehot), z), [logits])
 
 

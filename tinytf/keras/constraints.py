@@ -65,9 +65,27 @@ class UnitNorm(Constraint):
         return {"axis": self.axis}
 
 
-max_norm, non_neg, unit_norm = MaxNorm, NonNeg, UnitNorm
-_CLASSES = {"MaxNorm": MaxNorm, "NonNeg": NonNeg, "UnitNorm": UnitNorm}
-_ALIASES = {"max_norm": MaxNorm, "non_neg": NonNeg, "unit_norm": UnitNorm}
+class MinMaxNorm(Constraint):
+    """Moves the L2 norm of each slice along `axis` towards [min_value, max_value], by the fraction `rate`
+    (rate=1: clipped into the interval)."""
+
+    def __init__(self, min_value=0.0, max_value=1.0, rate=1.0, axis=0):
+        self.min_value, self.max_value, self.rate, self.axis = min_value, max_value, rate, axis
+
+    def __call__(self, w):
+        w = _tf.convert_to_tensor(w)
+        norms = _norms(w, self.axis)
+        desired = self.rate * _tf.clip_by_value(norms, float(self.min_value), float(self.max_value)) + \
+            (1 - self.rate) * norms
+        return w * (desired / (_EPSILON + norms))
+
+    def get_config(self) -> dict:
+        return {"min_value": self.min_value, "max_value": self.max_value, "rate": self.rate, "axis": self.axis}
+
+
+max_norm, non_neg, unit_norm, min_max_norm = MaxNorm, NonNeg, UnitNorm, MinMaxNorm
+_CLASSES = {"MaxNorm": MaxNorm, "NonNeg": NonNeg, "UnitNorm": UnitNorm, "MinMaxNorm": MinMaxNorm}
+_ALIASES = {"max_norm": MaxNorm, "non_neg": NonNeg, "unit_norm": UnitNorm, "min_max_norm": MinMaxNorm}
 
 
 def get(identifier):
@@ -83,5 +101,5 @@ def deserialize(config, custom_objects=None):
     return serialization.deserialize(config, _CLASSES, "constraint", custom_objects)
 
 
-__all__ = ["Constraint", "MaxNorm", "NonNeg", "UnitNorm", "max_norm", "non_neg", "unit_norm", "get", "serialize",
-           "deserialize"]
+__all__ = ["Constraint", "MaxNorm", "NonNeg", "UnitNorm", "MinMaxNorm", "max_norm", "non_neg", "unit_norm",
+           "min_max_norm", "get", "serialize", "deserialize"]

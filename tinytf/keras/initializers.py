@@ -237,6 +237,9 @@ zeros, ones, constant, identity = Zeros, Ones, Constant, Identity
 random_normal, random_uniform, truncated_normal = RandomNormal, RandomUniform, TruncatedNormal
 glorot_uniform, glorot_normal, he_normal, he_uniform = GlorotUniform, GlorotNormal, HeNormal, HeUniform
 lecun_normal, lecun_uniform, orthogonal, variance_scaling = LecunNormal, LecunUniform, Orthogonal, VarianceScaling
+# Keras 3 keeps the Keras 2 names of these two as aliases ("for compatibility")
+IdentityInitializer, OrthogonalInitializer = Identity, Orthogonal
+_ALIASES.update({"IdentityInitializer": Identity, "OrthogonalInitializer": Orthogonal})
 
 
 def get(identifier):
@@ -252,4 +255,5 @@ def deserialize(config, custom_objects=None):
     return serialization.deserialize(config, _CLASSES, "initializer", custom_objects)
 
 
-__all__ = list(_CLASSES) + ["Initializer", "RandomInitializer", "get", "serialize", "deserialize"]
+__all__ = list(_CLASSES) + ["Initializer", "RandomInitializer", "IdentityInitializer", "OrthogonalInitializer", "get",
+                             "serialize", "deserialize"]

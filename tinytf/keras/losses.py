@@ -11,32 +11,19 @@ import numpy as np
 import tinytf as _tf
 
 from . import masking, serialization
+from .loss_inputs import EPSILON, squeeze_to_same_rank  # noqa: F401 (metrics import squeeze_to_same_rank here)
+from .loss_inputs import as_tensors as _as_tensors
+from .losses_extra import (
+    binary_focal_crossentropy,
+    categorical_focal_crossentropy,
+    categorical_generalized_cross_entropy,
+    categorical_hinge,
+    circle,
+    dice,
+    tversky,
+)
 
-EPSILON = 1e-7  # Keras' backend.epsilon()
 REDUCTIONS = ("sum_over_batch_size", "sum", "none", "mean", "mean_with_sample_weight", None)
-
-
-def _as_tensors(y_true, y_pred, dtype=None):
-    """y_pred as a float tensor, y_true cast to its dtype."""
-    y_pred = _tf.convert_to_tensor(y_pred)
-    if dtype is not None and y_pred.dtype.name != dtype:
-        y_pred = _tf.cast(y_pred, dtype)
-    if not y_pred.dtype.is_floating:
-        y_pred = _tf.cast(y_pred, _tf.float32)
-    y_true = _tf.convert_to_tensor(y_true)
-    if y_true.dtype is not y_pred.dtype:
-        y_true = _tf.cast(y_true, y_pred.dtype)
-    return y_true, y_pred
-
-
-def squeeze_to_same_rank(a, b):
-    """Drop a trailing size-1 axis from whichever of the two has one more axis (Keras' squeeze_or_expand)."""
-    rank_a, rank_b = len(a.shape), len(b.shape)
-    if rank_a == rank_b + 1 and a.shape[-1] == 1:
-        a = _tf.squeeze(a, -1)
-    elif rank_b == rank_a + 1 and b.shape[-1] == 1:
-        b = _tf.squeeze(b, -1)
-    return a, b
 
 
 # --- the loss functions (one value per sample) --------------------------------------------------------------
@@ -224,7 +211,9 @@ class Loss:
 
     def __call__(self, y_true, y_pred, sample_weight=None):
         in_mask = masking.get_keras_mask(y_pred)  # a Keras mask on the predictions weighs the loss (Keras 3)
-        values = self.call(y_true, y_pred)
+        # Keras 3 converts both to the loss's dtype (floatx unless given) first: float64 numpy inputs give float32
+        dtype = _tf.as_dtype(self.dtype or "float32")
+        values = self.call(_in_dtype(y_true, dtype), _in_dtype(y_pred, dtype))
         mask = masking.combined_mask(in_mask, masking.get_keras_mask(values))
         return reduce_weighted_values(values, sample_weight, self.reduction, mask=mask)
 
@@ -237,6 +226,13 @@ class Loss:
     @classmethod
     def from_config(cls, config: dict):
         return cls(**{k: v for k, v in config.items() if k != "dtype" or v is not None})
+
+
+def _in_dtype(x, dtype):
+    if isinstance(x, dict):
+        return {k: _in_dtype(v, dtype) for k, v in x.items()}
+    x = _tf.convert_to_tensor(x)
+    return x if x.dtype is dtype else _tf.cast(x, dtype)
 
 
 class LossFunctionWrapper(Loss):
@@ -302,14 +298,71 @@ SquaredHinge = _wrapper("SquaredHinge", squared_hinge, "squared_hinge")
 CosineSimilarity = _wrapper("CosineSimilarity", cosine_similarity, "cosine_similarity", [("axis", -1)],
                             config_has_params=False)
 
-_CLASSES = {c.__name__: c for c in [MeanSquaredError, MeanAbsoluteError, MeanAbsolutePercentageError,
-                                    MeanSquaredLogarithmicError, Huber, LogCosh, BinaryCrossentropy,
-                                    CategoricalCrossentropy, SparseCategoricalCrossentropy, KLDivergence, Poisson,
-                                    Hinge, SquaredHinge, CosineSimilarity]}
+
+def _squeezing(fn):
+    """`fn` called as Keras 3's LossFunctionWrapper calls it: ranks made equal first."""
+    def call(y_true, y_pred, **kwargs):
+        return fn(*squeeze_to_same_rank(_tf.convert_to_tensor(y_true), _tf.convert_to_tensor(y_pred)), **kwargs)
+    call.__name__ = fn.__name__
+    return call
+
+
+BinaryFocalCrossentropy = _wrapper(
+    "BinaryFocalCrossentropy", _squeezing(binary_focal_crossentropy), "binary_focal_crossentropy",
+    [("apply_class_balancing", False), ("alpha", 0.25), ("gamma", 2.0), ("from_logits", False),
+     ("label_smoothing", 0.0), ("axis", -1)])
+CategoricalFocalCrossentropy = _wrapper(
+    "CategoricalFocalCrossentropy", _squeezing(categorical_focal_crossentropy), "categorical_focal_crossentropy",
+    [("alpha", 0.25), ("gamma", 2.0), ("from_logits", False), ("label_smoothing", 0.0), ("axis", -1)])
+CategoricalHinge = _wrapper("CategoricalHinge", _squeezing(categorical_hinge), "categorical_hinge")
+Dice = _wrapper("Dice", _squeezing(dice), "dice", [("axis", None)])
+Tversky = _wrapper("Tversky", _squeezing(tversky), "tversky", [("alpha", 0.5), ("beta", 0.5), ("axis", None)])
+Circle = _wrapper("Circle", _squeezing(circle), "circle", [("gamma", 80.0), ("margin", 0.4), ("remove_diagonal", True)])
+_GeneralizedCrossEntropy = _wrapper("CategoricalGeneralizedCrossEntropy",
+                                    _squeezing(categorical_generalized_cross_entropy),
+                                    "categorical_generalized_cross_entropy", [("q", 0.5)])
+
+
+class CategoricalGeneralizedCrossEntropy(_GeneralizedCrossEntropy):
+    """Generalized cross-entropy for integer labels; q in (0, 1) trades cross-entropy (q -> 0) for MAE (q = 1)."""
+
+    def __init__(self, q=0.5, reduction="sum_over_batch_size", name="categorical_generalized_cross_entropy",
+                 dtype=None):
+        if not 0 < q < 1:
+            raise ValueError("q must be in the interval (0, 1)")
+        super().__init__(q, reduction=reduction, name=name, dtype=dtype)
+
+
+class Reduction:
+    """keras.losses.Reduction, the legacy names of the reductions TF 2.21 still exports (Keras 3's losses take
+    the strings; "auto" is not one of them any more)."""
+
+    AUTO = "auto"
+    NONE = "none"
+    SUM = "sum"
+    SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
+
+    @classmethod
+    def all(cls):
+        return (cls.AUTO, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE)
+
+    @classmethod
+    def validate(cls, key):
+        if key not in cls.all():
+            raise ValueError(f'Invalid Reduction Key: {key}. Expected keys are "{cls.all()}"')
+
+
+_CLASSES = {c.__name__: c for c in [
+    MeanSquaredError, MeanAbsoluteError, MeanAbsolutePercentageError, MeanSquaredLogarithmicError, Huber, LogCosh,
+    BinaryCrossentropy, CategoricalCrossentropy, SparseCategoricalCrossentropy, KLDivergence, Poisson, Hinge,
+    SquaredHinge, CosineSimilarity, BinaryFocalCrossentropy, CategoricalFocalCrossentropy, CategoricalHinge, Dice,
+    Tversky, Circle, CategoricalGeneralizedCrossEntropy]}
 _FUNCTIONS = {f.__name__: f for f in [mean_squared_error, mean_absolute_error, mean_absolute_percentage_error,
                                       mean_squared_logarithmic_error, huber, log_cosh, binary_crossentropy,
                                       categorical_crossentropy, sparse_categorical_crossentropy, kl_divergence,
-                                      poisson, hinge, squared_hinge, cosine_similarity]}
+                                      poisson, hinge, squared_hinge, cosine_similarity, binary_focal_crossentropy,
+                                      categorical_focal_crossentropy, categorical_hinge, dice, tversky, circle,
+                                      categorical_generalized_cross_entropy]}
 _FUNCTIONS.update({"mse": mean_squared_error, "mae": mean_absolute_error, "mape": mean_absolute_percentage_error,
                    "msle": mean_squared_logarithmic_error, "kld": kl_divergence, "logcosh": log_cosh,
                    "kullback_leibler_divergence": kl_divergence, "huber_loss": huber})
@@ -344,5 +397,5 @@ def deserialize(config, custom_objects=None):
     return serialization.deserialize(config, _CLASSES, "loss", custom_objects)
 
 
-__all__ = ["Loss", "LossFunctionWrapper", "get", "serialize", "deserialize", "reduce_weighted_values"] + \
+__all__ = ["Loss", "LossFunctionWrapper", "Reduction", "get", "serialize", "deserialize", "reduce_weighted_values"] + \
     list(_CLASSES) + list(_FUNCTIONS)

@@ -86,4 +86,30 @@ def randint(shape, minval, maxval, dtype="int32", seed=None):
                                                  dtype=drawn), dtype)
 
 
-__all__ = ["SeedGenerator", "normal", "randint", "truncated_normal", "uniform"]
+def shuffle(x, axis=0, seed=None):
+    """x with its entries along `axis` in a random order: Keras' argsort of one stateless uniform draw per entry."""
+    x = _tf.convert_to_tensor(x)
+    order = _tf.argsort(_tf.random.stateless_uniform([_tf.shape(x)[axis]], seed=_seed_pair(seed)))
+    return _tf.gather(x, order, axis=axis)
+
+
+def dropout(inputs, rate, noise_shape=None, seed=None):
+    """Zero each entry with probability `rate` and scale the rest by 1 / (1 - rate), as TF's stateless dropout
+    does: an entry is kept when its stateless uniform draw is at least `rate`."""
+    inputs = _tf.convert_to_tensor(inputs)
+    if rate == 1.0:
+        return _tf.zeros_like(inputs)
+    if rate == 0.0:
+        return inputs
+    pair = _seed_pair(seed)
+    if noise_shape is None:
+        shape = _tf.shape(inputs)
+    else:
+        dynamic = _tf.shape(inputs)
+        shape = _tf.stack([dynamic[i] if d is None else d for i, d in enumerate(noise_shape)])
+    draws = _tf.random.stateless_uniform(shape, seed=pair, dtype=inputs.dtype)
+    kept = _tf.cast(draws >= rate, inputs.dtype)
+    return inputs * (1.0 / (1.0 - rate)) * kept
+
+
+__all__ = ["SeedGenerator", "dropout", "normal", "randint", "shuffle", "truncated_normal", "uniform"]

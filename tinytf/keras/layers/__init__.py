@@ -2,6 +2,16 @@
 
 from ..models.input_layer import Input, InputLayer
 from .activation_layers import ELU, LeakyReLU, PReLU, ReLU, Rescaling, Softmax
+from .adaptive_pooling import (
+    AdaptiveAveragePooling1D,
+    AdaptiveAveragePooling2D,
+    AdaptiveAveragePooling3D,
+    AdaptiveMaxPooling1D,
+    AdaptiveMaxPooling2D,
+    AdaptiveMaxPooling3D,
+)
+from .alpha_dropout import AlphaDropout
+from .attention import AdditiveAttention, Attention
 from .conv import (
                    Conv1D,
                    Conv2D,
@@ -13,8 +23,11 @@ from .conv import (
                    SeparableConv2D,
 )
 from .core import Activation, Dense, Dropout, Lambda
+from .dot import Dot, dot
 from .einsum_dense import EinsumDense
 from .embedding import Embedding, Masking, TimeDistributed
+from .group_normalization import GroupNormalization
+from .group_query_attention import GroupQueryAttention
 from .input_spec import InputSpec
 from .layer import Layer
 from .merging import (
@@ -50,26 +63,28 @@ from .pooling import (
                    ZeroPadding2D,
 )
 from .recurrent import (
-                         GRU,
-                         LSTM,
-                         RNN,
-                         Bidirectional,
-                         GRUCell,
-                         LSTMCell,
-                         SimpleRNN,
-                         SimpleRNNCell,
-                         StackedRNNCells,
+                   GRU,
+                   LSTM,
+                   RNN,
+                   Bidirectional,
+                   GRUCell,
+                   LSTMCell,
+                   SimpleRNN,
+                   SimpleRNNCell,
+                   StackedRNNCells,
 )
 from .regularization import (
-                             ActivityRegularization,
-                             GaussianDropout,
-                             GaussianNoise,
-                             Identity,
-                             SpatialDropout1D,
-                             SpatialDropout2D,
-                             UnitNormalization,
+                   ActivityRegularization,
+                   GaussianDropout,
+                   GaussianNoise,
+                   Identity,
+                   SpatialDropout1D,
+                   SpatialDropout2D,
+                   UnitNormalization,
 )
 from .reshaping import Flatten, Permute, RepeatVector, Reshape
+from .rms_normalization import RMSNormalization
+from .spectral_normalization import SpectralNormalization
 
 MaxPool1D, MaxPool2D, AvgPool1D, AvgPool2D = MaxPooling1D, MaxPooling2D, AveragePooling1D, AveragePooling2D
 GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2D
@@ -99,3 +114,7 @@ from .preprocessing.text_vectorization import TextVectorization  # noqa: E402
 
 __all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing", "IntegerLookup", "StringLookup",
             "TextVectorization"]
+
+__all__ += ["AlphaDropout", "Attention", "AdditiveAttention", "Dot", "dot", "GroupNormalization", "RMSNormalization",
+            "SpectralNormalization", "AdaptiveAveragePooling1D", "AdaptiveAveragePooling2D", "AdaptiveAveragePooling3D",
+            "AdaptiveMaxPooling1D", "AdaptiveMaxPooling2D", "AdaptiveMaxPooling3D", "GroupQueryAttention"]

@@ -14,6 +14,7 @@ from tinytf.runtime.context import state
 from tinytf.runtime.ops.philox import PhiloxGenerator, shuffle_permutation
 from tinytf.runtime.tensor import EagerTensor
 
+from ..utils.py_dataset import PyDataset, PyDatasetBatches
 from .step_functions import template_of
 
 
@@ -216,6 +217,12 @@ class IterableBatches:
 
 def make_batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False, class_weight=None, steps=None):
     """The right batch source for the data given."""
+    if isinstance(x, PyDataset):
+        if y is not None or sample_weight is not None:
+            raise ValueError("`y` and `sample_weight` arguments are not supported when using a PyDataset as input: "
+                             "its batches must hold (x, y) or (x, y, sample_weight)")
+        return PyDatasetBatches(x, shuffle=shuffle, steps=steps, to_tensor=to_tensor, unpack=unpack,
+                                template_of=template_of, batch_tuple=batch_tuple)
     if _is_generator(x) or (not isinstance(x, (np.ndarray, list, tuple, dict, _tf.Tensor)) and hasattr(x, "__iter__")):
         if y is not None:
             raise ValueError("`y` argument is not supported when using a generator or dataset as input: the batches "

@@ -239,8 +239,9 @@ class Trainer:
             # `training` runs its layers in inference mode in fit too (its Dropouts drop nothing), as in TF
             y_pred = self(x, training=True) if self._call_has_training else self(x)
             loss = self.compute_loss(x, y, y_pred, sample_weight, training=True)
+            scaled_loss = self.optimizer.scale_loss(loss)  # LossScaleOptimizer's scale (Keras 3); else the loss
         variables = self.trainable_variables
-        gradients = tape.gradient(loss, variables)
+        gradients = tape.gradient(scaled_loss, variables)
         self.optimizer.apply_gradients(zip(gradients, variables))
         self._loss_tracker.update_state(loss, sample_weight=self._batch_size(x))
         return self.compute_metrics(x, y, y_pred, sample_weight)

@@ -223,6 +223,7 @@ class Optimizer:
         grads = clipped
         try:
             self._apply_weight_decay(trainable_variables, learning_rate)
+            self._before_updates(trainable_variables)
             for gradient, variable in zip(grads, trainable_variables):
                 self.update_step(gradient, variable, learning_rate)
         finally:
@@ -231,6 +232,14 @@ class Optimizer:
             if getattr(variable, "constraint", None) is not None:
                 variable.assign(variable.constraint(variable))
         self._iterations.assign_add(1)
+
+    def _before_updates(self, trainable_variables) -> None:
+        """Runs once per step, after weight decay and before the first `update_step` (Nadam's momentum product,
+        Keras' `_backend_update_step` override)."""
+
+    def scale_loss(self, loss):
+        """The loss as the trainer differentiates it: unscaled here; LossScaleOptimizer multiplies it by its scale."""
+        return loss
 
     def update_step(self, gradient, variable, learning_rate) -> None:
         raise NotImplementedError(f"{type(self).__name__} must implement update_step(gradient, variable, "

@@ -1,15 +1,19 @@
 """keras.utils: get_file, to_categorical, normalize, pad_sequences, set_random_seed, plot_model, model_to_dot and
-the registry of custom objects (register_keras_serializable)."""
+the registry of custom objects (register_keras_serializable); PyDataset/Sequence, Progbar and the data helpers."""
 
 from ..serialization import get_registered_name, get_registered_object, register_keras_serializable
+from .dataset_utils import get_source_inputs, pack_x_y_sample_weight, split_dataset, unpack_x_y_sample_weight
 from .file_utils import get_file
 from .model_visualization import model_to_dot, plot_model
 from .numerical import normalize, to_categorical
+from .progbar import Progbar
+from .py_dataset import PyDataset, Sequence
 from .random_seed import set_random_seed
 from .sequence_utils import pad_sequences
 from .text_dataset import text_dataset_from_directory
 from .timeseries_dataset import timeseries_dataset_from_array
 
 __all__ = ["get_file", "get_registered_name", "get_registered_object", "model_to_dot", "normalize", "pad_sequences",
-           "plot_model", "register_keras_serializable", "set_random_seed", "to_categorical",
+           "plot_model", "register_keras_serializable", "set_random_seed", "to_categorical", "PyDataset", "Sequence",
+           "Progbar", "split_dataset", "pack_x_y_sample_weight", "unpack_x_y_sample_weight", "get_source_inputs",
            "text_dataset_from_directory", "timeseries_dataset_from_array"]
