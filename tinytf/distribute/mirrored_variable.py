@@ -43,6 +43,9 @@ class MirroredVariable:
     def __init__(self, *args, **kwargs):
         self._strategy = context.current_frame().strategy  # the frame _class_under_scope saw, on this thread
         super().__init__(*args, **kwargs)
+        register = getattr(self._strategy, "_register_per_replica", None)
+        if register is not None:  # process replicas keep its per-replica copies in step (process_replicas.py)
+            register(self)
 
     # --- reads and writes of the value, per calling thread -----------------------------------------------
     def _replica_id(self):
@@ -66,6 +69,10 @@ class MirroredVariable:
         replica = self._replica_id() if self._shared is not _UNSET else None
         if replica is None or self._aggregation != VariableAggregation.NONE:
             self._copies, self._shared = None, value  # every replica's (SUM/MEAN/FIRST values arrive combined)
+            if replica is None and self._strategy is not None:
+                changed = getattr(self._strategy, "_state_changed", None)
+                if changed is not None:  # set here outside a process step: forked replicas are out of date
+                    changed()
             return
         with _copies_lock:
             if self._copies is None:
