@@ -31,6 +31,7 @@ import time
 import numpy as np
 
 MAX_BYTES = 256 << 20  # per replica and round: the largest set of arrays one sum may carry (address space only)
+INPUT_BYTES = 256 << 20  # per replica: a step's arguments (replica_processes.dumps), likewise only reserved
 _ALIGN = 64
 
 
@@ -92,7 +93,7 @@ class ProcessCollective:
     def __init__(self, context, num_replicas: int):
         self.num_replicas = num_replicas
         self._slot_bytes = MAX_BYTES
-        self._memory = mmap.mmap(-1, 2 * (num_replicas + 1) * MAX_BYTES)  # anonymous, MAP_SHARED
+        self._memory = mmap.mmap(-1, 2 * (num_replicas + 1) * MAX_BYTES + num_replicas * INPUT_BYTES)  # anonymous
         self.barrier = ProcessBarrier(context, num_replicas)
         self._round = 0
         self.seconds = collections.deque(maxlen=100_000)
@@ -150,6 +151,11 @@ class ProcessCollective:
 
     def _slot(self, index: int):
         return memoryview(self._memory)[index * self._slot_bytes:(index + 1) * self._slot_bytes]
+
+    def input_region(self, replica_id: int):
+        """Where replica 0 puts replica i's step arguments (read by replica i before it answers)."""
+        start = 2 * (self.num_replicas + 1) * self._slot_bytes + replica_id * INPUT_BYTES
+        return memoryview(self._memory)[start:start + INPUT_BYTES]
 
     def close(self) -> None:
         try:
