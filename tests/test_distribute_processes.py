@@ -280,3 +280,31 @@ def test_auto_runs_a_fit_through_both_backends_with_one_process_weights(monkeypa
     want = fit(tf.distribute.get_strategy())
     for a, b in zip(got, want):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("backend", ["threads", "processes"])
+def test_keras_weight_aggregation_as_tf_2_21_combines_it(monkeypatch, backend):
+    """Keras 3's assign_add is assign(value + delta): TF 2.21 sums the replicas' new values (recorded in
+    tests/conformance/distribute_keras_aggregation.py); a tf.Variable's SUM sums the deltas."""
+    strategy = _strategy(monkeypatch, 2, backend)
+    with strategy.scope():
+        layer = tf.keras.layers.Layer()
+        keras_sum = layer.add_weight(shape=(), initializer="zeros", trainable=False, aggregation="sum")
+        keras_mean = layer.add_weight(shape=(), initializer="zeros", trainable=False, aggregation="mean")
+        plain_sum = tf.Variable(0.0, aggregation=tf.VariableAggregation.SUM)
+    assert (keras_sum.aggregation, keras_mean.aggregation, keras_sum.synchronization) == ("sum", "mean", "auto")
+
+    @tf.function
+    def step():
+        replica = tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)
+        for variable in (keras_sum, keras_mean, plain_sum):
+            variable.assign_add(replica + 1.0)
+
+    for _ in range(2):
+        strategy.run(step)
+    assert (keras_sum.numpy(), keras_mean.numpy(), plain_sum.numpy()) == (9.0, 3.0, 6.0)
+    strategy.shutdown()
+    with pytest.raises(ValueError, match="Invalid value for argument `aggregation`"):
+        layer.add_weight(shape=(), aggregation="bogus")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'synchronization'"):
+        layer.add_weight(shape=(), synchronization="on_read")

@@ -99,10 +99,19 @@ class MirroredVariable:
         return super().assign(self._combined(value, "assign"), use_locking, name, read_value)
 
     def assign_add(self, delta, use_locking=False, name=None, read_value=True):
+        if getattr(self, "_assign_add_combines_values", False):
+            return self.assign(self.read_value() + delta)
         return super().assign(self.read_value() + self._combined(delta, "assign_add"))
 
     def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
+        if getattr(self, "_assign_add_combines_values", False):
+            return self.assign(self.read_value() - delta)
         return super().assign(self.read_value() - self._combined(delta, "assign_sub"))
+
+    # A Keras 3 weight's assign_add is assign(value + delta), so TF 2.21 combines the replicas' new VALUES
+    # (SUM of two replicas adding 1 and 2 to 3 gives 4 + 5 = 9, where a tf.Variable gives 3 + 1 + 2 = 6):
+    # recorded in tests/conformance/distribute_keras_aggregation.py. KerasVariable sets
+    # _assign_add_combines_values (read with getattr: this class comes first in the mixed class's MRO).
 
     def _combined(self, value, method):
         """`value` combined over the replicas by the aggregation, when assigned in the replica context."""
