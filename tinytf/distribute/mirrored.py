@@ -86,7 +86,9 @@ class MirroredStrategy(Strategy):
             remote = self._registry[id(fn)] = _RunCall(fn)
         from .process_replicas import to_numpy
 
-        payloads = [None] + [to_numpy((select_replica(i, args), select_replica(i, kwargs))) for i in range(1, n)]
+        def payloads():  # only when the replicas run as processes (thread replicas take the tensors as they are)
+            return [None] + [to_numpy((select_replica(i, args), select_replica(i, kwargs))) for i in range(1, n)]
+
         return regroup(self._run_per_replica(calls, None, remote, payloads))
 
     def _run_per_replica(self, calls, gradient_scales=None, remote=None, payloads=None) -> list:
@@ -136,8 +138,10 @@ class MirroredStrategy(Strategy):
     def _backend_for(self, remote) -> str:
         """"threads" or "processes" for this step: the strategy's replica_backend, or under "auto" the
         calibration of this model (Keras) or step function (strategy.run), see Calibration."""
-        if remote is None or self._num_replicas < 2 or self._process_replica_id:
-            return "threads"
+        from tinytf.runtime.context import state
+
+        if remote is None or self._num_replicas < 2 or self._process_replica_id or state.graph is not None:
+            return "threads"  # (strategy.run while a tf.function traces: the replicas' steps join its graph)
         if self.replica_backend != "auto":
             return self.replica_backend
         calibration = self._calibration.get(remote.calibration_key)
@@ -154,6 +158,7 @@ class MirroredStrategy(Strategy):
 
         n = self._num_replicas
         scales = gradient_scales or [1.0] * n
+        payloads = payloads() if callable(payloads) else payloads
         with self._lock:
             replicas = self._processes_for(remote)
             for i in range(1, n):
