@@ -52,7 +52,7 @@ class MirroredStrategy(Strategy):
         mirrored_variable.install()
         self._lock = threading.Lock()  # one run() at a time: replicas meet at the same collective
         self._pool = None
-        self.replica_backend = backend_from_environment()
+        self._backend = backend_from_environment()
         # process replicas (process_replicas.py): the callables they know, their processes, whether those
         # are out of date, and the per-replica variables (metric state, diverged copies) kept in step
         self._registry: dict = {}
@@ -67,6 +67,19 @@ class MirroredStrategy(Strategy):
     def worker_devices(self) -> tuple:
         """strategy.extended.worker_devices: the replicas' devices, fully named as TF names them."""
         return tuple(f"/job:localhost/replica:0/task:0/device:CPU:{_device_index(d)}" for d in self.extended_devices)
+
+    @property
+    def replica_backend(self) -> str:
+        """"auto", "threads" or "processes" (tinytf-specific; from TINYTF_MIRRORED_REPLICAS at creation)."""
+        return self._backend
+
+    @replica_backend.setter
+    def replica_backend(self, backend: str) -> None:
+        if backend not in BACKENDS:
+            raise ValueError(f"MirroredStrategy.replica_backend must be one of {BACKENDS}, got {backend!r}")
+        self._backend = backend
+        if backend == "threads":
+            self.shutdown()
 
     @property
     def _collective(self):
@@ -154,7 +167,7 @@ class MirroredStrategy(Strategy):
 
     def _run_in_processes(self, calls, gradient_scales, remote, payloads) -> list:
         from .process_collective import _Aborted
-        from .process_replicas import set_replica_state, sync_on_read_state, to_tensors
+        from .process_replicas import set_replica_state, share_kernel_threads, sync_on_read_state, to_tensors
 
         n = self._num_replicas
         scales = gradient_scales or [1.0] * n
@@ -164,6 +177,7 @@ class MirroredStrategy(Strategy):
             for i in range(1, n):
                 replicas.send(i, ("run", remote.key, (payloads[i], scales[i]), sync_on_read_state(self, i)))
             self._in_process_step = True
+            restore_threads = share_kernel_threads(n)  # replica 0 too takes its share of the cores
             results = [None] * n
             try:
                 try:
@@ -185,6 +199,10 @@ class MirroredStrategy(Strategy):
                 raise
             finally:
                 self._in_process_step = False
+                if restore_threads is not None:
+                    from tinytf.runtime import chunked
+
+                    chunked.set_num_threads(restore_threads)
         return results
 
     def _processes_for(self, remote):

@@ -160,6 +160,7 @@ def _replica_main(replica_id) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which stops us
     strategy_ref, connection, registry, collective = _launch
     strategy = strategy_ref()
+    share_kernel_threads(strategy.num_replicas_in_sync)
     strategy._process_replica_id = replica_id
     strategy._replica_processes = _InReplica(collective)
     try:
@@ -182,6 +183,19 @@ def _replica_main(replica_id) -> None:
             connection.send(answer)
     finally:
         os._exit(0)  # no atexit handlers of the parent's (they belong to replica 0)
+
+
+def share_kernel_threads(num_replicas: int):
+    """Unless the user set a thread count (TINYTF_NUM_THREADS, OMP_NUM_THREADS, OPENBLAS_NUM_THREADS,
+    tf.config.threading), each replica process's kernels (the convolutions' and chunked elementwise threads)
+    use its share of the cores: N processes each starting as many threads as there are cores would fight over
+    them. Returns the count to put back (None: nothing was changed)."""
+    from tinytf.runtime import chunked
+
+    if chunked.requested_threads() is not None:
+        return None
+    chunked.set_num_threads(max(1, (os.cpu_count() or 1) // num_replicas))
+    return 0  # set_num_threads(0): back to the environment's count
 
 
 _INLINE_BYTES = 4096  # smaller arrays travel inside the pickle
