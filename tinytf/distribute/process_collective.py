@@ -5,7 +5,8 @@ Memory: one anonymous shared mapping (mmap MAP_SHARED of no file), made before t
 every process maps the same pages. It has no name in /dev/shm: nothing can outlive the processes, even when one
 is killed (a named multiprocessing.shared_memory segment leaks when its owner dies before unlinking it). Its
 pages are only reserved, and take memory when first written: the buffer is sized for the largest sum it may see
-(MAX_BYTES per replica) at no cost for the small ones.
+(twice the strategy's variables, at least MIN_SLOT_BYTES, per replica) at no cost for the small ones: a
+variable made after the fork makes new processes, and so a new buffer.
 
 A sum, the same in every process (two rounds alternate between two halves of the buffer, so that a fast
 process writing the next round's arrays never overwrites what a slow one still reads):
@@ -30,8 +31,9 @@ import time
 
 import numpy as np
 
-MAX_BYTES = 256 << 20  # per replica and round: the largest set of arrays one sum may carry (address space only)
-INPUT_BYTES = 256 << 20  # per replica: a step's arguments (replica_processes.dumps), likewise only reserved
+MIN_SLOT_BYTES = 64 << 20  # per replica and round, at least: the largest set of arrays one sum may carry
+INPUT_BYTES = 64 << 20  # per replica: a step's arguments (replica_processes.dumps; larger ones use the pipe)
+TIMEOUT_SECONDS = 600.0  # a replica that neither answers nor dies (as the thread replicas' barrier waits)
 _ALIGN = 64
 
 
@@ -54,10 +56,14 @@ class ProcessBarrier:
 
     def wait(self, replica_id: int) -> None:
         if replica_id == 0:
+            deadline = time.monotonic() + TIMEOUT_SECONDS
             for _ in range(self.num_replicas - 1):
                 while not self._arrive.acquire(timeout=0.2):
                     if self.alive_check is not None:
                         self.alive_check()
+                    if time.monotonic() > deadline:
+                        raise ReplicaProcessError(f"MirroredStrategy: a replica process did not reach the all-reduce "
+                                                  f"within {TIMEOUT_SECONDS:.0f} s")
                 self._raise_if_failed()
             for go in self._go[1:]:
                 go.release()
@@ -90,10 +96,10 @@ class ProcessCollective:
     """The all-reduce between the replica processes (module docstring). The same object exists in every
     process (forked); `sum` is called by every replica with arrays of the same shapes and dtypes."""
 
-    def __init__(self, context, num_replicas: int):
+    def __init__(self, context, num_replicas: int, variable_bytes: int = 0):
         self.num_replicas = num_replicas
-        self._slot_bytes = MAX_BYTES
-        self._memory = mmap.mmap(-1, 2 * (num_replicas + 1) * MAX_BYTES + num_replicas * INPUT_BYTES)  # anonymous
+        self._slot_bytes = -(-max(MIN_SLOT_BYTES, 2 * variable_bytes) // mmap.PAGESIZE) * mmap.PAGESIZE
+        self._memory = mmap.mmap(-1, 2 * (num_replicas + 1) * self._slot_bytes + num_replicas * INPUT_BYTES)
         self.barrier = ProcessBarrier(context, num_replicas)
         self._round = 0
         self.seconds = collections.deque(maxlen=100_000)
@@ -106,8 +112,8 @@ class ProcessCollective:
         runs, total = _layout(arrays)
         if total > self._slot_bytes:
             raise ValueError(f"MirroredStrategy (process replicas): one all-reduce carries {total} bytes, more than "
-                             f"the {self._slot_bytes} a replica's buffer holds; use thread replicas "
-                             "(TINYTF_MIRRORED_REPLICAS=threads)")
+                             f"the {self._slot_bytes} a replica's buffer holds (twice the strategy's variables); "
+                             "use thread replicas (TINYTF_MIRRORED_REPLICAS=threads)")
         half = (self._round % 2) * (self.num_replicas + 1)
         self._round += 1
         slots = [self._slot(half + r) for r in range(self.num_replicas)]

@@ -25,6 +25,7 @@ import functools
 import multiprocessing
 import os
 import signal
+import time
 import traceback
 import weakref
 from multiprocessing.connection import wait as wait_for
@@ -33,7 +34,7 @@ import numpy as np
 
 from tinytf.runtime import nest
 
-from .process_collective import ProcessCollective, ReplicaProcessError, _Aborted
+from .process_collective import TIMEOUT_SECONDS, ProcessCollective, ReplicaProcessError, _Aborted
 
 _STOP_SECONDS = 5.0
 
@@ -45,7 +46,7 @@ class ProcessReplicas:
         n = strategy.num_replicas_in_sync
         context = multiprocessing.get_context("fork")
         self.num_replicas = n
-        self.collective = ProcessCollective(context, n)
+        self.collective = ProcessCollective(context, n, _variable_bytes(strategy))
         self.keys = frozenset(registry)
         self._connections, self._processes = [], []
         # not a bound method: the finalizer below holds the collective, which must not hold this object
@@ -83,7 +84,11 @@ class ProcessReplicas:
     def receive(self, replica_id: int):
         """Replica i's answer to its last message: ("ok", result, state) or raises its error."""
         connection, process = self._connections[replica_id - 1], self._processes[replica_id - 1]
+        deadline = time.monotonic() + TIMEOUT_SECONDS
         while True:
+            if time.monotonic() > deadline:
+                raise ReplicaProcessError(f"MirroredStrategy: the process of replica {replica_id} (pid {process.pid}) "
+                                          f"did not answer within {TIMEOUT_SECONDS:.0f} s")
             ready = wait_for([connection, process.sentinel], timeout=5.0)
             if connection in ready:
                 try:
@@ -103,6 +108,16 @@ class ProcessReplicas:
 
     def shutdown(self) -> None:
         self._finalizer()
+
+
+def _variable_bytes(strategy) -> int:
+    """The bytes of the strategy's variables now (every variable made under its scope is registered)."""
+    total = 0
+    for ref in strategy._per_replica_variables:
+        variable = ref()
+        if variable is not None:
+            total += np.asarray(variable.numpy()).nbytes
+    return total
 
 
 def _check_alive(processes) -> None:
