@@ -13,7 +13,7 @@ import pytest
 
 import tinytf as tf
 from tests.distribute_helpers import GLOBAL_BATCH, data, make_model, per_example_loss, reference_weights
-from tinytf.distribute.mirrored import Calibration
+from tinytf.distribute.replica_backend import Calibration
 from tinytf.distribute.process_collective import ReplicaProcessError
 
 
