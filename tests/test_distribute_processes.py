@@ -13,8 +13,8 @@ import pytest
 
 import tinytf as tf
 from tests.distribute_helpers import GLOBAL_BATCH, data, make_model, per_example_loss, reference_weights
-from tinytf.distribute.replica_backend import Calibration
 from tinytf.distribute.process_collective import ReplicaProcessError
+from tinytf.distribute.replica_backend import Calibration
 
 
 def _strategy(monkeypatch, replicas=2, backend="processes"):
