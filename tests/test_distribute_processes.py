@@ -308,3 +308,25 @@ def test_keras_weight_aggregation_as_tf_2_21_combines_it(monkeypatch, backend):
         layer.add_weight(shape=(), aggregation="bogus")
     with pytest.raises(TypeError, match="unexpected keyword argument 'synchronization'"):
         layer.add_weight(shape=(), synchronization="on_read")
+
+
+def test_replica_processes_with_empty_shards_in_the_last_batch(monkeypatch):
+    """13 examples in batches of 6 over 3 replicas: the last batch of 1 leaves replicas 1 and 2 (processes)
+    nothing, and they join the all-reduce with zero gradients, as thread replicas do."""
+    x, y = data(13, seed=8)
+
+    def fit(backend):
+        strategy = _strategy(monkeypatch, 3, backend)
+        with strategy.scope():
+            model = make_model()
+            model.compile(optimizer="adam", metrics=["accuracy"],
+                          loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        history = model.fit(x, y, batch_size=6, epochs=2, shuffle=False, verbose=0)
+        pids = strategy.replica_pids
+        strategy.shutdown()
+        return history.history, model.get_weights(), pids
+
+    threads, processes = fit("threads"), fit("processes")
+    assert len(processes[2]) == 2 and threads[0] == processes[0]
+    for a, b in zip(threads[1], processes[1]):
+        np.testing.assert_array_equal(a, b)
