@@ -330,3 +330,10 @@ def test_replica_processes_with_empty_shards_in_the_last_batch(monkeypatch):
     assert len(processes[2]) == 2 and threads[0] == processes[0]
     for a, b in zip(threads[1], processes[1]):
         np.testing.assert_array_equal(a, b)
+
+
+def test_a_result_that_cannot_leave_its_replica_process_is_a_clear_error(monkeypatch):
+    strategy = _strategy(monkeypatch)
+    with pytest.raises(TypeError, match="replica 1's result cannot be sent to replica 0"):
+        strategy.run(lambda: (lambda: 0))  # a function is no value to send back
+    assert strategy.replica_pids == []

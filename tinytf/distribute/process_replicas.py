@@ -195,7 +195,11 @@ def _replica_main(replica_id) -> None:
                 if not isinstance(error, _Aborted):
                     collective.barrier.fail(replica_id)
                 answer = ("error", _picklable(error), traceback.format_exc())
-            connection.send(answer)
+            try:
+                connection.send(answer)
+            except Exception as error:  # noqa: BLE001 - a result that cannot be pickled: say so instead
+                connection.send(("error", TypeError(f"MirroredStrategy: replica {replica_id}'s result cannot be sent "
+                                                    f"to replica 0 ({error}); return tensors or numbers"), ""))
     finally:
         os._exit(0)  # no atexit handlers of the parent's (they belong to replica 0)
 
