@@ -96,7 +96,7 @@ class MirroredStrategy(Strategy):
         calls = [lambda i=i: fn(*select_replica(i, args), **select_replica(i, kwargs)) for i in range(n)]
         remote = self._registry.get(id(fn))
         if remote is None or remote.fn is not fn:
-            remote = self._registry[id(fn)] = _RunCall(fn)
+            remote = self._register(_RunCall(fn))
         from .process_replicas import to_numpy
 
         def payloads():  # only when the replicas run as processes (thread replicas take the tensors as they are)
@@ -219,6 +219,19 @@ class MirroredStrategy(Strategy):
             replicas = self._replica_processes = ProcessReplicas(self, dict(self._registry))
         return replicas
 
+    _REGISTRY_SIZE = 64
+
+    def _register(self, remote):
+        """Keep `remote` (a step replica processes may run) under its key. A loop that makes a new function
+        per step (strategy.run(lambda: ...)) must not grow the table forever: the oldest go (processes
+        forked before keep their own copies)."""
+        self._registry[remote.key] = remote
+        while len(self._registry) > self._REGISTRY_SIZE:
+            oldest = next(iter(self._registry))
+            del self._registry[oldest]
+            self._calibration.pop(oldest, None)
+        return remote
+
     def _register_per_replica(self, variable) -> None:
         """A variable with per-replica copies (metric state, a MirroredVariable) was made: replica processes
         find it by its creation index, so one made here outside a process step needs new processes."""
@@ -279,7 +292,7 @@ class MirroredStrategy(Strategy):
 
         step = self._registry.get(id(function))
         if step is None or step.function is not function or step.model is not model or step.kind != kind:
-            step = self._registry[id(function)] = ReplicatedStep(self, model, kind, function)
+            step = self._register(ReplicatedStep(self, model, kind, function))
         return step
 
     # --- the cross-replica merges ------------------------------------------------------------------------
