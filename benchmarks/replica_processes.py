@@ -1,106 +1,75 @@
-"""Threads or processes for MirroredStrategy's replicas, measured: the custom training step of
-benchmarks/distributed.py (GradientTape, SGD, the MLP or the CNN) with 2 replicas as the threads of
-MirroredStrategy, and as 2 forked processes that each hold a model copy and sum their gradients through shared
-memory (a prototype of a process backend: slots in one shared float32 buffer, a barrier, every process sums the
-slots in replica order and applies the same update). Reports CPU time per step, summed over the threads or the
-processes (steady under load), and examples/s (not, on a loaded machine).
-Run: python -m benchmarks.replica_processes [--model mlp|cnn] [--steps N]"""
+"""Threads or processes for MirroredStrategy's replicas, measured: one process (no strategy) against
+MirroredStrategy with 2 replicas as threads and as processes (TINYTF_MIRRORED_REPLICAS=threads|processes), on the
+custom GradientTape step through strategy.run (--mode run) or on Keras fit (--mode fit), for the MLP or the CNN of
+benchmarks/distributed.py. Rows are interleaved over the repeats, so that each sees the same load. Reports
+examples/s (best of the repeats) and CPU time per step summed over this process and the replica processes
+(steadier under load than examples/s; the replica processes' from /proc).
+Run: python -m benchmarks.replica_processes [--model mlp|cnn] [--mode run|fit] [--steps N] [--repeats N]"""
 
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import time
 
-import numpy as np
-
 import tinytf as tf
 
-from .distributed import GLOBAL_BATCH, arrays, examples_per_second, make_model
+from .distributed import GLOBAL_BATCH, examples_per_second, fit_examples_per_second
 
 
-def _process_replica(index, count, kind, steps, shared, barrier, results):
-    """One replica process: its half of every global batch, the gradients through the shared slots."""
-    model = make_model(kind)
-    optimizer = tf.keras.optimizers.SGD(0.01)
-    optimizer.build(model.trainable_variables)
-    variables = model.trainable_variables
-    sizes = [int(np.prod(v.shape.as_list())) for v in variables]
-    total = sum(sizes)
-    slots = np.frombuffer(shared, dtype=np.float32).reshape(count, total)
-    batch = GLOBAL_BATCH[kind]
-
-    @tf.function
-    def gradients(x, y):
-        with tf.GradientTape() as tape:
-            per_example = tf.keras.losses.sparse_categorical_crossentropy(y, model(x, training=True),
-                                                                          from_logits=True)
-            loss = tf.reduce_sum(per_example) / batch  # the mean over the GLOBAL batch: the sum is its gradient
-        return tape.gradient(loss, variables)
-
-    @tf.function
-    def apply(*summed):
-        optimizer.apply(list(summed), variables)
-
-    x, y = arrays(kind, steps + 2)
-    share = batch // count
-
-    def step(i):
-        lo = i * batch + index * share
-        grads = gradients(x[lo:lo + share], y[lo:lo + share])
-        np.concatenate([np.ravel(g.numpy()) for g in grads], out=slots[index])
-        barrier.wait()
-        flat = slots.sum(axis=0, dtype=np.float32)
-        barrier.wait()  # every process has read the slots before any writes the next step's
-        offsets = np.cumsum([0] + sizes)
-        apply(*[flat[offsets[k]:offsets[k + 1]].reshape(v.shape.as_list()) for k, v in enumerate(variables)])
-
-    for i in range(2):  # warm up: traces
-        step(i)
-    barrier.wait()
-    start, cpu = time.perf_counter(), time.process_time()
-    for i in range(2, steps + 2):
-        step(i)
-    results.put((index, time.perf_counter() - start, time.process_time() - cpu,
-                 float(np.sum(variables[0].numpy()))))
+def _children_cpu_seconds(pids) -> float:
+    """utime + stime of the given processes (0 for one that is gone)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total / os.sysconf("SC_CLK_TCK")
 
 
-def process_replicas(kind: str, steps: int, count: int = 2):
-    """(examples/s, CPU seconds per step over all processes, a checksum of the first weight)."""
-    context = multiprocessing.get_context("fork")
-    model = make_model(kind)
-    total = sum(int(np.prod(v.shape.as_list())) for v in model.trainable_variables)
-    shared = context.RawArray("f", count * total)
-    barrier, results = context.Barrier(count), context.Queue()
-    workers = [context.Process(target=_process_replica, args=(i, count, kind, steps, shared, barrier, results))
-               for i in range(count)]
-    for worker in workers:
-        worker.start()
-    got = sorted(results.get(timeout=600) for _ in workers)
-    for worker in workers:
-        worker.join()
-    wall = max(g[1] for g in got)
-    return GLOBAL_BATCH[kind] * steps / wall, sum(g[2] for g in got) / steps, got[0][3]
+def measure(backend: str | None, kind: str, mode: str, steps: int):
+    """(examples/s, CPU seconds per step of every process involved) for one configuration."""
+    if backend is None:
+        strategy = tf.distribute.get_strategy()
+    else:
+        os.environ["TINYTF_MIRRORED_REPLICAS"] = backend
+        strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    run = examples_per_second if mode == "run" else fit_examples_per_second
+    pids: list = []
+
+    def clock():  # this process's CPU time, and the replica processes' (forked during the warm-up steps)
+        if not pids:
+            pids.extend(getattr(strategy, "replica_pids", []))
+        return time.process_time() + _children_cpu_seconds(pids)
+
+    rate, cpu = run(strategy, kind, steps, clock)
+    if backend is not None:
+        strategy.shutdown()
+    return rate, cpu
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", choices=("mlp", "cnn"), default="mlp")
+    parser.add_argument("--mode", choices=("run", "fit"), default="run")
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args(argv)
     print(f"load average {os.getloadavg()}, cpus {os.cpu_count()}, "
           f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}")
-    print(f"{args.model}, global batch {GLOBAL_BATCH[args.model]}, {args.steps} timed steps, best of {args.repeats}")
-    rows: dict = {"one process": [], "2 threads (MirroredStrategy)": [], "2 processes (shared memory)": []}
+    print(f"{args.model}, global batch {GLOBAL_BATCH[args.model]}, mode {args.mode}, {args.steps} timed steps, "
+          f"best of {args.repeats}")
+    rows = {"one process": None, "2 threads (MirroredStrategy)": "threads",
+            "2 processes (MirroredStrategy)": "processes"}
+    results: dict = {name: [] for name in rows}
     for _ in range(args.repeats):  # interleaved, so that each row sees the same load
-        rows["one process"].append(examples_per_second(tf.distribute.get_strategy(), args.model, args.steps))
-        rows["2 threads (MirroredStrategy)"].append(examples_per_second(
-            tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"]), args.model, args.steps))
-        rows["2 processes (shared memory)"].append(process_replicas(args.model, args.steps)[:2])
-    for name, runs in rows.items():
-        print(f"{name:30s} CPU {min(c for _, c in runs) * 1e3:7.2f} ms/step (best), "
+        for name, backend in rows.items():
+            results[name].append(measure(backend, args.model, args.mode, args.steps))
+    for name, runs in results.items():
+        print(f"{name:32s} CPU {min(c for _, c in runs) * 1e3:7.2f} ms/step (best), "
               f"{max(r for r, _ in runs):8.0f} ex/s (best)")
 
 

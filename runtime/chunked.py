@@ -73,6 +73,18 @@ def executor(workers: int, kind: str = "chunk") -> ThreadPoolExecutor:
         return pool
 
 
+def _forget_pools_in_child() -> None:
+    """A forked child (MirroredStrategy's replica processes) has none of its parent's pool threads: a task
+    submitted to an inherited executor would wait forever. It makes its own on first use."""
+    global _pool_lock
+    _pool_lock = threading.Lock()
+    _pool.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pools_in_child)
+
+
 def _run_chunks(chunk_fn, inputs, outputs, size, next_chunk):
     """Take chunk numbers from the shared counter until none is left. Sharing the chunks rather than fixed
     halves means a thread the loaded machine does not schedule delays the call by one chunk, not by half."""

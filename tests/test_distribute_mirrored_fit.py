@@ -130,7 +130,8 @@ def test_sync_on_read_variable_in_and_out_of_the_replicas():
         SyncOnReadVariable(strategy, 1.0, tf.VariableAggregation.NONE)
 
 
-def test_each_replica_runs_on_its_own_thread_with_its_shard():
+def test_each_replica_runs_on_its_own_thread_with_its_shard(monkeypatch):
+    monkeypatch.setenv("TINYTF_MIRRORED_REPLICAS", "threads")  # (replicas as processes: test_distribute_processes)
     seen = []
 
     class Recording(tf.keras.Sequential):

@@ -29,6 +29,9 @@ class ReplicatedStep:
 
     def __init__(self, strategy, model, kind: str, function):
         self.strategy, self.model, self.kind, self.function = strategy, model, kind, function
+        self.key = id(function)
+        self.calibration_key = id(model)  # evaluate and predict run as the model's training measured faster
+        self.calibrates = kind == "train"
 
     def __call__(self, *leaves):
         n = self.strategy.num_replicas_in_sync
@@ -45,11 +48,21 @@ class ReplicatedStep:
             return self._empty_replica
 
         scales = [size / count for size in sizes] if self.kind == "train" and count else None
-        outputs = self.strategy._run_per_replica([call(i) for i in range(n)], scales)
+        payloads = [[a[bounds[i]:bounds[i + 1]] for a in arrays] if sizes[i] else None for i in range(n)]
+        outputs = self.strategy._run_per_replica([call(i) for i in range(n)], scales, self, payloads)
         ran = [out for out, size in zip(outputs, sizes) if size]
         if self.kind == "predict":
             return nest.map_structure(lambda *parts: _tf.concat(list(parts), axis=0), *ran)
         return self._logs(ran)
+
+    def _replica_call(self, strategy, replica_id, payload):
+        """In a replica process: this step on the replica's shard (None: an empty shard)."""
+        from .process_replicas import to_numpy
+
+        shard, scale = payload
+        call = self._empty_replica if shard is None else (
+            lambda: self.function(*[_tf.convert_to_tensor(a) for a in shard]))
+        return strategy._run_one(replica_id, lambda: to_numpy(call()), (), {}, scale)
 
     def _empty_replica(self):
         if self.kind != "train":

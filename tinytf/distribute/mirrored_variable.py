@@ -43,6 +43,9 @@ class MirroredVariable:
     def __init__(self, *args, **kwargs):
         self._strategy = context.current_frame().strategy  # the frame _class_under_scope saw, on this thread
         super().__init__(*args, **kwargs)
+        register = getattr(self._strategy, "_register_per_replica", None)
+        if register is not None:  # process replicas keep its per-replica copies in step (process_replicas.py)
+            register(self)
 
     # --- reads and writes of the value, per calling thread -----------------------------------------------
     def _replica_id(self):
@@ -66,6 +69,10 @@ class MirroredVariable:
         replica = self._replica_id() if self._shared is not _UNSET else None
         if replica is None or self._aggregation != VariableAggregation.NONE:
             self._copies, self._shared = None, value  # every replica's (SUM/MEAN/FIRST values arrive combined)
+            if replica is None and self._strategy is not None:
+                changed = getattr(self._strategy, "_state_changed", None)
+                if changed is not None:  # set here outside a process step: forked replicas are out of date
+                    changed()
             return
         with _copies_lock:
             if self._copies is None:
@@ -92,10 +99,19 @@ class MirroredVariable:
         return super().assign(self._combined(value, "assign"), use_locking, name, read_value)
 
     def assign_add(self, delta, use_locking=False, name=None, read_value=True):
+        if getattr(self, "_assign_add_combines_values", False):
+            return self.assign(self.read_value() + delta)
         return super().assign(self.read_value() + self._combined(delta, "assign_add"))
 
     def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
+        if getattr(self, "_assign_add_combines_values", False):
+            return self.assign(self.read_value() - delta)
         return super().assign(self.read_value() - self._combined(delta, "assign_sub"))
+
+    # A Keras 3 weight's assign_add is assign(value + delta), so TF 2.21 combines the replicas' new VALUES
+    # (SUM of two replicas adding 1 and 2 to 3 gives 4 + 5 = 9, where a tf.Variable gives 3 + 1 + 2 = 6):
+    # recorded in tests/conformance/distribute_keras_aggregation.py. KerasVariable sets
+    # _assign_add_combines_values (read with getattr: this class comes first in the mixed class's MRO).
 
     def _combined(self, value, method):
         """`value` combined over the replicas by the aggregation, when assigned in the replica context."""

@@ -33,6 +33,9 @@ class SyncOnReadVariable(Variable):
         self._aggregation = aggregation
         self._copies = None  # set by the first assignment below (Variable.__init__): every replica starts equal
         super().__init__(initial_value, trainable=False, synchronization=3, aggregation=aggregation, **kwargs)
+        register = getattr(strategy, "_register_per_replica", None)
+        if register is not None:  # process replicas keep its per-replica copies in step (process_replicas.py)
+            register(self)
 
     @property
     def aggregation(self):

@@ -266,7 +266,13 @@ class Layer:
     def add_weight(self, shape=None, initializer=None, dtype=None, trainable: bool = True, autocast: bool = True,
                    regularizer=None, constraint=None, aggregation="none", name: str | None = None,
                    **kwargs) -> KerasVariable:
-        """Make a weight of this layer (Keras 3's order of arguments: shape first)."""
+        """Make a weight of this layer (Keras 3's order of arguments: shape first). `aggregation` ("none",
+        "sum", "mean", "only_first_replica") tells a distribution strategy how to combine the replicas'
+        assignments of it (tinytf/distribute/mirrored_variable.py); like Keras 3.15, add_weight takes no
+        `synchronization`."""
+        if "synchronization" in kwargs:
+            raise TypeError("Layer.add_weight() got an unexpected keyword argument 'synchronization'")
+        aggregation = _keras_aggregation(aggregation)
         shape = () if shape is None else tuple(int(d) for d in shape)
         dtype = _dtype_name(dtype) if dtype is not None else self._dtype_name
         if initializer is None:
@@ -277,7 +283,7 @@ class Layer:
             path = f"{_current_path()}/{name}"
             variable = KerasVariable(lambda: initializer(shape, dtype=dtype), name=name, path=path,
                                      trainable=trainable, dtype=dtype, regularizer=regularizers.get(regularizer),
-                                     constraint=constraints.get(constraint))
+                                     constraint=constraints.get(constraint), aggregation=aggregation)
         (self._trainable_own if trainable else self._non_trainable_own).append(variable)
         return variable
 
@@ -569,3 +575,14 @@ def _marking_built(build):
 
     build_and_mark._marks_built = True
     return build_and_mark
+
+
+_KERAS_AGGREGATIONS = (None, "none", "mean", "sum", "only_first_replica")
+
+
+def _keras_aggregation(aggregation) -> str:
+    """Keras 3's check of add_weight's `aggregation` (its names only, as Keras' Variable checks them)."""
+    if aggregation not in _KERAS_AGGREGATIONS:
+        raise ValueError("Invalid value for argument `aggregation`. Expected one of `None`, `'none'`, `'mean'`, "
+                         f"`'sum'`, `'only_first_replica'`. Received: aggregation={aggregation}")
+    return aggregation or "none"
