@@ -8,9 +8,10 @@ another and does its GEMM while both are still in L2. Conv 5x5x32->64 on 64x14x1
 33 ms whole, 16.5 ms in chunks of 2-8 images.
 
 Tasks run on `threads()` threads taking them from one counter, with BLAS on one thread meanwhile
-(runtime/blas_threads.py says why). The filter gradient sums each thread's partial product in thread order,
-so its result does not depend on which thread took which task. The input gradient runs one GEMM per window
-offset on tasks of a few images, added into a padded input in cache.
+(runtime/blas_threads.py says why). The filter gradient sums its chunks into PARTIAL_SUMS fixed partial
+sums, added in order: its result does not depend on the thread count or on which thread took which task.
+The input gradient runs one GEMM per window offset on tasks of a few images, added into a padded input in
+cache.
 
 Each thread keeps its chunk buffers (`_workspace`) across calls: a steady-state call allocates only its
 result, and threads never share a buffer."""
@@ -32,6 +33,7 @@ OFFSET_TASK_BYTES = 256 << 10  # the input gradient's padded input, products and
 ROW_TASKS_BYTES = 4 << 20  # images whose window matrix is larger than this are cut into tasks of rows
 FEW_CHANNELS = 4  # inputs with at most this many channels build their window matrix by offset
 PARALLEL_MIN_FLOPS = 4_000_000  # below this, handing tasks to a second thread costs more than it saves
+PARTIAL_SUMS = 4  # the filter gradient's partial sums: the threads take them from a counter, as other tasks
 
 _local = threading.local()
 
@@ -272,7 +274,11 @@ def _pool_rows(block, pool, pooled_hw, out=None):
 
 def conv2d_filter_grad(x, g, filter_shape, geo):
     """The gradient of conv2d for its filters: the window matrix of `x` transposed times the output gradient
-    `g`, summed over chunks (one partial sum per thread, added in thread order)."""
+    `g`, summed over chunks into PARTIAL_SUMS partial sums, then those added in order.
+
+    The chunks and which partial sum each goes into depend on the shapes alone, never on the thread count:
+    a train step gives the same bits on 1 thread or 2, whatever the load (the thread count seen by a call
+    could differ between calls, and with it the order of the float32 sums: 1-ulp different losses)."""
     kh, kw, channels, out_channels = filter_shape
     depth = kh * kw * channels
     batch, out_h, out_w = g.shape[:3]
@@ -281,24 +287,24 @@ def conv2d_filter_grad(x, g, filter_shape, geo):
         return np.zeros(filter_shape, dtype)
     x, g = np.asarray(x, dtype), np.asarray(g, dtype)
     count = _thread_count(batch * out_h * out_w, depth, out_channels)
-    tasks = _tasks(batch, out_h, out_w * depth * dtype.itemsize, count)
-    partials = [None] * max(1, min(count, len(tasks)))
+    tasks = _tasks(batch, out_h, out_w * depth * dtype.itemsize, PARTIAL_SUMS)
+    groups = [tasks[k::PARTIAL_SUMS] for k in range(min(PARTIAL_SUMS, len(tasks)))]
+    partials = [None] * len(groups)
 
-    def work(own, worker):
+    def work(group, _worker):
         total = np.zeros((depth, out_channels), dtype)
-        for task in own:
+        for task in groups[group]:
             n0, n1, r0, r1 = task
             columns = _columns(_input_rows(x, task, geo), r1 - r0, geo)
             product = _workspace("product", (depth, out_channels), dtype)
             _matmul_into(columns.T, g[n0:n1, r0:r1].reshape(-1, out_channels), product)
             total += product
-        partials[worker] = total
+        partials[group] = total
 
-    _run_each(tasks, work, count)
+    _run(list(range(len(groups))), work, count)
     total = partials[0]
     for partial in partials[1:]:
-        if partial is not None:  # None: called inside a task, all on one thread (_run_each)
-            total += partial
+        total += partial
     return total.reshape(filter_shape)
 
 
