@@ -21,6 +21,7 @@ ROWS = [
     ((2, 9, 8, 5), (3, 1, 5, 4), (3, 1), "VALID", (1, 1)),  # one column: no shifted gradients
     ((1, 4, 5, 5), (5, 6, 5, 2), (1, 1), "SAME", (1, 1)),  # window larger than the input
     ((2, 6, 7, 5), (3, 3, 5, 2), (1, 1), ((1, 2), (0, 2)), (1, 1)),  # explicit padding, right = reach
+    ((2, 6, 7, 5), (2, 2, 5, 2), (1, 1), ((3, 0), (3, 1)), (1, 1)),  # top and left wider than the window
 ]
 OFFSETS = [  # the per-offset way: width strides, padding past the window on the right, few channels
     ((2, 9, 9, 5), (3, 2, 5, 3), (2, 3), "SAME", (1, 1)),
