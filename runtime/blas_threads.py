@@ -80,15 +80,16 @@ def available() -> bool:
 
 
 def count() -> int:
-    """BLAS's thread count now (1 when it cannot be read; 1 inside a region, so that a kernel called from a
-    kernel's task runs on its caller's thread), or, while it lingers at one thread after the last region, the
-    count it goes back to: the count the user's GEMMs run with."""
+    """The count the user's GEMMs run with: BLAS's thread count now (1 when it cannot be read), or, while a
+    region holds it at one thread or it lingers there after the last region, the count it goes back to.
+    Never the region's 1: a kernel asking how many threads to use gets one answer whether or not another
+    thread's kernel happens to be running (a kernel called from inside a task stays on its caller's thread
+    by conv_kernels' own mark, not by this count)."""
     functions = _functions()
     if functions is None:
         return 1
     with _lock:
-        lingering = _region["pinned"] and _region["depth"] == 0
-        return max(1, _region["saved"] if lingering else int(functions[0]()))
+        return max(1, _region["saved"] if _region["pinned"] else int(functions[0]()))
 
 
 @contextmanager

@@ -8,9 +8,10 @@ another and does its GEMM while both are still in L2. Conv 5x5x32->64 on 64x14x1
 33 ms whole, 16.5 ms in chunks of 2-8 images.
 
 Tasks run on `threads()` threads taking them from one counter, with BLAS on one thread meanwhile
-(runtime/blas_threads.py says why). The filter gradient sums each thread's partial product in thread order,
-so its result does not depend on which thread took which task. The input gradient runs one GEMM per window
-offset on tasks of a few images, added into a padded input in cache.
+(runtime/blas_threads.py says why). The filter gradient sums its chunks into PARTIAL_SUMS fixed partial
+sums, added in order: its result does not depend on the thread count or on which thread took which task.
+The input gradient runs one GEMM per window row (width stride 1) or per window offset on tasks of a few
+images, added into a padded input in cache.
 
 Each thread keeps its chunk buffers (`_workspace`) across calls: a steady-state call allocates only its
 result, and threads never share a buffer."""
@@ -29,9 +30,11 @@ from .thread_buffers import workspace
 
 TASK_BYTES = 1 << 20  # one task's window matrix: with its input rows and output it stays in a 2 MiB L2
 OFFSET_TASK_BYTES = 256 << 10  # the input gradient's padded input, products and output gradient rows
+ROWS_TASK_BYTES = 1 << 20  # the input gradient's window-row matrix (_input_grad_by_rows)
 ROW_TASKS_BYTES = 4 << 20  # images whose window matrix is larger than this are cut into tasks of rows
 FEW_CHANNELS = 4  # inputs with at most this many channels build their window matrix by offset
 PARALLEL_MIN_FLOPS = 4_000_000  # below this, handing tasks to a second thread costs more than it saves
+PARTIAL_SUMS = 4  # the filter gradient's partial sums: the threads take them from a counter, as other tasks
 
 _local = threading.local()
 
@@ -272,7 +275,11 @@ def _pool_rows(block, pool, pooled_hw, out=None):
 
 def conv2d_filter_grad(x, g, filter_shape, geo):
     """The gradient of conv2d for its filters: the window matrix of `x` transposed times the output gradient
-    `g`, summed over chunks (one partial sum per thread, added in thread order)."""
+    `g`, summed over chunks into PARTIAL_SUMS partial sums, then those added in order.
+
+    The chunks and which partial sum each goes into depend on the shapes alone, never on the thread count:
+    a train step gives the same bits on 1 thread or 2, whatever the load (the thread count seen by a call
+    could differ between calls, and with it the order of the float32 sums: 1-ulp different losses)."""
     kh, kw, channels, out_channels = filter_shape
     depth = kh * kw * channels
     batch, out_h, out_w = g.shape[:3]
@@ -281,38 +288,41 @@ def conv2d_filter_grad(x, g, filter_shape, geo):
         return np.zeros(filter_shape, dtype)
     x, g = np.asarray(x, dtype), np.asarray(g, dtype)
     count = _thread_count(batch * out_h * out_w, depth, out_channels)
-    tasks = _tasks(batch, out_h, out_w * depth * dtype.itemsize, count)
-    partials = [None] * max(1, min(count, len(tasks)))
+    tasks = _tasks(batch, out_h, out_w * depth * dtype.itemsize, PARTIAL_SUMS)
+    groups = [tasks[k::PARTIAL_SUMS] for k in range(min(PARTIAL_SUMS, len(tasks)))]
+    partials = [None] * len(groups)
 
-    def work(own, worker):
+    def work(group, _worker):
         total = np.zeros((depth, out_channels), dtype)
-        for task in own:
+        for task in groups[group]:
             n0, n1, r0, r1 = task
             columns = _columns(_input_rows(x, task, geo), r1 - r0, geo)
             product = _workspace("product", (depth, out_channels), dtype)
             _matmul_into(columns.T, g[n0:n1, r0:r1].reshape(-1, out_channels), product)
             total += product
-        partials[worker] = total
+        partials[group] = total
 
-    _run_each(tasks, work, count)
+    _run(list(range(len(groups))), work, count)
     total = partials[0]
     for partial in partials[1:]:
-        if partial is not None:  # None: called inside a task, all on one thread (_run_each)
-            total += partial
+        total += partial
     return total.reshape(filter_shape)
 
 
 def conv2d_input_grad(g, filters, in_shape, geo, out=None):
-    """The gradient of conv2d for its input (N, H, W, C): per task of a few images, for each window offset
+    """The gradient of conv2d for its input (N, H, W, C), written into `out` when it is given.
+
+    With width stride 1 and more than FEW_CHANNELS input channels, by window rows (_input_grad_by_rows: KH
+    GEMMs and KH contiguous adds per task). Otherwise per task of a few images, for each window offset
     (i, j), one GEMM `g @ filters[i, j].T` (the task's N * OH * OW rows, C columns) added at that offset's
     strided positions of a zero, padded input of the thread's own. The products and the padded input stay
     in L2 (OFFSET_TASK_BYTES); one GEMM of all offsets would give a 40 MB matrix to add back from, and the
     transposed convolution on im2col chunks cost 39 ms of CPU against 27-29 ms this way (CNN conv 5x5x32->64
-    on 64x14x14, 1 BLAS thread, load 9). Any strides, dilations and padding. Written into `out` when given."""
+    on 64x14x14, 1 BLAS thread, load 9). Any strides, dilations and padding."""
     kh, kw, channels, out_channels = filters.shape
     batch, out_h, out_w = g.shape[:3]
     height, width = in_shape[1], in_shape[2]
-    (sh, sw), (dh, dw), (top, bottom, left, right) = geo.strides, geo.dilations, geo.pads
+    (_, sw), (_, dw), right = geo.strides, geo.dilations, geo.pads[3]
     dtype = np.result_type(g, filters)
     if out is None or out.shape != (batch, height, width, channels) or out.dtype != dtype:
         out = np.empty((batch, height, width, channels), dtype)
@@ -321,6 +331,18 @@ def conv2d_input_grad(g, filters, in_shape, geo, out=None):
     if g.size == 0 or filters.size == 0:
         out[...] = 0
         return out
+    if sw == 1 and right <= (kw - 1) * dw and channels > FEW_CHANNELS:
+        return _input_grad_by_rows(np.ascontiguousarray(g, dtype), filters, in_shape, geo, out)
+    return _input_grad_by_offsets(g, filters, in_shape, geo, out)
+
+
+def _input_grad_by_offsets(g, filters, in_shape, geo, out):
+    """conv2d_input_grad one window offset at a time (its docstring), into `out` of the result's shape."""
+    kh, kw, channels, out_channels = filters.shape
+    batch, out_h, out_w = g.shape[:3]
+    height, width = in_shape[1], in_shape[2]
+    (sh, sw), (dh, dw), (top, bottom, left, right) = geo.strides, geo.dilations, geo.pads
+    dtype = out.dtype
     padded_h = max(height + top + bottom, (out_h - 1) * sh + (kh - 1) * dh + 1)
     padded_w = max(width + left + right, (out_w - 1) * sw + (kw - 1) * dw + 1)
     g = np.ascontiguousarray(g, dtype)
@@ -342,6 +364,60 @@ def conv2d_input_grad(g, filters, in_shape, geo, out=None):
                 r, c = i * dh, j * dw
                 padded[:, r:r + (out_h - 1) * sh + 1:sh, c:c + (out_w - 1) * sw + 1:sw] += products
         out[n0:n1] = padded[:, top:top + height, left:left + width]
+
+    _run(tasks, work, count)
+    return out
+
+
+def _input_grad_by_rows(g, filters, in_shape, geo, out):
+    """conv2d_input_grad for width stride 1, by window rows: for each window row i, one GEMM gives every
+    input position's sum over the row's KW offsets at once, and one add puts it in place.
+
+    An input column w (of the padded input, shifted by `left`) gets, from window row i, the sum over j of
+    g[y, w + left - j * dw] @ filters[i, j].T: one row of the matrix whose row (y, w) holds the KW gradient
+    vectors g[y, w + left - (KW - 1 - j') * dw] side by side (j' = KW - 1 - j, zeros outside g), times the
+    (KW * out channels, in channels) stack of row i's turned filters. Those rows are windows of g padded by
+    (KW - 1) * dw columns on the left: built once per task, used by all KH GEMMs (depth KW * out channels,
+    320 for the CNN's 5x5x32->64, against 64 per offset), and each product is added, as one contiguous block
+    of rows, at rows y * sh + i * dh of the task's zeroed (rows, W, C) gradient: KH adds where the offset way
+    makes KH * KW strided ones, which cost that way as much as its GEMMs. CNN conv 5x5x32->64 on 64x14x14,
+    one thread, CPU time: see docs/performance.md."""
+    kh, kw, channels, out_channels = filters.shape
+    batch, out_h, out_w = g.shape[:3]
+    height, width = in_shape[1], in_shape[2]
+    (sh, _), (dh, dw), (top, _, left, _) = geo.strides, geo.dilations, geo.pads
+    dtype = out.dtype
+    reach = (kw - 1) * dw
+    g_width = width + left + reach  # g padded by `reach` columns on the left, and on the right as far as read
+    rows_h = max(top + height, (out_h - 1) * sh + (kh - 1) * dh + 1)
+    # (KH, KW * out channels, in channels): row i's filters, offsets reversed (j'), each transposed
+    stacks = np.ascontiguousarray(np.asarray(filters, dtype)[:, ::-1].transpose(0, 1, 3, 2)).reshape(
+        kh, kw * out_channels, channels)
+    depth = kw * out_channels
+    count = _thread_count(batch * out_h * width, kh * depth, channels)
+    tasks = _tasks(batch, 1, out_h * width * depth * dtype.itemsize, count, ROWS_TASK_BYTES)
+
+    def work(task, _worker):
+        n0, n1 = task[:2]
+        n = n1 - n0
+        padded = _workspace("g_padded", (n, out_h, g_width, out_channels), dtype)
+        padded[:, :, :reach] = 0
+        padded[:, :, reach + out_w:] = 0
+        padded[:, :, reach:reach + out_w] = g[n0:n1, :, :g_width - reach]
+        s_n, s_h, s_w, s_c = padded.strides
+        windows = as_strided(padded[:, :, left:], (n, out_h, width, kw, out_channels), (s_n, s_h, s_w, s_w * dw, s_c),
+                             writeable=False)
+        columns = _workspace("row_columns", windows.shape, dtype)
+        np.copyto(columns, windows)
+        columns = columns.reshape(n * out_h * width, depth)
+        grad = _workspace("row_grad", (n, rows_h, width, channels), dtype)
+        grad[...] = 0
+        product = _workspace("row_product", (n, out_h, width, channels), dtype)
+        for i in range(kh):
+            _matmul_into(columns, stacks[i], product.reshape(-1, channels))
+            target = grad[:, i * dh:i * dh + (out_h - 1) * sh + 1:sh]
+            np.add(target, product, out=target)
+        out[n0:n1] = grad[:, top:top + height]
 
     _run(tasks, work, count)
     return out

@@ -11,8 +11,8 @@ kept per thread, over tasks of a few images whose padded input and accumulators 
   filter vector tiled OW times matches it, so each ufunc's inner loop is OW * C long even for 1-3 channels
   (broadcasting a C-vector would make it C long: 7x slower for 3 channels);
 - the filter gradient multiplies window and output gradient per offset and sums the rows (np.add.reduce
-  over the leading axis), one partial sum per thread, added in thread order so the result does not
-  depend on which thread took which task.
+  over the leading axis), into conv_kernels.PARTIAL_SUMS partial sums fixed by the shapes, added in order:
+  the result does not depend on the thread count or on which thread took which task.
 
 Measured against the per-channel conv2d composite Keras used before (32x32x32x16 input, 3x3, multiplier 2,
 CPU time, 1 thread): see docs/performance.md."""
@@ -238,15 +238,17 @@ def filter_grad(x, g, filter_shape, geo):
     padded_hw = _padded_shape(x.shape, geo)
     image_bytes = (padded_hw[0] * padded_hw[1] + (multiplier + 1) * out_h * out_w) * channels * dtype.itemsize
     count = _thread_count(g.size * kh * kw)
-    tasks = _image_tasks(batch, image_bytes, count)
-    workers = max(1, min(count, len(tasks)))
-    partials = [np.zeros((kh, kw, multiplier, tail), dtype) for _ in range(workers)]
+    # the tasks and the partial sum each goes into follow the shapes alone, never the thread count: the same
+    # bits on any number of threads (as conv_kernels.conv2d_filter_grad)
+    tasks = _image_tasks(batch, image_bytes, conv_kernels.PARTIAL_SUMS)
+    groups = [tasks[k::conv_kernels.PARTIAL_SUMS] for k in range(min(conv_kernels.PARTIAL_SUMS, len(tasks)))]
+    partials = [np.zeros((kh, kw, multiplier, tail), dtype) for _ in groups]
     layout = _Layout(np.zeros((kh, kw, channels, multiplier), dtype), geo, channels, dtype)  # views only
 
-    def work(own, worker):
-        total = partials[worker]
+    def work(group, _worker):
+        total = partials[group]
         sums = _workspace("sums", (tail,), dtype)
-        for n0, n1 in own:
+        for n0, n1 in groups[group]:
             padded = _padded_input(x, n0, n1, geo, padded_hw)
             grads = _multiplier_first(g, n0, n1, multiplier, channels, "grads")
             shape = layout.rows_shape(n1 - n0)
@@ -260,16 +262,7 @@ def filter_grad(x, g, filter_shape, geo):
                         np.add.reduce(rows, axis=0, out=sums)
                         np.add(total[i, j, m], sums, out=total[i, j, m])
 
-    def run_each(tasks_of, w):
-        work(tasks_of, w)
-
-    futures = [chunked.executor(workers - 1, "depthwise").submit(run_each, tasks[w::workers], w)
-               for w in range(1, workers)]
-    try:
-        run_each(tasks[0::workers], 0)
-    finally:
-        for f in futures:
-            f.result()
+    _run(list(range(len(groups))), work, count)
     total = partials[0]
     for partial in partials[1:]:
         total += partial
