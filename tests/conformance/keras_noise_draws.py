@@ -78,3 +78,20 @@ def p_fit_training_flag_follows_the_call_signature(tf):
         return [round(evaluated, 6), [round(v, 6) for v in history.history["loss"]]]
 
     return [run(True), run(False)]
+
+
+@program
+def p_attention_layers_dropout_draws(tf):
+    tf.keras.utils.set_random_seed(3)
+    attention = tf.keras.layers.Attention(dropout=0.5)
+    alpha = tf.keras.layers.AlphaDropout(0.3)
+    dropout = tf.keras.layers.Dropout(0.2)
+    mha = tf.keras.layers.MultiHeadAttention(2, 2, dropout=0.5)
+    q = tf.reshape(tf.range(12.0), (1, 3, 4)) / 10
+    attended = attention([q, q], training=True)
+    alpha_dropped = alpha(q, training=True)
+    dropped = dropout(q, training=True)
+    mha_out = mha(q, q, training=True)
+    fixed = [np.full(w.shape, 0.1 * (i + 1), np.float32) for i, w in enumerate(mha.get_weights())]
+    mha.set_weights(fixed)
+    return [val(attended), val(alpha_dropped), val(dropped), val(tf.shape(mha_out)), val(mha(q, q, training=True))]

@@ -94,22 +94,17 @@ def shuffle(x, axis=0, seed=None):
 
 
 def dropout(inputs, rate, noise_shape=None, seed=None):
-    """Zero each entry with probability `rate` and scale the rest by 1 / (1 - rate), as TF's stateless dropout
-    does: an entry is kept when its stateless uniform draw is at least `rate`."""
+    """Zero each entry with probability `rate` and scale the rest by 1 / (1 - rate): Keras 3 on TF, which is
+    tf.nn.experimental.stateless_dropout with the seed's next pair (TF's masks for the same seeds)."""
     inputs = _tf.convert_to_tensor(inputs)
     if rate == 1.0:
         return _tf.zeros_like(inputs)
     if rate == 0.0:
         return inputs
-    pair = _seed_pair(seed)
-    if noise_shape is None:
-        shape = _tf.shape(inputs)
-    else:
+    if noise_shape is not None:  # Keras fills the unknown entries with the inputs' own dimensions
         dynamic = _tf.shape(inputs)
-        shape = _tf.stack([dynamic[i] if d is None else d for i, d in enumerate(noise_shape)])
-    draws = _tf.random.stateless_uniform(shape, seed=pair, dtype=inputs.dtype)
-    kept = _tf.cast(draws >= rate, inputs.dtype)
-    return inputs * (1.0 / (1.0 - rate)) * kept
+        noise_shape = _tf.stack([dynamic[i] if d is None else d for i, d in enumerate(noise_shape)])
+    return _tf.nn.experimental.stateless_dropout(inputs, rate, seed=_seed_pair(seed), noise_shape=noise_shape)
 
 
 __all__ = ["SeedGenerator", "dropout", "normal", "randint", "shuffle", "truncated_normal", "uniform"]

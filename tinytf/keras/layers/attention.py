@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import tinytf as _tf
 
+from .. import random as keras_random
 from .layer import Layer
 
 _MASKED_SCORE = {"float16": 65504.0}  # what a masked score is lowered by (1e9 for the wider floats)
@@ -17,6 +18,8 @@ class Attention(Layer):
     def __init__(self, use_scale=False, score_mode="dot", dropout=0.0, seed=None, **kwargs):
         super().__init__(**kwargs)
         self.use_scale, self.score_mode, self.dropout, self.seed = use_scale, score_mode, dropout, seed
+        if dropout > 0:  # Keras makes the generator here (drawing a default seed in Keras' order)
+            self.seed_generator = keras_random.SeedGenerator(seed)
         if score_mode not in ("dot", "concat"):
             raise ValueError("Invalid value for argument score_mode. Expected one of {'dot', 'concat'}. Received: "
                              f"score_mode={score_mode}")
@@ -44,7 +47,7 @@ class Attention(Layer):
             scores = _tf.where(padding, scores - _MASKED_SCORE.get(scores.dtype.name, 1e9), scores)
         weights = _tf.nn.softmax(scores, axis=-1)
         if training and self.dropout > 0:
-            weights = _tf.nn.dropout(weights, self.dropout, seed=self.seed)
+            weights = keras_random.dropout(weights, self.dropout, seed=self.seed_generator)
         return _tf.matmul(weights, value), weights
 
     @staticmethod

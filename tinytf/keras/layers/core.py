@@ -7,7 +7,7 @@ import inspect
 import tinytf as _tf
 
 from .. import activations, constraints, initializers, regularizers
-from ..random import SeedGenerator, _seed_pair
+from .. import random as keras_random
 from .input_spec import InputSpec
 from .layer import Layer
 
@@ -106,22 +106,15 @@ class Dropout(Layer):
                              f"Received: rate={rate}")
         self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
         if rate > 0:  # Keras makes its seed generator here (keeping later default seeds in step with Keras)
-            self.seed_generator = SeedGenerator(seed)
+            self.seed_generator = keras_random.SeedGenerator(seed)
         self.supports_masking = True
         self._build_at_init()
 
     def call(self, inputs, training=False):
         if not training or self.rate == 0:
             return inputs
-        if self.rate == 1:
-            return _tf.zeros_like(inputs)
-        noise_shape = None
-        if self.noise_shape is not None:
-            dynamic = _tf.shape(inputs)
-            noise_shape = _tf.stack([dynamic[i] if d is None else d for i, d in enumerate(self.noise_shape)])
-        # Keras 3 on TF: the generator's next seed pair, then TF's stateless dropout (TF's masks, step for step)
-        return _tf.nn.experimental.stateless_dropout(inputs, self.rate, seed=_seed_pair(self.seed_generator),
-                                                     noise_shape=noise_shape)
+        # Keras 3 on TF: the generator's next seed pair into TF's stateless dropout (TF's masks, step for step)
+        return keras_random.dropout(inputs, self.rate, noise_shape=self.noise_shape, seed=self.seed_generator)
 
     def compute_output_shape(self, input_shape):
         return input_shape

@@ -12,7 +12,7 @@ from tinytf.scopes import init_scope
 from tinytf.variables import Variable
 
 from .. import activations, constraints, initializers, regularizers
-from ..random import SeedGenerator, _seed_pair
+from .. import random as keras_random
 from .input_spec import InputSpec
 from .layer import Layer, _PathScope
 
@@ -31,7 +31,7 @@ class _Cell(Layer):
                  **kwargs):
         super().__init__(**kwargs)
         if self._seed_generator_first:
-            self.seed_generator = SeedGenerator(seed)
+            self.seed_generator = keras_random.SeedGenerator(seed)
         self.units = units
         self.activation = activations.get(activation)
         self.use_bias = use_bias
@@ -48,7 +48,7 @@ class _Cell(Layer):
         self.dropout, self.recurrent_dropout = min(1.0, max(0.0, dropout)), min(1.0, max(0.0, recurrent_dropout))
         self.seed = seed
         if not self._seed_generator_first:
-            self.seed_generator = SeedGenerator(seed)
+            self.seed_generator = keras_random.SeedGenerator(seed)
         self._dropout_mask = self._recurrent_dropout_mask = None
 
     # --- dropout: one mask (or one per gate) for the whole sequence, as Keras' DropoutRNNCell --------------------
@@ -58,8 +58,7 @@ class _Cell(Layer):
 
     def _make_masks(self, like, rate):
         count = self.gates if self._per_gate_masks() else 1
-        masks = [_tf.nn.experimental.stateless_dropout(_tf.ones_like(like), rate, seed=_seed_pair(self.seed_generator))
-                 for _ in range(count)]
+        masks = [keras_random.dropout(_tf.ones_like(like), rate, seed=self.seed_generator) for _ in range(count)]
         return masks if self._per_gate_masks() else masks[0]
 
     def get_dropout_mask(self, step_input):
