@@ -168,13 +168,41 @@ def _class_weights(y, class_weight, sample_weight):
     return weights if sample_weight is None else weights * sample_weight
 
 
+class _ReadAhead:
+    """An iterator one element ahead of its consumer, as a tf.data iterator is: TF injects a prefetch at the end
+    of every input pipeline, so by the time fit has taken its last batch the pipeline has made the next one
+    (a shuffle behind a repeat has begun its next pass and drawn that pass's seeds)."""
+
+    _END = object()
+
+    def __init__(self, iterator):
+        self._iterator = iterator
+        self._next = self._pull()
+
+    def _pull(self):
+        return next(self._iterator, self._END)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        value = self._next
+        if value is self._END:
+            raise StopIteration
+        self._next = self._pull()
+        return value
+
+
 class IterableBatches:
-    """Batches from a generator or any iterable of batches (a tf.data-style dataset is re-iterated per epoch)."""
+    """Batches from a generator or any iterable of batches. A dataset is iterated anew each epoch, or, with
+    steps_per_epoch, by one iterator that goes on across epochs (Keras 3's rule)."""
 
     def __init__(self, source, steps=None):
         self.source = source
         self.steps_per_epoch = steps
         self._iterator = source if hasattr(source, "__next__") else None
+        self._is_dataset = isinstance(source, _tf.data.Dataset)
+        self._lasting = None  # the iterator kept across epochs when steps_per_epoch is given
 
     @property
     def steps(self):
@@ -195,8 +223,19 @@ class IterableBatches:
             return None
         return tuple(shape.as_list()[1:])
 
+    def _epoch_iterator(self):
+        if self._iterator is not None:
+            return self._iterator
+        if not self._is_dataset:
+            return iter(self.source)
+        if self.steps_per_epoch is None:
+            return _ReadAhead(iter(self.source))
+        if self._lasting is None:
+            self._lasting = _ReadAhead(iter(self.source))
+        return self._lasting
+
     def batches(self):
-        iterator = self._iterator if self._iterator is not None else iter(self.source)
+        iterator = self._epoch_iterator()
         count = 0
         while self.steps_per_epoch is None or count < self.steps_per_epoch:
             try:
