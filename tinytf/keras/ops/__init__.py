@@ -1,0 +1,14 @@
+"""keras.ops: Keras 3's backend-agnostic operations, on tinytf (Keras' TensorFlow-backend semantics and dtype
+rules). The flat namespace holds every function; `keras.ops.numpy`, `.nn`, `.linalg` and `.image` are the
+subnamespaces TF 2.21 exposes. Each function works on tensors, numpy arrays and Python values, eagerly, inside
+tf.function and layers' call, and on KerasTensors (it then becomes a node of a Functional model)."""
+
+from . import core, dtype_rules, image, linalg, math, nn, numpy  # noqa: F401 - the subnamespaces
+from .core import *  # noqa: F403
+from .linalg import *  # noqa: F403
+from .math import *  # noqa: F403
+from .nn import *  # noqa: F403
+from .numpy import *  # noqa: F403
+
+__all__ = sorted({*core.__all__, *linalg.__all__, *math.__all__, *nn.__all__, *numpy.__all__,
+                  "image", "linalg", "nn", "numpy"})
