@@ -535,7 +535,7 @@ def max(x, axis=None, keepdims=False, initial=None):  # noqa: A001
     """The maximum; `initial` joins the comparison; an empty reduction without it is an error."""
     x = convert_to_tensor(x)
     if initial is None and 0 in [d for d in x.shape if d is not None] and axis is None:
-        raise ValueError("Cannot compute the max of an empty tensor.")
+        raise tf.errors.InvalidArgumentError("Cannot compute the max of an empty tensor.")
     if x.dtype == tf.bool:
         out = tf.reduce_any(x, axis=_axis(axis), keepdims=keepdims)
         return out if initial is None else tf.logical_or(out, bool(initial))
@@ -546,7 +546,7 @@ def max(x, axis=None, keepdims=False, initial=None):  # noqa: A001
 def min(x, axis=None, keepdims=False, initial=None):  # noqa: A001
     x = convert_to_tensor(x)
     if initial is None and 0 in [d for d in x.shape if d is not None] and axis is None:
-        raise ValueError("Cannot compute the min of an empty tensor.")
+        raise tf.errors.InvalidArgumentError("Cannot compute the min of an empty tensor.")
     if x.dtype == tf.bool:
         out = tf.reduce_all(x, axis=_axis(axis), keepdims=keepdims)
         return out if initial is None else tf.logical_and(out, bool(initial))
@@ -773,8 +773,8 @@ def hstack(xs):
 
 
 def vstack(xs):
-    xs = [convert_to_tensor(x) for x in xs]
-    return concatenate([tf.reshape(x, [1, -1]) if len(x.shape) == 1 else x for x in xs], axis=0)
+    """The tensors joined along axis 0 (1-D ones stay 1-D: Keras' TensorFlow backend concatenates them)."""
+    return concatenate(xs, axis=0)
 
 
 def dstack(xs):
