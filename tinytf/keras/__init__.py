@@ -21,9 +21,17 @@ from . import (
     saving,
     utils,
 )
+from .backend import Variable
+from .initializers import Initializer
 from .layers import Input, InputSpec, Layer
+from .losses import Loss
+from .metrics import Metric
 from .models import Model, Sequential
+from .models.keras_tensor import KerasTensor
+from .optimizers import Optimizer
+from .regularizers import Regularizer
 
 __all__ = ["activations", "callbacks", "constraints", "datasets", "initializers", "layers", "losses", "metrics",
            "models", "utils", "optimizers", "preprocessing", "random", "regularizers", "saving", "Input", "InputSpec",
-           "Layer", "Model", "Sequential", "backend", "config", "ops"]
+           "Layer", "Model", "Sequential", "backend", "config", "ops", "Initializer", "KerasTensor", "Loss", "Metric",
+           "Optimizer", "Regularizer", "Variable"]

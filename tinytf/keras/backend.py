@@ -13,9 +13,12 @@ import numpy as np
 
 import tinytf as tf
 
+from . import initializers, naming
 from .config import epsilon, floatx, image_data_format, set_epsilon, set_floatx, set_image_data_format
+from .models.keras_tensor import KerasTensor
 from .naming import reset_names
 from .ops.dtype_rules import is_float_dtype, is_int_dtype, result_type, standardize_dtype
+from .variable import KerasVariable
 
 _uids: dict = collections.defaultdict(int)
 
@@ -38,8 +41,36 @@ def get_uid(prefix: str = "") -> int:
 
 def is_keras_tensor(x) -> bool:
     """Whether x is a symbolic KerasTensor (what keras.Input and layers called on one return)."""
-    from .models.keras_tensor import KerasTensor  # the models package imports this module's neighbours
     return isinstance(x, KerasTensor)
+
+
+class Variable(KerasVariable):
+    """keras.Variable: a variable made from a value or from an initializer and a shape (Keras 3's signature),
+    named `variable`, `variable_1`, ... unless named; float values take floatx."""
+
+    def __init__(self, initializer, shape=None, dtype=None, trainable=True, autocast=True, aggregation="none",
+                 synchronization="auto", name=None, **kwargs):
+        name = name or naming.unique_name("variable")
+        if isinstance(initializer, (str, dict, initializers.Initializer)) or (
+                callable(initializer) and not tf.is_tensor(initializer)):
+            if shape is None:
+                raise ValueError("When creating a Variable from an initializer, the `shape` argument should be "
+                                 f"specified. Received: initializer={initializer} and shape={shape}")
+            dtype = standardize_dtype(dtype)
+            value = initializers.get(initializer)(tuple(shape), dtype=dtype)
+        else:
+            value = tf.convert_to_tensor(initializer)
+            dtype = standardize_dtype(dtype) if dtype is not None else (
+                floatx() if value.dtype.is_floating else value.dtype.name)
+            value = tf.cast(value, dtype)
+            if shape is not None and tuple(shape) != tuple(value.shape.as_list()):
+                raise ValueError(f"Initial value has shape {tuple(value.shape.as_list())}, but the variable's shape "
+                                 f"is {tuple(shape)}.")
+        super().__init__(value, name=name, path=name, trainable=trainable, dtype=dtype)
+
+    def __repr__(self):
+        return (f"<Variable path={self.path}, shape={tuple(self.shape.as_list())}, dtype={self.dtype.name}, "
+                f"value={self.numpy()}>")
 
 
 # --- Keras 2 functions: thin TensorFlow calls --------------------------------------------------------------

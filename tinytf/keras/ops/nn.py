@@ -504,7 +504,8 @@ def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, i
         keep = causal if keep is None else tf.logical_and(keep, causal)
     if keep is not None:
         logits = tf.where(keep, logits, tf.constant(large_negative, dtype))
-    probs = cast(tf.nn.softmax(cast(logits, "float32"), axis=-1), dtype)
+    # half-precision logits are normalized in float32, as Keras does; float64 stays float64
+    probs = cast(tf.nn.softmax(cast(logits, result_type(dtype, "float32")), axis=-1), dtype)
     return tf.einsum("BNTS,BSNH->BTNH", probs, value)
 
 

@@ -826,7 +826,7 @@ def tile(x, repeats):
     if len(repeats) < len(x.shape):
         repeats = [1] * (len(x.shape) - len(repeats)) + repeats
     elif len(repeats) > len(x.shape):
-        x = tf.reshape(x, [1] * (len(repeats) - len(x.shape)) + list(tf.shape(x)))
+        x = tf.reshape(x, tf.concat([tf.ones([len(repeats) - len(x.shape)], "int32"), tf.shape(x)], 0))
     return tf.tile(x, repeats)
 
 

@@ -39,6 +39,26 @@ def symbolic_aware(fn):
     return op
 
 
+def install_operators(keras_tensor_class, ops) -> None:
+    """Python's arithmetic operators on KerasTensors, as Keras 3 gives them (`inputs * 2 + 1` in a Functional
+    model records ops.multiply and ops.add). == and != are left alone: KerasTensors are compared by identity
+    when models look them up in lists."""
+    def binary(fn, reflected=False):
+        return (lambda self, other: fn(other, self)) if reflected else (lambda self, other: fn(self, other))
+
+    for name, fn in [("add", ops.add), ("sub", ops.subtract), ("mul", ops.multiply), ("truediv", ops.divide),
+                     ("floordiv", ops.floor_divide), ("mod", ops.mod), ("pow", ops.power), ("matmul", ops.matmul),
+                     ("and", ops.logical_and), ("or", ops.logical_or), ("xor", ops.logical_xor)]:
+        setattr(keras_tensor_class, f"__{name}__", binary(fn))
+        setattr(keras_tensor_class, f"__r{name}__", binary(fn, reflected=True))
+    for name, fn in [("lt", ops.less), ("le", ops.less_equal), ("gt", ops.greater), ("ge", ops.greater_equal)]:
+        setattr(keras_tensor_class, f"__{name}__", binary(fn))
+    keras_tensor_class.__neg__ = lambda self: ops.negative(self)
+    keras_tensor_class.__abs__ = lambda self: ops.absolute(self)
+    keras_tensor_class.__invert__ = lambda self: ops.logical_not(self)
+    keras_tensor_class.__getitem__ = lambda self, key: ops.get_item(self, key)
+
+
 def export_all(namespace: dict, names) -> None:
     """Wrap every public function `names` of a module's namespace with symbolic_aware, in place."""
     for name in names:
