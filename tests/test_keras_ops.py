@@ -127,6 +127,24 @@ CASES = [
      lambda x: x * 3 if x.sum() > 0 else -x),
     ("attention", lambda q, k: ops.dot_product_attention(q, k, k, is_causal=True), [IMG[:, :4, :, :2],
                                                                                     IMG[:, 1:5, :, 1:]], None),
+    ("fft", lambda r, i: ops.fft((r, i)), [A, A[::-1]],
+     lambda r, i: (np.fft.fft(r + 1j * i).real, np.fft.fft(r + 1j * i).imag)),
+    ("ifft2", lambda r, i: ops.ifft2((r, i)), [A, A * 2],
+     lambda r, i: (np.fft.ifft2(r + 2j * r).real, np.fft.ifft2(r + 2j * r).imag)),
+    ("rfft", lambda x: ops.rfft(x, 6), [A], lambda x: (np.fft.rfft(x, 6).real, np.fft.rfft(x, 6).imag)),
+    ("irfft", lambda r, i: ops.irfft((r, i), 6), [A, A[::-1]], lambda r, i: np.fft.irfft(r + 1j * i, 6)),
+    # the first and last samples miss the frames before and after the signal (as in TF), the rest is exact
+    ("stft_istft", lambda x: ops.istft(ops.stft(x, 8, 2, 8), 8, 2, 8, length=24)[:, 2:-2],
+     [RNG.normal(size=(2, 24))], lambda x: x[:, 2:-2]),
+    ("depth_space", lambda x: ops.space_to_depth(ops.depth_to_space(x, 2), 2), [IMG[:, :4, :4, :].repeat(4, -1)],
+     lambda x: x),
+    ("adaptive_avg", lambda x: ops.adaptive_average_pool(x, (4, 2)), [IMG], None),
+    ("adaptive_max", lambda x: ops.adaptive_max_pool(x, 3), [IMG], None),
+    ("unfold_fold", lambda x: ops.fold(ops.unfold(x, 2, stride=2), (6, 4), 2, stride=2),
+     [np.transpose(IMG[:, :, :4], (0, 3, 1, 2))], lambda x: x),
+    ("cdist", ops.cdist, [A, A[::-1] * 2], lambda x, y: np.sqrt(((x[:, None] - y[None]) ** 2).sum(-1))),
+    ("nanquantile", lambda x: ops.nanquantile(x, [0.3, 0.6], axis=1), [np.where(A > 1, np.nan, A)],
+     lambda x: np.nanquantile(x, [0.3, 0.6], axis=1)),
 ]
 
 
@@ -211,6 +229,16 @@ GRADIENT_CASES = [
     ("associative_scan", lambda x: ops.associative_scan(lambda a, b: a * b, x), [(5,)]),
     ("map", lambda x: ops.map(lambda r: ops.sum(ops.exp(r)), x), [(3, 2)]),
     ("cond", lambda x: ops.cond(ops.sum(x) > 100.0, lambda: x * 2.0, lambda: ops.square(x)), [(3,)]),
+    ("fft2", lambda r, i: ops.fft2((r, i)), [(2, 3), (2, 3)]),
+    ("irfft", lambda r, i: ops.irfft((r, i), 5), [(2, 3), (2, 3)]),
+    ("stft", lambda x: ops.stft(x, 4, 2, 6), [(1, 10)]),
+    ("istft", lambda r, i: ops.istft((r, i), 4, 2, 4), [(3, 3), (3, 3)]),
+    ("adaptive_max_pool", lambda x: ops.adaptive_max_pool(x, (2, 2)), [(1, 3, 5, 1)]),
+    ("adaptive_average_pool", lambda x: ops.adaptive_average_pool(x, 2), [(1, 5, 2)]),
+    ("fold", lambda x: ops.fold(x, (3, 3), 2), [(1, 4, 4)]),
+    ("unfold", lambda x: ops.unfold(x, 2, padding=1), [(1, 1, 2, 3)]),
+    ("depth_to_space", lambda x: ops.depth_to_space(x, 2), [(1, 1, 2, 4)]),
+    ("cdist", ops.cdist, [(3, 2), (2, 2)]),
 ]
 
 

@@ -391,3 +391,47 @@ def p_keras_ops_in_function_and_layers(tf):
     x = tf.constant(M)
     return [val(step(x)), val(model(x)), model.output.shape if hasattr(model, "output") else None,
             val(Scaled()(x))]
+
+
+@program
+def p_keras_ops_spectral_and_rearrangements(tf):
+    ops = tf.keras.ops
+    real, imag = ops.convert_to_tensor(data((2, 8), seed=13)), ops.convert_to_tensor(data((2, 8), seed=14))
+    signal = ops.convert_to_tensor(data((2, 32), seed=15))
+    image = ops.convert_to_tensor(data((2, 4, 4, 8), seed=16))
+    seq = ops.convert_to_tensor(data((2, 7, 3), seed=17))
+    nchw = ops.convert_to_tensor(data((2, 3, 5, 6), seed=18))
+    nan_rows = ops.array([[1.0, np.nan, 3.0, 4.0], [2.0, 5.0, 1.0, 0.0]])
+    spectrum = ops.stft(signal, 8, 4, 16)
+    return _table({
+        "fft": lambda: ops.fft((real, imag)), "fft2": lambda: ops.fft2((real, imag)),
+        "ifft2": lambda: ops.ifft2((real, imag)), "rfft": lambda: ops.rfft(real),
+        "rfft_len": lambda: ops.rfft(real, fft_length=10), "irfft": lambda: ops.irfft(ops.rfft(real)),
+        "irfft_odd": lambda: ops.irfft(ops.rfft(real), fft_length=7),
+        "stft": lambda: spectrum, "stft_hamming": lambda: ops.stft(signal, 6, 3, 8, window="hamming", center=False),
+        "stft_none": lambda: ops.stft(signal, 8, 8, 8, window=None),
+        "istft": lambda: ops.istft(spectrum, 8, 4, 16), "istft_len": lambda: ops.istft(spectrum, 8, 4, 16, length=30),
+        "fft_bad": (lambda: ops.fft(real), ""),
+        "depth_to_space": lambda: ops.depth_to_space(image, 2),
+        "space_to_depth": lambda: ops.space_to_depth(image, 2),
+        "depth_to_space_first": lambda: ops.depth_to_space(ops.transpose(image, (0, 3, 1, 2)), 2,
+                                                           data_format="channels_first"),
+        "adaptive_avg_2d": lambda: ops.adaptive_average_pool(image, (3, 2)),
+        "adaptive_max_2d": lambda: ops.adaptive_max_pool(image, 3),
+        "adaptive_avg_1d": lambda: ops.adaptive_average_pool(seq, 3),
+        "adaptive_max_1d": lambda: ops.adaptive_max_pool(seq, 4),
+        "unfold": lambda: ops.unfold(nchw, 2), "unfold_args": lambda: ops.unfold(nchw, (2, 3), dilation=(2, 1),
+                                                                                  padding=1, stride=2),
+        "fold": lambda: ops.fold(ops.unfold(nchw, 2), (5, 6), 2),
+        "fold_args": lambda: ops.fold(ops.unfold(nchw, (2, 3), padding=1, stride=2), (5, 6), (2, 3), padding=1,
+                                      stride=2),
+        "polar_parts": lambda: [ops.real(ops.polar(real, imag)), ops.imag(ops.polar(real, imag))],
+        "view_as_real": lambda: ops.view_as_real(ops.polar(real, imag)),
+        "view_as_complex_parts": lambda: ops.imag(ops.view_as_complex(ops.stack([real, imag], axis=-1))),
+        "cdist": lambda: ops.cdist(real[:, :3], imag[:, :3]),
+        "cdist_batch": lambda: ops.cdist(ops.reshape(real, (2, 4, 2)), ops.reshape(imag, (2, 4, 2))),
+        "nanmedian": lambda: ops.nanmedian(nan_rows, axis=1), "nanmedian_all": lambda: ops.nanmedian(nan_rows),
+        "nanquantile": lambda: ops.nanquantile(nan_rows, ops.array([0.2, 0.7]), axis=1),
+        "nanpercentile": lambda: ops.nanpercentile(nan_rows, 40.0, axis=0),
+        "quantile_nan": lambda: ops.quantile(nan_rows, 0.5, axis=1),
+    })

@@ -82,6 +82,13 @@ def logdet(x):
     return tf.linalg.logdet(convert_to_tensor(x))
 
 
-__all__ = ["erf", "erfc", "extract_sequences", "in_top_k", "logdet", "logsumexp", "rsqrt", "segment_max",
+def cdist(x, y):
+    """The Euclidean distances between the rows of x (..., P, M) and of y (..., R, M): (..., P, R)."""
+    x, y = convert_to_tensor(x), convert_to_tensor(y)
+    difference = tf.expand_dims(x, -2) - tf.expand_dims(y, -3)
+    return tf.sqrt(tf.reduce_sum(tf.square(difference), axis=-1))
+
+
+__all__ = ["cdist", "erf", "erfc", "extract_sequences", "in_top_k", "logdet", "logsumexp", "rsqrt", "segment_max",
            "segment_min", "segment_prod", "segment_sum", "top_k"]
 export_all(globals(), __all__)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math as _math
 
+import numpy as np
+
 import tinytf as tf
 
 from .. import config
@@ -509,9 +511,126 @@ def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, i
     return tf.einsum("BNTS,BSNH->BTNH", probs, value)
 
 
+
+# --- rearrangements and adaptive pooling ---------------------------------------------------------------------
+def depth_to_space(x, block_size, data_format="channels_last"):
+    """(N, H, W, C) -> (N, H*b, W*b, C/b^2): channel blocks become b x b spatial blocks."""
+    x = convert_to_tensor(x)
+    if data_format == "channels_first":
+        x = tf.transpose(x, [0, 2, 3, 1])
+    b = block_size
+    n, h, w, c = x.shape
+    if c % (b * b):
+        raise ValueError(f"The depth {c} is not divisible by block_size**2 = {b * b}.")
+    batch = tf.shape(x)[0]
+    y = tf.reshape(x, tf.stack([batch, h, w, b, b, c // (b * b)]))
+    y = tf.transpose(y, [0, 1, 3, 2, 4, 5])
+    y = tf.reshape(y, tf.stack([batch, h * b, w * b, c // (b * b)]))
+    return tf.transpose(y, [0, 3, 1, 2]) if data_format == "channels_first" else y
+
+
+def space_to_depth(x, block_size, data_format="channels_last"):
+    """(N, H, W, C) -> (N, H/b, W/b, C*b^2): b x b spatial blocks become channels."""
+    x = convert_to_tensor(x)
+    if data_format == "channels_first":
+        x = tf.transpose(x, [0, 2, 3, 1])
+    b = block_size
+    n, h, w, c = x.shape
+    if h % b or w % b:
+        raise ValueError(f"The spatial size {h}x{w} is not divisible by block_size {b}.")
+    batch = tf.shape(x)[0]
+    y = tf.reshape(x, tf.stack([batch, h // b, b, w // b, b, c]))
+    y = tf.transpose(y, [0, 1, 3, 2, 4, 5])
+    y = tf.reshape(y, tf.stack([batch, h // b, w // b, c * b * b]))
+    return tf.transpose(y, [0, 3, 1, 2]) if data_format == "channels_first" else y
+
+
+def _adaptive_bounds(size, out):
+    """[start, end) of each of `out` windows over `size` positions (floor/ceil splits, as PyTorch and Keras)."""
+    return [((i * size) // out, -((-(i + 1) * size) // out)) for i in range(out)]
+
+
+def _adaptive_pool(inputs, output_size, data_format, reduce):
+    data_format = _data_format(data_format)
+    x = _to_channels_last(convert_to_tensor(inputs), data_format)
+    spatial = len(x.shape) - 2
+    if spatial not in (1, 2, 3):
+        raise ValueError("adaptive pooling supports 1D, 2D, or 3D inputs only.")
+    sizes = _tuple(output_size, spatial)
+    for axis, out in zip(range(1, 1 + spatial), sizes):
+        size = x.shape[axis]
+        if size is None:
+            raise ValueError("Input length must be statically known for adaptive pooling")
+        pieces = []
+        for start, end in _adaptive_bounds(size, out):
+            index = [slice(None)] * len(x.shape)
+            index[axis] = slice(start, end)
+            pieces.append(reduce(x[tuple(index)], axis=axis, keepdims=True))
+        x = tf.concat(pieces, axis=axis)
+    return _from_channels_last(x, data_format)
+
+
+def adaptive_average_pool(inputs, output_size, data_format=None):
+    """Average pooling to a fixed output size: window i covers [floor(i*L/out), ceil((i+1)*L/out))."""
+    return _adaptive_pool(inputs, output_size, data_format, tf.reduce_mean)
+
+
+def adaptive_max_pool(inputs, output_size, data_format=None):
+    """Max pooling to a fixed output size, with adaptive_average_pool's windows."""
+    return _adaptive_pool(inputs, output_size, data_format, tf.reduce_max)
+
+
+def _pair_arg(value):
+    return (value, value) if isinstance(value, int) else tuple(value)
+
+
+def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
+    """im2col of an NCHW batch: (N, C, H, W) -> (N, C*kH*kW, L), the sliding blocks as columns."""
+    x = convert_to_tensor(x)
+    (kh, kw), (dh, dw) = _pair_arg(kernel_size), _pair_arg(dilation)
+    (ph, pw), (sh, sw) = _pair_arg(padding), _pair_arg(stride)
+    n, c, h, w = x.shape
+    x = tf.pad(x, [[0, 0], [0, 0], [ph, ph], [pw, pw]])
+    nh = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+    nw = (w + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    rows = (np.arange(kh)[:, None] * dh + np.arange(nh)[None, :] * sh)  # (kh, nh)
+    cols = (np.arange(kw)[:, None] * dw + np.arange(nw)[None, :] * sw)  # (kw, nw)
+    y = tf.gather(x, tf.constant(rows.reshape(-1), "int32"), axis=2)  # (N, C, kh*nh, W)
+    y = tf.gather(y, tf.constant(cols.reshape(-1), "int32"), axis=3)  # (N, C, kh*nh, kw*nw)
+    batch = tf.shape(x)[0]
+    y = tf.reshape(y, tf.stack([batch, c, kh, nh, kw, nw]))
+    y = tf.transpose(y, [0, 1, 2, 4, 3, 5])
+    return tf.reshape(y, tf.stack([batch, c * kh * kw, nh * nw]))
+
+
+def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """col2im, unfold's adjoint: (N, C*kH*kW, L) -> (N, C, oH, oW), overlapping blocks summed."""
+    x = convert_to_tensor(x)
+    (kh, kw), (dh, dw) = _pair_arg(kernel_size), _pair_arg(dilation)
+    (ph, pw), (sh, sw), (oh, ow) = _pair_arg(padding), _pair_arg(stride), _pair_arg(output_size)
+    c = x.shape[1] // (kh * kw)
+    nh = (oh + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+    nw = (ow + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    hp, wp = oh + 2 * ph, ow + 2 * pw
+    rows = np.arange(kh)[:, None, None, None] * dh + np.arange(nh)[None, None, :, None] * sh
+    cols = np.arange(kw)[None, :, None, None] * dw + np.arange(nw)[None, None, None, :] * sw
+    targets = np.broadcast_to(rows * wp + cols, (kh, kw, nh, nw)).reshape(-1)
+    batch = tf.shape(x)[0]
+    blocks = tf.reshape(x, tf.stack([batch, c, kh * kw * nh * nw]))
+    summed = tf.math.unsorted_segment_sum(tf.transpose(blocks, [2, 0, 1]), tf.constant(targets, "int32"), hp * wp)
+    image = tf.reshape(tf.transpose(summed, [1, 2, 0]), tf.stack([batch, c, hp, wp]))
+    return image[:, :, ph:ph + oh, pw:pw + ow]
+
+
+def polar(abs_, angle):
+    """The complex number abs_ * e^(i angle)."""
+    abs_, angle = convert_to_tensor(abs_), convert_to_tensor(angle)
+    return tf.complex(abs_ * tf.cos(angle), abs_ * tf.sin(angle))
+
 del clip, matmul, _float_input
 
-__all__ = ["average_pool", "batch_normalization", "binary_crossentropy", "categorical_crossentropy", "celu", "conv",
+__all__ = ["adaptive_average_pool", "adaptive_max_pool", "depth_to_space", "fold", "polar", "space_to_depth",
+           "unfold", "average_pool", "batch_normalization", "binary_crossentropy", "categorical_crossentropy", "celu", "conv",
            "conv_transpose", "depthwise_conv", "dot_product_attention", "elu", "gelu", "glu", "hard_shrink",
            "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "layer_normalization", "leaky_relu", "log_sigmoid",
            "log_softmax", "max_pool", "moments", "multi_hot", "normalize", "one_hot", "psnr", "relu", "relu6",

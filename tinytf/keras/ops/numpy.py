@@ -1289,6 +1289,15 @@ def median(x, axis=None, keepdims=False):
 
 def quantile(x, q, axis=None, method="linear", keepdims=False):
     """The q-th quantiles (q in [0, 1]) along axis, with numpy's interpolation methods."""
+    return _quantile(x, q, axis, method, keepdims, ignore_nan=False)
+
+
+def nanquantile(x, q, axis=None, method="linear", keepdims=False):
+    """quantile over the non-NaN values of each slice (NaN where a slice has none)."""
+    return _quantile(x, q, axis, method, keepdims, ignore_nan=True)
+
+
+def _quantile(x, q, axis, method, keepdims, ignore_nan):
     x = convert_to_tensor(x)
     name = standardize_dtype(x.dtype)
     dtype = config.floatx() if name == "int64" else result_type(name, float)
@@ -1296,19 +1305,25 @@ def quantile(x, q, axis=None, method="linear", keepdims=False):
     q = convert_to_tensor(q, dtype)
     rank = len(x.shape)
     if axis is None:
-        flat, keep_shape = tf.reshape(x, [-1]), [1] * rank
+        flat, keep_shape = tf.reshape(x, [1, -1]), [1] * rank
     else:
         axes = [a % rank for a in ([axis] if isinstance(axis, int) else axis)]
         other = [a for a in builtins.range(rank) if a not in axes]
         moved = tf.transpose(x, other + axes)
         flat = tf.reshape(moved, [x.shape[a] for a in other] + [-1])
         keep_shape = [1 if a in axes else x.shape[a] for a in builtins.range(rank)]
-    sorted_x = tf.sort(flat, axis=-1)
-    n = tf.cast(tf.shape(sorted_x)[-1], dtype)
-    pos = tf.reshape(q, [-1]) * (n - 1.0)
+    nan = tf.math.is_nan(flat)
+    if ignore_nan:
+        # NaNs sort last as +inf; each slice's quantile positions count its valid values only
+        sorted_x = tf.sort(tf.where(nan, tf.constant(np.inf, dtype), flat), axis=-1)
+        n = tf.reduce_sum(cast(tf.logical_not(nan), dtype), axis=-1, keepdims=True)
+    else:
+        sorted_x = tf.sort(flat, axis=-1)
+        n = tf.ones_like(sorted_x[..., :1]) * tf.cast(tf.shape(sorted_x)[-1], dtype)
+    pos = tf.reshape(q, [-1]) * tf.maximum(n - 1.0, 0.0)  # (..., number of q)
     lo_i, hi_i = tf.floor(pos), tf.math.ceil(pos)
-    lo_v = tf.gather(sorted_x, cast(lo_i, "int32"), axis=-1)
-    hi_v = tf.gather(sorted_x, cast(hi_i, "int32"), axis=-1)
+    lo_v = take_along_axis(sorted_x, cast(lo_i, "int32"), axis=-1)
+    hi_v = take_along_axis(sorted_x, cast(hi_i, "int32"), axis=-1)
     if method == "linear":
         out = lo_v + (hi_v - lo_v) * (pos - lo_i)
     elif method == "lower":
@@ -1318,9 +1333,13 @@ def quantile(x, q, axis=None, method="linear", keepdims=False):
     elif method == "midpoint":
         out = (lo_v + hi_v) / 2.0
     elif method == "nearest":
-        out = tf.gather(sorted_x, cast(tf.round(pos), "int32"), axis=-1)
+        out = take_along_axis(sorted_x, cast(tf.round(pos), "int32"), axis=-1)
     else:
         raise ValueError(f"Invalid value for `method`: {method}")
+    empty = tf.equal(n, 0.0) if ignore_nan else tf.reduce_any(nan, axis=-1, keepdims=True)
+    out = tf.where(tf.broadcast_to(empty, tf.shape(out)), tf.constant(np.nan, dtype), out)
+    if axis is None:
+        out = out[0]
     out = moveaxis(out, -1, 0)  # the q axis first, as numpy puts it
     if keepdims:
         out = tf.reshape(out, [-1] + keep_shape)
@@ -1331,6 +1350,28 @@ def quantile(x, q, axis=None, method="linear", keepdims=False):
 
 def percentile(x, q, axis=None, method="linear", keepdims=False):
     return quantile(x, convert_to_tensor(q, "float32") / 100.0, axis=axis, method=method, keepdims=keepdims)
+
+
+def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
+    return nanquantile(x, convert_to_tensor(q, "float32") / 100.0, axis=axis, method=method, keepdims=keepdims)
+
+
+def nanmedian(x, axis=None, keepdims=False):
+    return nanquantile(x, 0.5, axis=axis, keepdims=keepdims)
+
+
+def view_as_real(x):
+    """A complex tensor as real pairs: shape (..., 2) holding (real, imag)."""
+    x = convert_to_tensor(x)
+    return tf.stack([tf.math.real(x), tf.math.imag(x)], axis=-1)
+
+
+def view_as_complex(x):
+    """Real pairs of shape (..., 2) as one complex tensor."""
+    x = convert_to_tensor(x)
+    if x.shape[-1] != 2:
+        raise ValueError(f"Last dimension of input must be size 2 (real and imaginary). Received shape: {x.shape}")
+    return tf.complex(x[..., 0], x[..., 1])
 
 
 def _no_bool(x, name):
