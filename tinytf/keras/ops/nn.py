@@ -630,7 +630,8 @@ def polar(abs_, angle):
 del clip, matmul, _float_input
 
 __all__ = ["adaptive_average_pool", "adaptive_max_pool", "depth_to_space", "fold", "polar", "space_to_depth",
-           "unfold", "average_pool", "batch_normalization", "binary_crossentropy", "categorical_crossentropy", "celu", "conv",
+           "unfold", "average_pool", "batch_normalization", "binary_crossentropy", "categorical_crossentropy",
+           "celu", "conv",
            "conv_transpose", "depthwise_conv", "dot_product_attention", "elu", "gelu", "glu", "hard_shrink",
            "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "layer_normalization", "leaky_relu", "log_sigmoid",
            "log_softmax", "max_pool", "moments", "multi_hot", "normalize", "one_hot", "psnr", "relu", "relu6",
