@@ -365,6 +365,23 @@ def test_ops_in_a_custom_layer_eager_and_graph():
     assert grad is not None and grad.shape == layer.w.shape
 
 
+def test_jvp_matches_finite_differences():
+    def f(x, y):
+        return ops.sin(x) * ops.matmul(x, y)[:, :1]
+
+    x, y = uniform_arrays((2, 3), (3, 2), seed=4)
+    tx, ty = uniform_arrays((2, 3), (3, 2), seed=5)
+    out, tangent = ops.jvp(f, (tf.constant(x), tf.constant(y)), (tf.constant(tx), tf.constant(ty)))
+    eps = 1e-6
+    numeric = (f(tf.constant(x + eps * tx), tf.constant(y + eps * ty)).numpy()
+               - f(tf.constant(x - eps * tx), tf.constant(y - eps * ty)).numpy()) / (2 * eps)
+    np.testing.assert_allclose(tangent.numpy(), numeric, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(out.numpy(), f(tf.constant(x), tf.constant(y)).numpy())
+    graph_out, graph_tangent = tf.function(lambda a, b: ops.jvp(f, (a, b), (tf.constant(tx), tf.constant(ty))))(
+        tf.constant(x), tf.constant(y))
+    np.testing.assert_allclose(graph_tangent.numpy(), tangent.numpy(), rtol=1e-12)
+
+
 def test_shape_with_unknown_dimensions_inside_function():
     seen = []
 

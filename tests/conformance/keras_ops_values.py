@@ -435,3 +435,19 @@ def p_keras_ops_spectral_and_rearrangements(tf):
         "nanpercentile": lambda: ops.nanpercentile(nan_rows, 40.0, axis=0),
         "quantile_nan": lambda: ops.quantile(nan_rows, 0.5, axis=1),
     })
+
+
+@program
+def p_keras_ops_jvp(tf):
+    ops = tf.keras.ops
+    x, y = ops.array([[1.0, 2.0]]), ops.array([[3.0], [4.0]])
+    return _table({
+        "square": lambda: ops.jvp(lambda v: v ** 2, (ops.array([1.0, 2.0]),), (ops.array([1.0, 1.0]),)),
+        "aux": lambda: ops.jvp(lambda v: (v ** 2, v * 3), (ops.array([1.0, 2.0]),), (ops.array([1.0, 1.0]),),
+                               has_aux=True),
+        "matmul": lambda: ops.jvp(ops.matmul, (x, y), (ops.array([[1.0, 0.0]]), ops.array([[0.0], [1.0]]))),
+        "nested_out": lambda: ops.jvp(lambda v: {"s": ops.sin(v), "p": ops.prod(v)}, (ops.array([0.5, 2.0]),),
+                                      (ops.array([1.0, -1.0]),)),
+        "in_function": lambda: tf.function(lambda a: ops.jvp(lambda v: ops.tanh(v) * v, (a,), (ops.ones_like(a),)))(
+            ops.array([0.3, -1.2])),
+    })

@@ -225,12 +225,35 @@ def vectorized_map(function, elements):
     return tf.vectorized_map(function, elements)
 
 
+def jvp(fun, primals, tangents, has_aux=False):
+    """Forward-mode Jacobian-vector product (fun(*primals), J @ tangents), by reverse mode twice: J^T u is
+    linear in u, so the gradient of <J^T u, tangents> with respect to u is J @ tangents."""
+    flat_primals = [convert_to_tensor(p) for p in tf.nest.flatten(primals)]
+    flat_tangents = [convert_to_tensor(t, p.dtype) for t, p in zip(tf.nest.flatten(tangents), flat_primals)]
+    if len(flat_tangents) != len(flat_primals):
+        raise ValueError("`tangents` must have the same structure as `primals`.")
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(flat_primals)
+            result = fun(*tf.nest.pack_sequence_as(primals, flat_primals))
+        outputs, aux = result if has_aux else (result, None)
+        flat_outputs = [convert_to_tensor(o) for o in tf.nest.flatten(outputs)]
+        cotangents = [tf.zeros_like(o) for o in flat_outputs]
+        outer.watch(cotangents)
+        pulled = inner.gradient(flat_outputs, flat_primals, output_gradients=cotangents,
+                                unconnected_gradients=tf.UnconnectedGradients.ZERO)
+        product = tf.add_n([tf.reduce_sum(g * t) for g, t in zip(pulled, flat_tangents)])
+    pushed = outer.gradient(product, cotangents, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+    tangents_out = tf.nest.pack_sequence_as(outputs, pushed)
+    return (outputs, tangents_out, aux) if has_aux else (outputs, tangents_out)
+
+
 def unstack(x, num=None, axis=0):
     return tf.unstack(convert_to_tensor(x), num=num, axis=axis)
 
 
 __all__ = ["associative_scan", "cast", "cond", "convert_to_numpy", "convert_to_tensor", "custom_gradient", "dtype",
-           "fori_loop", "is_tensor", "map", "ndim", "saturate_cast", "scan", "scatter", "scatter_update", "shape",
+           "fori_loop", "is_tensor", "jvp", "map", "ndim", "saturate_cast", "scan", "scatter", "scatter_update", "shape",
            "size", "slice", "slice_update", "stop_gradient", "switch", "unstack", "vectorized_map", "while_loop"]
 export_all(globals(), ["cast", "saturate_cast", "slice", "slice_update", "scatter", "scatter_update",
                        "stop_gradient", "unstack", "size"])
