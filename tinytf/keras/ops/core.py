@@ -253,7 +253,8 @@ def unstack(x, num=None, axis=0):
 
 
 __all__ = ["associative_scan", "cast", "cond", "convert_to_numpy", "convert_to_tensor", "custom_gradient", "dtype",
-           "fori_loop", "is_tensor", "jvp", "map", "ndim", "saturate_cast", "scan", "scatter", "scatter_update", "shape",
+           "fori_loop", "is_tensor", "jvp", "map", "ndim", "saturate_cast", "scan", "scatter", "scatter_update",
+           "shape",
            "size", "slice", "slice_update", "stop_gradient", "switch", "unstack", "vectorized_map", "while_loop"]
 export_all(globals(), ["cast", "saturate_cast", "slice", "slice_update", "scatter", "scatter_update",
                        "stop_gradient", "unstack", "size"])
