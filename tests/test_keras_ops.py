@@ -239,6 +239,10 @@ GRADIENT_CASES = [
     ("unfold", lambda x: ops.unfold(x, 2, padding=1), [(1, 1, 2, 3)]),
     ("depth_to_space", lambda x: ops.depth_to_space(x, 2), [(1, 1, 2, 4)]),
     ("cdist", ops.cdist, [(3, 2), (2, 2)]),
+    ("rgb_to_hsv", lambda x: ops.image.rgb_to_hsv(x * 0.4 + 0.5), [(1, 2, 2, 3)]),
+    ("hsv_to_rgb", lambda x: ops.image.hsv_to_rgb(x * 0.4 + 0.5), [(1, 2, 2, 3)]),
+    ("gaussian_blur", lambda x: ops.image.gaussian_blur(x), [(1, 3, 3, 2)]),
+    ("extract_patches", lambda x: ops.image.extract_patches(x, 2, padding="same"), [(1, 3, 3, 2)]),
 ]
 
 

@@ -451,3 +451,24 @@ def p_keras_ops_jvp(tf):
         "in_function": lambda: tf.function(lambda a: ops.jvp(lambda v: ops.tanh(v) * v, (a,), (ops.ones_like(a),)))(
             ops.array([0.3, -1.2])),
     })
+
+
+@program
+def p_keras_ops_image_more(tf):
+    ops = tf.keras.ops
+    image = ops.convert_to_tensor(data((2, 5, 6, 3), seed=19, scale=0.5) + 0.5)
+    gray = ops.array([[[[0.3, 0.3, 0.3], [1.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.2, 0.9, 0.4]]]])
+    return _table({
+        "rgb_to_hsv": lambda: ops.image.rgb_to_hsv(image), "rgb_to_hsv_edges": lambda: ops.image.rgb_to_hsv(gray),
+        "hsv_to_rgb": lambda: ops.image.hsv_to_rgb(image),
+        "hsv_round_trip": lambda: ops.image.hsv_to_rgb(ops.image.rgb_to_hsv(image)),
+        "rgb_to_hsv_first": lambda: ops.image.rgb_to_hsv(ops.transpose(image, (0, 3, 1, 2)),
+                                                         data_format="channels_first"),
+        "rgb_to_hsv_int": (lambda: ops.image.rgb_to_hsv(ops.ones((1, 2, 2, 3), "int32")), "float dtype"),
+        "gaussian_blur": lambda: ops.image.gaussian_blur(image),
+        "gaussian_blur_wide": lambda: ops.image.gaussian_blur(image, kernel_size=(5, 5), sigma=(2.0, 2.0)),
+        "gaussian_blur_single": lambda: ops.image.gaussian_blur(image[0], (3, 3), (0.5, 0.5)),
+        "extract_patches": lambda: ops.image.extract_patches(image, 2),
+        "extract_patches_args": lambda: ops.image.extract_patches(image, (2, 3), strides=(1, 2), padding="same"),
+        "extract_patches_dilated": lambda: ops.image.extract_patches(image, 2, strides=1, dilation_rate=2),
+    })

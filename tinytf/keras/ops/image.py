@@ -1,7 +1,10 @@
-"""keras.ops.image: the image functions tinytf's ops can compose (resize, rgb_to_grayscale, pad_images,
-crop_images), with Keras 3's signatures and data_format handling."""
+"""keras.ops.image: the image functions tinytf's ops can compose (resize, rgb_to_grayscale, rgb_to_hsv,
+hsv_to_rgb, gaussian_blur, extract_patches, pad_images, crop_images), with Keras 3's signatures and data_format
+handling."""
 
 from __future__ import annotations
+
+import numpy as np
 
 import tinytf as tf
 
@@ -53,6 +56,100 @@ def rgb_to_grayscale(images, data_format=None):
     shape[channel_axis] = 3
     gray = tf.reduce_sum(x * tf.reshape(weights, shape), axis=channel_axis, keepdims=True)
     return cast(gray, dtype)
+
+
+def _float_images(images):
+    images = convert_to_tensor(images)
+    if len(images.shape) not in (3, 4):
+        raise ValueError("Invalid images rank: expected rank 3 (single image) or rank 4 (batch of images). "
+                         f"Received input with shape: images.shape={tuple(images.shape)}")
+    if not images.dtype.is_floating:
+        raise ValueError(f"Invalid images dtype: expected float dtype. Received: images.dtype={images.dtype.name}")
+    return images
+
+
+def _channels_to_last(images, data_format):
+    if data_format != "channels_first":
+        return images
+    return tf.transpose(images, (0, 2, 3, 1) if len(images.shape) == 4 else (1, 2, 0))
+
+
+def _channels_to_first(images, data_format):
+    if data_format != "channels_first":
+        return images
+    return tf.transpose(images, (0, 3, 1, 2) if len(images.shape) == 4 else (2, 0, 1))
+
+
+def rgb_to_hsv(images, data_format=None):
+    """RGB in [0, 1] to hue, saturation, value in [0, 1] (TF's conversion: the hue of grays is 0)."""
+    data_format = _data_format(data_format)
+    x = _channels_to_last(_float_images(images), data_format)
+    red, green, blue = x[..., 0], x[..., 1], x[..., 2]
+    value = tf.reduce_max(x, axis=-1)
+    spread = value - tf.reduce_min(x, axis=-1)
+    zero = tf.zeros_like(value)
+    saturation = tf.where(value > 0, spread / tf.where(value > 0, value, tf.ones_like(value)), zero)
+    norm = 1.0 / (6.0 * tf.where(spread > 0, spread, tf.ones_like(spread)))
+    hue = tf.where(tf.equal(red, value), norm * (green - blue),
+                   tf.where(tf.equal(green, value), norm * (blue - red) + 2.0 / 6.0, norm * (red - green) + 4.0 / 6.0))
+    hue = tf.where(spread > 0, hue, zero)
+    hue = tf.where(hue < 0, hue + 1.0, hue)
+    return _channels_to_first(tf.stack([hue, saturation, value], axis=-1), data_format)
+
+
+def hsv_to_rgb(images, data_format=None):
+    """Hue, saturation, value in [0, 1] to RGB (TF's piecewise-linear conversion)."""
+    data_format = _data_format(data_format)
+    x = _channels_to_last(_float_images(images), data_format)
+    hue, saturation, value = x[..., 0], x[..., 1], x[..., 2]
+    sixths = hue * 6.0
+    red = tf.clip_by_value(tf.abs(sixths - 3.0) - 1.0, 0.0, 1.0)
+    green = tf.clip_by_value(2.0 - tf.abs(sixths - 2.0), 0.0, 1.0)
+    blue = tf.clip_by_value(2.0 - tf.abs(sixths - 4.0), 0.0, 1.0)
+    rest = 1.0 - saturation
+    rgb = [value * (rest + saturation * c) for c in (red, green, blue)]
+    return _channels_to_first(tf.stack(rgb, axis=-1), data_format)
+
+
+def gaussian_blur(images, kernel_size=(3, 3), sigma=(1.0, 1.0), data_format=None):
+    """Each channel convolved with a normalized Gaussian (zero padding, same size), as Keras' TF backend."""
+    images = convert_to_tensor(images)
+    if len(images.shape) not in (3, 4):
+        raise ValueError("Invalid images rank: expected rank 3 (single image) or rank 4 (batch of images). "
+                         f"Received input with shape: images.shape={tuple(images.shape)}")
+    single = len(images.shape) == 3
+    x = images[None] if single else images
+    if data_format == "channels_first":
+        x = tf.transpose(x, (0, 2, 3, 1))
+
+    def gaussian_1d(size, width):
+        grid = np.arange(size) - (size - 1) / 2
+        kernel = np.exp(-0.5 * (grid / width) ** 2)
+        return kernel / kernel.sum()
+
+    kernel = np.tensordot(gaussian_1d(kernel_size[1], sigma[1]), gaussian_1d(kernel_size[0], sigma[0]), axes=0)
+    kernel = np.tile(kernel.reshape(kernel_size[0], kernel_size[1], 1, 1), (1, 1, x.shape[-1], 1))
+    out = tf.nn.depthwise_conv2d(x, tf.constant(kernel, x.dtype), [1, 1, 1, 1], "SAME")
+    if data_format == "channels_first":
+        out = tf.transpose(out, (0, 3, 1, 2))
+    return out[0] if single else out
+
+
+def extract_patches(images, size, strides=None, dilation_rate=1, padding="valid", data_format=None):
+    """size x size patches of images as channels: (N, rows, cols, size*size*C), ordered (row, col, channel)."""
+    data_format = _data_format(data_format)
+    images = convert_to_tensor(images)
+    single = len(images.shape) == 3
+    x = _channels_to_last(images[None] if single else images, data_format)
+    size = (size, size) if isinstance(size, int) else tuple(size)
+    strides = size if strides is None else ((strides, strides) if isinstance(strides, int) else tuple(strides))
+    dilation = (dilation_rate, dilation_rate) if isinstance(dilation_rate, int) else tuple(dilation_rate)
+    channels = x.shape[-1]
+    # a convolution with one-hot kernels copies each (row, col, channel) of the window into its own channel
+    eye = np.eye(size[0] * size[1] * channels).reshape(size[0], size[1], channels, -1)
+    out = tf.nn.conv2d(x, tf.constant(eye, x.dtype), [1, *strides, 1], padding.upper(), dilations=list(dilation))
+    out = _channels_to_first(out, data_format)
+    return out[0] if single else out
 
 
 def _hw_axes(images, data_format):
@@ -109,5 +206,6 @@ def _margins(first, second, target, size, first_name, second_name, target_name):
     return int(first), int(second)
 
 
-__all__ = ["crop_images", "pad_images", "resize", "rgb_to_grayscale"]
+__all__ = ["crop_images", "extract_patches", "gaussian_blur", "hsv_to_rgb", "pad_images", "resize", "rgb_to_grayscale",
+           "rgb_to_hsv"]
 export_all(globals(), __all__)
