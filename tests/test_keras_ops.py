@@ -386,6 +386,24 @@ def test_jvp_matches_finite_differences():
     np.testing.assert_allclose(graph_tangent.numpy(), tangent.numpy(), rtol=1e-12)
 
 
+def test_rearrange_with_unknown_batch_and_errors():
+    @tf.function(input_signature=[tf.TensorSpec([None, 4, 6, 3], tf.float32)])
+    def patches(x):
+        return ops.rearrange(x, "b (h1 h) (w1 w) c -> (b h1 w1) h w c", h1=2, w1=3)
+
+    images = RNG.normal(size=(2, 4, 6, 3)).astype(np.float32)
+    want = images.reshape(2, 2, 2, 3, 2, 3).transpose(0, 1, 3, 2, 4, 5).reshape(12, 2, 2, 3)
+    np.testing.assert_allclose(patches(tf.constant(images)).numpy(), want)
+    inputs = keras.Input((4, 6, 3))
+    assert ops.rearrange(inputs, "b h w c -> b (h w) c").shape == (None, 24, 3)
+    with pytest.raises(ValueError, match="same axes"):
+        ops.rearrange(tf.constant(images), "b h w c -> b h w")
+    with pytest.raises(ValueError, match="cannot infer"):
+        ops.rearrange(tf.constant(images), "b (h1 h) w c -> b h1 h w c")
+    with pytest.raises(ValueError, match="names 3 axes"):
+        ops.rearrange(tf.constant(images), "b h w -> w h b")
+
+
 def test_shape_with_unknown_dimensions_inside_function():
     seen = []
 

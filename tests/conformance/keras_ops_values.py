@@ -472,3 +472,18 @@ def p_keras_ops_image_more(tf):
         "extract_patches_args": lambda: ops.image.extract_patches(image, (2, 3), strides=(1, 2), padding="same"),
         "extract_patches_dilated": lambda: ops.image.extract_patches(image, 2, strides=1, dilation_rate=2),
     })
+
+
+@program
+def p_keras_ops_rearrange(tf):
+    ops = tf.keras.ops
+    images = ops.convert_to_tensor(data((4, 6, 8, 3), seed=20))
+    return _table({
+        "bchw": lambda: ops.rearrange(images, "b h w c -> b c h w"),
+        "merge_first": lambda: ops.rearrange(images, "b h w c -> (b h) w c"),
+        "merge_second": lambda: ops.rearrange(images, "b h w c -> h (b w) c"),
+        "flatten": lambda: ops.rearrange(images, "b h w c -> b (c h w)"),
+        "patches": lambda: ops.rearrange(images, "b (h1 h) (w1 w) c -> (b h1 w1) h w c", h1=2, w1=2),
+        "space_to_depth": lambda: ops.rearrange(images, "b (h h1) (w w1) c -> b h w (c h1 w1)", h1=2, w1=2),
+        "in_function": lambda: tf.function(lambda t: ops.rearrange(t, "b h w c -> b (w h) c"))(images),
+    })

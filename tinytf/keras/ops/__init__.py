@@ -4,9 +4,10 @@ subnamespaces TF 2.21 exposes. Each function works on tensors, numpy arrays and 
 tf.function and layers' call, and on KerasTensors (it then becomes a node of a Functional model)."""
 
 from ..models.keras_tensor import KerasTensor as _KerasTensor
-from . import core, dtype_rules, image, linalg, math, nn, numpy, spectral  # noqa: F401 - the subnamespaces
+from . import core, dtype_rules, einops, image, linalg, math, nn, numpy, spectral  # noqa: F401 - subnamespaces
 from . import numpy as _numpy_ops
 from .core import *  # noqa: F403
+from .einops import rearrange  # noqa: F401
 from .linalg import *  # noqa: F403
 from .math import *  # noqa: F403
 from .nn import *  # noqa: F403
@@ -17,4 +18,4 @@ from .symbolic import install_operators as _install_operators
 _install_operators(_KerasTensor, _numpy_ops)
 
 __all__ = sorted({*core.__all__, *linalg.__all__, *math.__all__, *nn.__all__, *numpy.__all__, *spectral.__all__,
-                  "image", "linalg", "nn", "numpy"})
+                  "rearrange", "image", "linalg", "nn", "numpy"})
