@@ -404,6 +404,22 @@ def test_rearrange_with_unknown_batch_and_errors():
         ops.rearrange(tf.constant(images), "b h w -> w h b")
 
 
+def test_lu_factor_reconstructs_and_batches():
+    # Keras documents (..., M, M) inputs; TF 2.21's backend raises on a batch (it inverts the permutation of
+    # the whole batch at once), tinytf factors each matrix.
+    a = RNG.normal(size=(2, 4, 4))
+    lu, pivots = ops.lu_factor(a)
+    for i in range(2):
+        lower = np.tril(lu.numpy()[i], -1) + np.eye(4)
+        upper = np.triu(lu.numpy()[i])
+        order = np.argsort(pivots.numpy()[i])
+        np.testing.assert_allclose(a[i][order], lower @ upper, rtol=1e-10, atol=1e-12)
+        one_lu, one_pivots = ops.lu_factor(a[i])
+        np.testing.assert_allclose(one_lu.numpy(), lu.numpy()[i])
+        np.testing.assert_array_equal(one_pivots.numpy(), pivots.numpy()[i])
+    check_gradients(lambda m: ops.lu_factor(m + 4 * ops.eye(3, dtype="float64"))[0], uniform_arrays((3, 3)))
+
+
 def test_shape_with_unknown_dimensions_inside_function():
     seen = []
 

@@ -487,3 +487,15 @@ def p_keras_ops_rearrange(tf):
         "space_to_depth": lambda: ops.rearrange(images, "b (h h1) (w w1) c -> b h w (c h1 w1)", h1=2, w1=2),
         "in_function": lambda: tf.function(lambda t: ops.rearrange(t, "b h w c -> b (w h) c"))(images),
     })
+
+
+@program
+def p_keras_ops_lu_factor(tf):
+    ops = tf.keras.ops
+    a = ops.convert_to_tensor(data((4, 4), seed=21))
+    batch = ops.convert_to_tensor(data((2, 3, 3), seed=22))
+    return _table({
+        "lu": lambda: ops.lu_factor(a), "lu_batch_item": lambda: ops.lu_factor(batch[1]),
+        "lu_pivoting": lambda: ops.lu_factor(ops.array([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [1.0, 0.0, 7.0]])),
+        "lu_function": lambda: tf.function(ops.lu_factor)(a),
+    })

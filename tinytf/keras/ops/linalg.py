@@ -1,5 +1,5 @@
 """keras.ops.linalg: the linear algebra tinytf has kernels for (inv, det, slogdet, cholesky, solve,
-solve_triangular, norm, trace-like helpers), with Keras 3's signatures and float promotion."""
+solve_triangular, norm) and lu_factor composed of them, with Keras 3's signatures and float promotion."""
 
 from __future__ import annotations
 
@@ -61,6 +61,45 @@ def solve_triangular(a, b, lower=False):
     return tf.squeeze(out, -1) if vector else out
 
 
+def _lu_one(a):
+    """Doolittle LU with partial pivoting of one n x n matrix (LAPACK's getrf order: at step k the row with the
+    largest |entry| in column k moves up): (packed L\\U, row order with a[order] = L @ U)."""
+    n = a.shape[-1]
+    order = tf.range(n)
+    for k in range(n - 1):
+        pivot = k + tf.argmax(tf.abs(a[k:, k]), output_type="int32")
+        swap = tf.tensor_scatter_nd_update(tf.range(n), [[k], [pivot]], tf.stack([pivot, tf.constant(k)]))
+        a, order = tf.gather(a, swap), tf.gather(order, swap)
+        factors = a[k + 1:, k] / a[k, k]
+        below = tf.concat([a[k + 1:, :k], factors[:, None], a[k + 1:, k + 1:] - factors[:, None] * a[k, k + 1:][None]],
+                          axis=1)
+        a = tf.concat([a[:k + 1], below], axis=0)
+    return a, order
+
+
+def lu_factor(x):
+    """(lu, pivots): L (unit diagonal, below) and U packed in one matrix, and the permutation Keras' TensorFlow
+    backend returns (the inverse of the row order, int32), for a matrix or a batch of them."""
+    x = _float_input(x)
+    if len(x.shape) < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"lu_factor expects square matrices. Received: x.shape={tuple(x.shape)}")
+    if len(x.shape) == 2:
+        lu, order = _lu_one(x)
+        return lu, _invert(order)
+    flat = tf.reshape(x, [-1, x.shape[-2], x.shape[-1]])
+    lus, orders = tf.map_fn(_lu_one, flat, fn_output_signature=(tf.TensorSpec(x.shape[-2:], x.dtype),
+                                                                tf.TensorSpec([x.shape[-1]], tf.int32)))
+    inverse = tf.map_fn(_invert, orders)
+    batch = tf.shape(x)[:-2]
+    return (tf.reshape(lus, tf.concat([batch, x.shape[-2:]], 0)),
+            tf.reshape(inverse, tf.concat([batch, x.shape[-1:]], 0)))
+
+
+def _invert(order):
+    """The inverse of a permutation vector."""
+    return tf.scatter_nd(order[:, None], tf.range(tf.size(order)), tf.shape(order))
+
+
 def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - Keras' name
     """numpy.linalg.norm: vector norms of any order, the Frobenius, nuclear-free matrix norms 'fro', 1, -1,
     inf and -inf over two axes."""
@@ -101,5 +140,5 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - Keras' name
     raise ValueError(f"Invalid axis values for the norm: {axis}")
 
 
-__all__ = ["cholesky", "cholesky_inverse", "det", "inv", "norm", "slogdet", "solve", "solve_triangular"]
+__all__ = ["cholesky", "cholesky_inverse", "det", "inv", "lu_factor", "norm", "slogdet", "solve", "solve_triangular"]
 export_all(globals(), __all__)
