@@ -396,6 +396,7 @@ def test_rearrange_with_unknown_batch_and_errors():
     np.testing.assert_allclose(patches(tf.constant(images)).numpy(), want)
     inputs = keras.Input((4, 6, 3))
     assert ops.rearrange(inputs, "b h w c -> b (h w) c").shape == (None, 24, 3)
+    assert ops.shape(inputs) == (None, 4, 6, 3) and ops.ndim(inputs) == 4 and ops.dtype(inputs) == "float32"
     with pytest.raises(ValueError, match="same axes"):
         ops.rearrange(tf.constant(images), "b h w c -> b h w")
     with pytest.raises(ValueError, match="cannot infer"):

@@ -8,6 +8,7 @@ import numpy as np
 
 import tinytf as tf
 
+from ..models.keras_tensor import KerasTensor
 from .dtype_rules import dtype_of, is_int_dtype, standardize_dtype
 from .symbolic import export_all
 
@@ -56,22 +57,16 @@ def saturate_cast(x, dtype):
 
 
 def shape(x):
-    """x's shape as a tuple: ints where static, scalar tensors where known only at run time."""
+    """x's shape as a tuple: ints where static, scalar tensors where known only at run time (None for a
+    KerasTensor's unknown dimensions, as Keras gives them)."""
+    if isinstance(x, KerasTensor):
+        return tuple(x.shape)
     x = convert_to_tensor(x) if not hasattr(x, "shape") else x
     static = list(x.shape)
     if all(d is not None for d in static):
         return tuple(int(d) for d in static)
     dynamic = tf.shape(x)
     return tuple(dynamic[i] if d is None else int(d) for i, d in enumerate(static))
-
-
-def size(x):
-    """The number of elements of x (an int32 tensor as TF's backend returns it)."""
-    return tf.size(convert_to_tensor(x))
-
-
-def ndim(x) -> int:
-    return len(convert_to_tensor(x).shape) if not hasattr(x, "shape") else len(x.shape)
 
 
 def slice(inputs, start_indices, shape):  # noqa: A001 - Keras' name
@@ -253,8 +248,7 @@ def unstack(x, num=None, axis=0):
 
 
 __all__ = ["associative_scan", "cast", "cond", "convert_to_numpy", "convert_to_tensor", "custom_gradient", "dtype",
-           "fori_loop", "is_tensor", "jvp", "map", "ndim", "saturate_cast", "scan", "scatter", "scatter_update",
-           "shape",
-           "size", "slice", "slice_update", "stop_gradient", "switch", "unstack", "vectorized_map", "while_loop"]
+           "fori_loop", "is_tensor", "jvp", "map", "saturate_cast", "scan", "scatter", "scatter_update",
+           "shape", "slice", "slice_update", "stop_gradient", "switch", "unstack", "vectorized_map", "while_loop"]
 export_all(globals(), ["cast", "saturate_cast", "slice", "slice_update", "scatter", "scatter_update",
-                       "stop_gradient", "unstack", "size"])
+                       "stop_gradient", "unstack"])

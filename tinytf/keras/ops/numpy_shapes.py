@@ -424,7 +424,7 @@ def diff(a, n=1, axis=-1):
 
 
 def ndim(x):
-    return len(convert_to_tensor(x).shape)
+    return len(x.shape) if hasattr(x, "shape") else len(convert_to_tensor(x).shape)
 
 
 def size(x):
