@@ -3,7 +3,9 @@ activations, regularizers, constraints and optimizers."""
 
 from . import (
     activations,
+    backend,
     callbacks,
+    config,
     constraints,
     datasets,
     initializers,
@@ -11,6 +13,7 @@ from . import (
     losses,
     metrics,
     models,
+    ops,
     optimizers,
     preprocessing,
     random,
@@ -18,20 +21,17 @@ from . import (
     saving,
     utils,
 )
+from .backend import Variable
+from .initializers import Initializer
 from .layers import Input, InputSpec, Layer
+from .losses import Loss
+from .metrics import Metric
 from .models import Model, Sequential
-from .naming import reset_names as _reset_names
-
-
-class backend:  # noqa: N801 - Keras' module name
-    """keras.backend's session helpers."""
-
-    @staticmethod
-    def clear_session() -> None:
-        """Restart Keras' automatic names (the next Dense is `dense` again)."""
-        _reset_names()
-
+from .models.keras_tensor import KerasTensor
+from .optimizers import Optimizer
+from .regularizers import Regularizer
 
 __all__ = ["activations", "callbacks", "constraints", "datasets", "initializers", "layers", "losses", "metrics",
            "models", "utils", "optimizers", "preprocessing", "random", "regularizers", "saving", "Input", "InputSpec",
-           "Layer", "Model", "Sequential", "backend"]
+           "Layer", "Model", "Sequential", "backend", "config", "ops", "Initializer", "KerasTensor", "Loss", "Metric",
+           "Optimizer", "Regularizer", "Variable"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import tinytf as _tf
 
 from . import serialization
+from .ops import nn as _nn
 
 
 def linear(x):
@@ -82,6 +83,65 @@ def mish(x):
     return x * _tf.tanh(_tf.nn.softplus(x))
 
 
+def celu(x, alpha=1.0):
+    """max(x, 0) + alpha * expm1(min(x, 0) / alpha): a continuously differentiable ELU."""
+    return _nn.celu(x, alpha=alpha)
+
+
+def glu(x, axis=-1):
+    """The gated linear unit: a * sigmoid(b), a and b the halves of x along axis."""
+    return _nn.glu(x, axis=axis)
+
+
+def hard_shrink(x, threshold=0.5):
+    return _nn.hard_shrink(x, threshold=threshold)
+
+
+def hard_silu(x):
+    """x * hard_sigmoid(x) (hard_swish is the same function)."""
+    return _nn.hard_silu(x)
+
+
+hard_swish = hard_silu
+
+
+def hard_tanh(x):
+    return _nn.hard_tanh(x)
+
+
+def log_sigmoid(x):
+    return _nn.log_sigmoid(x)
+
+
+def soft_shrink(x, threshold=0.5):
+    return _nn.soft_shrink(x, threshold=threshold)
+
+
+def sparse_plus(x):
+    return _nn.sparse_plus(x)
+
+
+def sparse_sigmoid(x):
+    return _nn.sparse_sigmoid(x)
+
+
+def sparsemax(x, axis=-1):
+    return _nn.sparsemax(x, axis=axis)
+
+
+def squareplus(x, b=4):
+    return _nn.squareplus(x, b=b)
+
+
+def tanh_shrink(x):
+    return _nn.tanh_shrink(x)
+
+
+def threshold(x, threshold, default_value):
+    """x where x > threshold, else default_value."""
+    return _nn.threshold(x, threshold, default_value)
+
+
 def softmax(x, axis=-1):
     return _tf.nn.softmax(x, axis=axis)
 
@@ -91,8 +151,11 @@ def log_softmax(x, axis=-1):
 
 
 _BY_NAME = {f.__name__: f for f in [linear, relu, relu6, leaky_relu, elu, selu, sigmoid, hard_sigmoid, tanh,
-                                    softplus, softsign, silu, gelu, exponential, mish, softmax, log_softmax]}
+                                    softplus, softsign, silu, gelu, exponential, mish, softmax, log_softmax, celu,
+                                    glu, hard_shrink, hard_silu, hard_tanh, log_sigmoid, soft_shrink, sparse_plus,
+                                    sparse_sigmoid, sparsemax, squareplus, tanh_shrink, threshold]}
 _BY_NAME["swish"] = silu
+_BY_NAME["hard_swish"] = hard_silu
 
 
 def get(identifier):
@@ -116,7 +179,7 @@ def serialize(activation):
     Keras 3's {"class_name": "function", "config": "package>name"} dict."""
     for name, fn in _BY_NAME.items():
         if fn is activation:
-            return "silu" if name == "swish" else name
+            return {"swish": "silu", "hard_swish": "hard_silu"}.get(name, name)
     registered = serialization.registered_name(activation)
     if registered is not None:
         return {"module": "builtins", "class_name": "function", "config": registered, "registered_name": "function"}
