@@ -522,3 +522,18 @@ SAMPLES.update({
     "ragged_from_dense": [lambda: grads(lambda v: tf.RaggedTensor.from_row_splits(v, [0, 2, 2, 3]).to_tensor(),
                                         arr((3,)))],
 })
+
+# --- image transforms (Keras' RandomRotation/Zoom/Translation): every fill mode and interpolation, and the
+# gradient op (the sampling's adjoint) ---
+from tinytf.runtime.ops.image_transform import image_projective_transform_v3 as _projective  # noqa: E402
+
+_TURN = [[0.8, -0.6, 1.5, 0.6, 0.8, -1.0, 0.01, -0.02], [1.2, 0.0, -2.0, 0.0, 0.7, 0.5, 0.0, 0.0]]
+SAMPLES.update({
+    "image_projective_transform_v3": [
+        lambda: [_projective(arr((2, 5, 4, 3)), c(_TURN), [6, 3], 1.5, i, m)
+                 for i in ("NEAREST", "BILINEAR") for m in ("REFLECT", "WRAP", "CONSTANT", "NEAREST")],
+        lambda: _projective(c(np.arange(40, dtype=np.uint8).reshape(1, 5, 4, 2)), c(_TURN[:1]), [5, 4], 7.0)],
+    "image_projective_transform_grad": [
+        lambda: grads(lambda x: _projective(x, c(_TURN), [6, 3], 0.5, "BILINEAR", "REFLECT"), arr((2, 5, 4, 3))),
+        lambda: grads(lambda x: _projective(x, c(_TURN), [4, 4], 0.0, "NEAREST", "CONSTANT"), arr((2, 5, 4, 3)))],
+})

@@ -22,6 +22,7 @@ from . import (  # noqa: F401
     gradient_list,
     gradient_stack,
     group,
+    image_transform,
     indexing,
     indexing_grad_ops,
     io,

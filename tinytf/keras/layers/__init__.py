@@ -71,6 +71,13 @@ from .regularization import (
 )
 from .reshaping import Flatten, Permute, RepeatVector, Reshape
 
+# isort: split
+# Image preprocessing and augmentation layers (keras.layers.Resizing, RandomFlip, ...); exported at the end.
+from .preprocessing.image_affine import RandomRotation, RandomTranslation, RandomZoom
+from .preprocessing.image_random_color import RandomBrightness, RandomContrast, RandomGrayscale
+from .preprocessing.image_random_flip_crop import RandomCrop, RandomFlip
+from .preprocessing.image_resizing import CenterCrop, Resizing
+
 MaxPool1D, MaxPool2D, AvgPool1D, AvgPool2D = MaxPooling1D, MaxPooling2D, AveragePooling1D, AveragePooling2D
 GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2D
 GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
@@ -87,3 +94,5 @@ __all__ = ["Layer", "InputSpec", "Input", "InputLayer", "Dense", "Activation", "
            "SimpleRNNCell", "LSTMCell", "GRUCell", "Bidirectional", "StackedRNNCells", "EinsumDense",
            "MultiHeadAttention", "GaussianNoise", "GaussianDropout",
            "SpatialDropout1D", "SpatialDropout2D", "ActivityRegularization", "Identity", "UnitNormalization"]
+__all__ += ["Resizing", "CenterCrop", "RandomCrop", "RandomFlip", "RandomRotation", "RandomZoom",  # image layers
+            "RandomTranslation", "RandomContrast", "RandomBrightness", "RandomGrayscale"]
