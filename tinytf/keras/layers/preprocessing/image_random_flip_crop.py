@@ -21,8 +21,7 @@ class RandomFlip(BaseImagePreprocessingLayer):
 
     def __init__(self, mode=HORIZONTAL_AND_VERTICAL, seed=None, data_format=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
-        if mode not in (HORIZONTAL, VERTICAL, HORIZONTAL_AND_VERTICAL):
-            raise ValueError(f"RandomFlip layer {self.name} received an unknown mode argument {mode}")
+        # Keras 3 does not check `mode`: another value flips nothing, and so here
         self.seed, self.mode = seed, mode
         self.generator = self._make_generator(seed)
 

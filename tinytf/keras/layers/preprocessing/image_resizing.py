@@ -103,8 +103,6 @@ class Resizing(BaseImagePreprocessingLayer):
         if interpolation not in _INTERPOLATIONS:
             raise ValueError(f"Invalid value for argument `interpolation`. Expected of one {_INTERPOLATIONS}. "
                              f"Received: interpolation={interpolation}")
-        if crop_to_aspect_ratio and pad_to_aspect_ratio:
-            raise ValueError("Only one of `pad_to_aspect_ratio` & `crop_to_aspect_ratio` can be `True`.")
         self.height, self.width = height, width
         self.interpolation = interpolation
         self.crop_to_aspect_ratio, self.pad_to_aspect_ratio = crop_to_aspect_ratio, pad_to_aspect_ratio

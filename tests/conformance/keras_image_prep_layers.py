@@ -1,0 +1,151 @@
+"""Keras 3's image preprocessing layers as TF 2.21 ships them: resizing and cropping, the random augmentations
+with seeds given (seed=) and drawn (keras.utils.set_random_seed), in training and inference, one image and a
+batch, channels_first, inside tf.function and a Sequential model's fit/predict, and their configs."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import program, val
+
+
+def _images(shape=(2, 6, 5, 3)):
+    return ((np.arange(np.prod(shape), dtype="float32").reshape(shape) * 7.3) % 255).astype("float32")
+
+
+def _seeded_layers(L):
+    return [L.RandomCrop(3, 3, seed=1), L.RandomCrop(8, 8, seed=1), L.RandomFlip(seed=1),
+            L.RandomFlip("vertical", seed=3), L.RandomFlip("horizontal", seed=4), L.RandomRotation(0.2, seed=1),
+            L.RandomRotation(0.3, fill_mode="constant", fill_value=9.0, interpolation="nearest", seed=5),
+            L.RandomRotation((-0.1, 0.4), fill_mode="wrap", seed=6), L.RandomZoom(0.3, seed=1),
+            L.RandomZoom((-0.3, 0.2), (0.1, 0.4), fill_mode="wrap", seed=2),
+            L.RandomZoom(-0.5, fill_mode="nearest", interpolation="nearest", seed=8),
+            L.RandomTranslation(0.2, 0.3, seed=1),
+            L.RandomTranslation((-0.2, 0.1), 0.3, fill_mode="constant", fill_value=-1.0, seed=7),
+            L.RandomContrast(0.3, seed=1), L.RandomContrast((0.2, 0.6), value_range=(0, 100), seed=2),
+            L.RandomBrightness(0.2, seed=1), L.RandomBrightness((0.1, 0.3), value_range=(0, 1), seed=4),
+            L.RandomGrayscale(seed=1), L.RandomGrayscale(0.9, seed=2)]
+
+
+def _rounded(x, digits=None):
+    """Values as float lists (digits: rounded, for losses after training, whose last bits follow summation
+    order)."""
+    values = np.asarray(x, dtype="float64")
+    return (values if digits is None else np.round(values, digits)).tolist()
+
+
+@program
+def p_image_layers_seeded_training(tf):
+    x = _images()
+    out = []
+    for layer in _seeded_layers(tf.keras.layers):
+        out.append([type(layer).__name__, _rounded(layer(x)), _rounded(layer(x)), _rounded(layer(x[0])),
+                    _rounded(layer(x, training=False))])
+    return out
+
+
+@program
+def p_image_layers_resizing(tf):
+    L = tf.keras.layers
+    x = _images()
+    layers = [L.Resizing(4, 5), L.Resizing(3, 3, crop_to_aspect_ratio=True),
+              L.Resizing(3, 4, pad_to_aspect_ratio=True, fill_value=2.0), L.Resizing(9, 7, interpolation="nearest"),
+              L.Resizing(12, 3, crop_to_aspect_ratio=True), L.Resizing(2, 8, pad_to_aspect_ratio=True),
+              L.CenterCrop(3, 3), L.CenterCrop(4, 5), L.CenterCrop(8, 8), L.CenterCrop(2, 7)]
+    out = [[type(layer).__name__, _rounded(layer(x)), _rounded(layer(x[1]))] for layer in layers]
+    as_uint8 = L.Resizing(4, 3)(x.astype("uint8"))
+    out.append([str(as_uint8.dtype.name), val(as_uint8)])
+    return out
+
+
+@program
+def p_image_layers_default_seeds(tf):
+    """Unseeded layers draw Keras' default seeds from Python's random after keras.utils.set_random_seed."""
+    keras = tf.keras
+    L = keras.layers
+    keras.utils.set_random_seed(11)
+    layers = [L.RandomFlip(), L.RandomRotation(0.25), L.RandomZoom(0.2, 0.3), L.RandomTranslation(0.1, 0.1),
+              L.RandomContrast(0.5), L.RandomBrightness(0.3), L.RandomCrop(4, 4), L.RandomGrayscale()]
+    x = _images((3, 6, 6, 3))
+    return [[type(layer).__name__, _rounded(layer(x))] for layer in layers]
+
+
+@program
+def p_image_layers_channels_first(tf):
+    L = tf.keras.layers
+    x = np.transpose(_images(), (0, 3, 1, 2))
+    layers = [L.RandomFlip(seed=2, data_format="channels_first"),
+              L.RandomRotation(0.2, seed=3, data_format="channels_first"),
+              L.RandomZoom(0.2, seed=4, data_format="channels_first"),
+              L.Resizing(4, 4, data_format="channels_first"), L.CenterCrop(3, 2, data_format="channels_first"),
+              L.RandomCrop(3, 4, seed=5, data_format="channels_first")]
+    return [[type(layer).__name__, _rounded(layer(x))] for layer in layers]
+
+
+@program
+def p_image_layers_in_tf_function(tf):
+    """In a tf.function, each call draws new numbers (the seed generator's state is a variable)."""
+    L = tf.keras.layers
+    augment = tf.keras.Sequential([L.RandomFlip("horizontal", seed=1), L.RandomRotation(0.1, seed=2),
+                                   L.RandomZoom(0.1, seed=3)])
+    step = tf.function(lambda images: augment(images, training=True))
+    x = tf.constant(_images())
+    return [_rounded(step(x)), _rounded(step(x)), _rounded(augment(x, training=False))]
+
+
+@program
+def p_image_layers_in_fit_and_predict(tf):
+    """The data augmentation guide's pattern: augmentation layers first in a Sequential classifier; fit draws,
+    predict passes the images through."""
+    keras = tf.keras
+    L = keras.layers
+    keras.utils.set_random_seed(4)
+    model = keras.Sequential([keras.Input((8, 8, 3)), L.Rescaling(1.0 / 255), L.RandomFlip("horizontal"),
+                              L.RandomRotation(0.1), L.RandomZoom(0.1), L.Conv2D(2, 3, activation="relu"),
+                              L.GlobalAveragePooling2D(), L.Dense(2)])
+    model.compile(optimizer=keras.optimizers.SGD(0.1),
+                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    x = _images((8, 8, 8, 3))
+    y = (np.arange(8) % 2).astype("int32")
+    history = model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0)
+    predicted = model.predict(x, verbose=0)
+    plain = keras.Sequential(model.layers[-3:])
+    return [_rounded(history.history["loss"], 4), _rounded(predicted, 4),
+            _rounded(plain(x / np.float32(255.0)), 4)]
+
+
+@program
+def p_image_layers_configs(tf):
+    L = tf.keras.layers
+    layers = [L.Resizing(4, 5, interpolation="nearest", crop_to_aspect_ratio=True), L.CenterCrop(3, 3),
+              L.RandomCrop(3, 3, seed=1), L.RandomFlip("vertical", seed=1), L.RandomRotation(0.2, seed=1),
+              L.RandomZoom(0.1, (0.1, 0.2), seed=1), L.RandomTranslation(0.1, 0.2, seed=1),
+              L.RandomContrast(0.3, seed=1), L.RandomBrightness(0.2, seed=1), L.RandomGrayscale(0.3, seed=1)]
+    out = []
+    for layer in layers:
+        config = layer.get_config()
+        config.pop("name")
+        config.pop("dtype")
+        config = {k: list(v) if isinstance(v, tuple) else v for k, v in config.items()}
+        clone = type(layer).from_config(layer.get_config())
+        out.append([type(layer).__name__, config, len(layer.weights),
+                    list(clone.compute_output_shape((None, 6, 5, 3)))])
+    return out
+
+
+@program
+def p_image_layers_errors(tf):
+    L = tf.keras.layers
+    out = []
+    for make in (lambda: L.RandomRotation(1.5), lambda: L.RandomZoom(-1.0), lambda: L.RandomContrast(2.0),
+                 lambda: L.RandomRotation(0.1, fill_mode="mirror"), lambda: L.RandomZoom(0.1, interpolation="cubic"),
+                 lambda: L.RandomBrightness(0.1, value_range=(0, 1, 2)), lambda: L.RandomGrayscale(1.5),
+                 lambda: L.Resizing(3, 3, crop_to_aspect_ratio=True, pad_to_aspect_ratio=True),
+                 lambda: L.Resizing(3, 3, crop_to_aspect_ratio=True, pad_to_aspect_ratio=True)(_images()),
+                 lambda: L.RandomFlip("diagonal"), lambda: L.RandomFlip()(np.zeros((2, 3), "float32"))):
+        try:
+            make()
+            out.append("no error")
+        except (ValueError, NotImplementedError) as e:
+            out.append(type(e).__name__)
+    return out
