@@ -176,7 +176,7 @@ def _adjoint_kernel(grad, transforms, image_shape, *, interpolation, fill_mode):
     g = grad.astype(kind, copy=False)
     flat = np.zeros((batch * in_h * in_w, channels), kind)
     for b, row, col, weight, inside in points:
-        contribution = g if weight is None else g * (weight[0] * weight[1])[..., None]
+        contribution = g if weight is None else g * (weight[0].astype(kind) * weight[1])[..., None]
         index = ((b * in_h + row) * in_w + col)[inside]
         np.add.at(flat, index, contribution[inside])
     return flat.reshape(batch, in_h, in_w, channels).astype(grad.dtype, copy=False)
