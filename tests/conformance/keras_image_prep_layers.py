@@ -149,3 +149,38 @@ def p_image_layers_errors(tf):
         except (ValueError, NotImplementedError) as e:
             out.append(type(e).__name__)
     return out
+
+
+def _projective_transform(tf):
+    """TF's raw op, or (in tinytf, which has no tf.raw_ops entry for it) the op's wrapper, called alike."""
+    raw = getattr(getattr(tf, "raw_ops", None), "ImageProjectiveTransformV3", None)
+    if raw is not None:
+        return raw
+    from tinytf.runtime.ops.image_transform import image_projective_transform_v3
+
+    return lambda images, transforms, output_shape, fill_value, interpolation, fill_mode: \
+        image_projective_transform_v3(images, transforms, output_shape, fill_value, interpolation, fill_mode)
+
+
+@program
+def p_image_projective_transform_v3_kernel(tf):
+    """The kernel under RandomRotation/Zoom/Translation, every fill mode and interpolation, projective
+    transforms (c0, c1 != 0) included, on float32 and uint8 images."""
+    transform = _projective_transform(tf)
+    rng = np.random.default_rng(0)
+    images = rng.uniform(0, 10, (3, 7, 6, 2)).astype("float32")
+    out = []
+    for k in range(4):
+        t = np.zeros((3, 8), "float32")
+        angle, scale = rng.uniform(-3, 3, 3), rng.uniform(0.5, 1.7, 3)
+        t[:, 0], t[:, 1], t[:, 2] = scale * np.cos(angle), -scale * np.sin(angle), rng.uniform(-8, 8, 3)
+        t[:, 3], t[:, 4], t[:, 5] = scale * np.sin(angle), scale * np.cos(angle), rng.uniform(-8, 8, 3)
+        if k % 2 == 0:
+            t[:, 6:] = rng.uniform(-0.05, 0.05, (3, 2))
+        for interpolation in ("NEAREST", "BILINEAR"):
+            for mode in ("REFLECT", "WRAP", "CONSTANT", "NEAREST"):
+                out.append(val(transform(images=images, transforms=t, output_shape=[5, 9], fill_value=1.5,
+                                         interpolation=interpolation, fill_mode=mode)))
+                out.append(val(transform(images=(images * 20).astype("uint8"), transforms=t, output_shape=[7, 6],
+                                         fill_value=3.0, interpolation=interpolation, fill_mode=mode)))
+    return out
