@@ -537,3 +537,28 @@ SAMPLES.update({
         lambda: grads(lambda x: _projective(x, c(_TURN), [6, 3], 0.5, "BILINEAR", "REFLECT"), arr((2, 5, 4, 3))),
         lambda: grads(lambda x: _projective(x, c(_TURN), [4, 4], 0.0, "NEAREST", "CONSTANT"), arr((2, 5, 4, 3)))],
 })
+
+# --- core API names (helper coreapi): hashing, 3-D convolution and pooling, tf.* core ops ------------------------
+SAMPLES.update({
+    "string_to_hash_bucket_fast": [lambda: tf.strings.to_hash_bucket_fast(["a", "hello", "x" * 70], 10)],
+    "string_to_hash_bucket_strong": [lambda: tf.strings.to_hash_bucket_strong([["a", ""], ["bb", "c"]], 7, [1, 2])],
+    "string_to_hash_bucket": [lambda: tf.strings.to_hash_bucket(["a", "hello"], 5)],
+    "fingerprint": [lambda: [tf.fingerprint(c([b"ab", b""])), tf.fingerprint(arr((2, 3)))]],
+})
+SAMPLES.update({
+    # SAME padding times a non-finite filter: tinytf's GEMM gives 0 * inf = NaN where TF skips the padding
+    "conv3d": [lambda: [tf.nn.conv3d(arr((1, 3, 4, 3, 2)), arr((2, 2, 2, 2, 3), seed=1), 1, "VALID"),
+                        tf.nn.conv3d(_finite((1, 3, 4, 3, 2)), _finite((2, 2, 2, 2, 3), seed=1), [1, 1, 2, 1, 1],
+                                     "SAME")]],
+    "conv3d_backprop_input": [lambda: grads(lambda a, b: tf.nn.conv3d(a, b, 1, "VALID"), _finite((1, 3, 3, 3, 2)),
+                                            _finite((2, 2, 2, 2, 2), seed=1))],
+    "conv3d_backprop_filter": [lambda: grads(lambda a, b: tf.nn.conv3d(a, b, 1, "SAME"), _finite((1, 3, 3, 3, 2)),
+                                             _finite((2, 2, 2, 2, 2), seed=1))],
+    "max_pool3d": [lambda: tf.nn.max_pool3d(arr((1, 4, 4, 4, 2)), 2, 2, "VALID")],
+    "avg_pool3d": [lambda: tf.nn.avg_pool3d(_finite((1, 3, 4, 5, 2)), 2, 1, "SAME")],
+    "max_pool3d_grad": [lambda: grads(lambda a: tf.nn.max_pool3d(a, 2, 1, "SAME"), _finite((1, 3, 3, 3, 2)))],
+    "avg_pool3d_grad": [lambda: grads(lambda a: tf.nn.avg_pool3d(a, 2, 1, "SAME"), _finite((1, 3, 3, 3, 2)))],
+    "max_pool3d_grad_grad": [_raw("max_pool3d_grad_grad",
+                                  lambda: [_finite((1, 3, 3, 3, 2)), arr((1, 3, 3, 3, 2), seed=1)],
+                                  ksize=(2, 2, 2), strides=(1, 1, 1), padding="SAME")],
+})

@@ -426,6 +426,35 @@ CASES.update({
         for i, m in (("BILINEAR", "REFLECT"), ("BILINEAR", "CONSTANT"), ("NEAREST", "WRAP"), ("BILINEAR", "NEAREST"))],
 })
 
+# --- core API names (helper coreapi): 3-D convolution and pooling, special functions, core ops ---
+def _op3d(name, attrs):
+    from tinytf.runtime.dispatch import apply
+    from tinytf.runtime.registry import OPS as ops
+
+    return lambda *xs: apply(ops[name], xs, attrs)
+
+
+_CONV3D = {"strides": (1, 1, 1), "padding": "VALID", "dilations": (1, 1, 1)}
+_POOL3D = {"ksize": (2, 2, 2), "strides": (1, 1, 1), "padding": "SAME"}
+CASES.update({
+    "conv3d": [Case(lambda x, f: tf.nn.conv3d(x, f, 1, "VALID"), (1, 3, 4, 3, 2), (2, 3, 2, 2, 2)),
+               Case(lambda x, f: tf.nn.conv3d(x, f, [1, 2, 1, 2, 1], "SAME"), (2, 3, 3, 4, 1), (2, 2, 3, 1, 2))],
+    "conv3d_backprop_input": [Case(_op3d("conv3d_backprop_input", {"shape": (3, 3, 3, 2), **_CONV3D}),
+                                   (1, 2, 2, 2, 3), (2, 2, 2, 2, 3))],
+    "conv3d_backprop_filter": [Case(_op3d("conv3d_backprop_filter", {"filter_shape": (2, 2, 2, 2, 3), **_CONV3D}),
+                                    (1, 3, 3, 3, 2), (1, 2, 2, 2, 3))],
+    "max_pool3d": [Case(lambda x: tf.nn.max_pool3d(x, 2, 2, "VALID"), (1, 4, 4, 2, 2), second=False),
+                   Case(lambda x: tf.nn.max_pool3d(x, 3, 2, "SAME"), (1, 3, 5, 4, 1), second=False)],
+    "avg_pool3d": [Case(lambda x: tf.nn.avg_pool3d(x * x, 2, 2, "VALID"), (1, 4, 4, 2, 2)),
+                   Case(lambda x: tf.nn.avg_pool3d(x * x, 3, 2, "SAME"), (1, 3, 5, 4, 1))],
+    "max_pool3d_grad": [Case(lambda x, g: _op3d("max_pool3d_grad", _POOL3D)(tf.stop_gradient(x), g),
+                             (1, 3, 3, 2, 2), (1, 3, 3, 2, 2))],
+    "max_pool3d_grad_grad": [Case(lambda x, d: _op3d("max_pool3d_grad_grad", _POOL3D)(tf.stop_gradient(x), d),
+                                  (1, 3, 3, 2, 2), (1, 3, 3, 2, 2))],
+    "avg_pool3d_grad": [Case(lambda g: _op3d("avg_pool3d_grad", {"shape": (1, 4, 3, 2, 2), **_POOL3D,
+                                                                 "strides": (2, 2, 2)})(g * g), (1, 2, 2, 1, 2))],
+})
+
 # Ops through which TF registers no gradient although they may output floats: asking for one raises TF's
 # LookupError (checked in test_sets_and_counts.py), so they keep differentiable=True with no rule.
 TF_HAS_NO_GRADIENT = {"unique", "bincount"}

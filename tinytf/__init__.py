@@ -46,6 +46,7 @@ from .composed_array_ops import meshgrid, roll  # noqa: F401
 from .concrete_function import ConcreteFunction
 from .constant import constant, convert_to_tensor
 from .control_dependencies import control_dependencies  # noqa: F401
+from .core_api import fingerprint  # noqa: F401  (TF's top-level core names)
 from .device import device, is_tensor  # noqa: F401
 from .function import Function, function
 from .gradient_tape import GradientTape, UnconnectedGradients, custom_gradient, gradients, stop_gradient  # noqa: F401

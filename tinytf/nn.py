@@ -13,3 +13,9 @@ from tinytf.runtime.ops.search import in_top_k  # noqa: F401
 __all__ = list(_nn_all) + list(_conv_all) + ["conv1d", "conv2d_transpose", "depthwise_conv2d",
                                                "l2_normalize", "in_top_k", "embedding_lookup",
                                                "compute_average_loss", "scale_regularization_loss"]
+
+# --- added by the core-API slice: 3-D convolution and pooling ---------------------------------------------------
+from tinytf.runtime.ops.conv3d import conv3d, conv3d_transpose  # noqa: E402
+from tinytf.runtime.ops.pool3d import avg_pool3d, max_pool3d  # noqa: E402
+
+__all__ += ["conv3d", "conv3d_transpose", "max_pool3d", "avg_pool3d"]

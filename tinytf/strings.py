@@ -151,3 +151,36 @@ def unicode_decode(input, input_encoding: str, errors: str = "replace", replacem
 __all__ = ["as_string", "bytes_split", "format", "join", "length", "lower", "reduce_join", "regex_full_match",
            "regex_replace", "split", "strip", "substr", "to_number", "unicode_decode", "unicode_split",
            "unsorted_segment_join", "upper"]
+
+
+# --- hashing (runtime/ops/string_hash.py) ----------------------------------------------------------------------
+from tinytf.runtime.ops import string_hash as _hash_ops  # noqa: E402 - grouped with the functions it serves
+
+
+def _buckets(num_buckets, what) -> int:
+    if isinstance(num_buckets, bool) or int(num_buckets) != num_buckets:
+        raise TypeError(f"{what}: num_buckets must be an int, got {num_buckets!r}")
+    return int(num_buckets)
+
+
+def to_hash_bucket_fast(input, num_buckets: int, name=None) -> Tensor:  # noqa: A002 - TF's argument name
+    """Each string's FarmHash Fingerprint64 modulo `num_buckets` (int64): TF's fast, stable, non-keyed hash."""
+    return apply(_hash_ops.to_hash_bucket_fast_op, (convert_to_tensor(input),),
+                 {"num_buckets": _buckets(num_buckets, "to_hash_bucket_fast")}, name=name)
+
+
+def to_hash_bucket_strong(input, num_buckets: int, key, name=None) -> Tensor:  # noqa: A002
+    """Each string's SipHash-2-4 under the 128-bit `key` (two ints) modulo `num_buckets`: hard to collide on
+    purpose without the key."""
+    key = [int(k) for k in key]
+    if len(key) != 2:
+        raise ValueError(f"to_hash_bucket_strong: key must be a list of 2 ints, got {key}")
+    return apply(_hash_ops.to_hash_bucket_strong_op, (convert_to_tensor(input),),
+                 {"num_buckets": _buckets(num_buckets, "to_hash_bucket_strong"),
+                  "key": tuple(k & ((1 << 64) - 1) for k in key)}, name=name)
+
+
+def to_hash_bucket(input, num_buckets: int, name=None) -> Tensor:  # noqa: A002
+    """Each string's hash by TF's legacy 64-bit hash modulo `num_buckets` (prefer to_hash_bucket_fast)."""
+    return apply(_hash_ops.to_hash_bucket_op, (convert_to_tensor(input),),
+                 {"num_buckets": _buckets(num_buckets, "to_hash_bucket")}, name=name)
