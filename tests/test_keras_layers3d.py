@@ -143,3 +143,12 @@ def test_spatial_dropout3d_drops_whole_maps_in_training_only():
     np.testing.assert_array_equal(layer(x).numpy(), x)
     with pytest.raises(ValueError):
         layer(np.ones((2, 3, 3, 3), "float32"))
+
+
+@pytest.mark.parametrize("make", [lambda: L.MaxPooling3D(data_format="channels_first"),
+                                  lambda: L.GlobalAveragePooling3D(data_format="channels_first"),
+                                  lambda: L.ZeroPadding3D(data_format="channels_first"),
+                                  lambda: L.Conv3D(2, 2, data_format="channels_first")])
+def test_channels_first_is_refused_not_misread(make):
+    with pytest.raises(NotImplementedError, match="channels_last"):
+        make()

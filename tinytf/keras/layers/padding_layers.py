@@ -8,6 +8,7 @@ import tinytf as _tf
 from .conv import _tuple
 from .input_spec import InputSpec
 from .layer import Layer
+from .pooling3d import channels_last_only
 from .regularization import SpatialDropout2D
 
 
@@ -76,6 +77,7 @@ class UpSampling3D(Layer):
         super().__init__(**kwargs)
         self.size = _tuple(size, 3, "size")
         self.data_format = data_format or "channels_last"
+        channels_last_only(self)
         self.input_spec = InputSpec(ndim=5)
 
     def call(self, inputs):
@@ -99,6 +101,7 @@ class ZeroPadding1D(Layer):
         super().__init__(**kwargs)
         self.padding = _pair(padding, "padding")
         self.data_format = data_format or "channels_last"
+        channels_last_only(self)
         self.input_spec = InputSpec(ndim=3)
 
     def call(self, inputs):
@@ -119,6 +122,7 @@ class ZeroPadding3D(Layer):
         super().__init__(**kwargs)
         self.padding = _triple_pairs(padding, "padding")
         self.data_format = data_format or "channels_last"
+        channels_last_only(self)
         self.input_spec = InputSpec(ndim=5)
 
     def call(self, inputs):
@@ -160,6 +164,7 @@ class Cropping3D(Layer):
         super().__init__(**kwargs)
         self.cropping = _triple_pairs(cropping, "cropping")
         self.data_format = data_format or "channels_last"
+        channels_last_only(self)
         self.input_spec = InputSpec(ndim=5)
 
     def call(self, inputs):

@@ -8,8 +8,19 @@ import tinytf as _tf
 from .pooling import _GlobalPooling, _Pooling
 
 
+def channels_last_only(layer) -> None:
+    """These layers run channels-last (TF's CPU kernels); channels_first is refused rather than misread."""
+    if layer.data_format not in (None, "channels_last"):
+        raise NotImplementedError(f"{type(layer).__name__}: only data_format='channels_last' is supported, got "
+                                  f"{layer.data_format!r}")
+
+
 class _Pooling3D(_Pooling):
     rank = 3
+
+    def __init__(self, pool_size, strides=None, padding="valid", data_format=None, **kwargs):
+        super().__init__(pool_size, strides, padding, data_format, **kwargs)
+        channels_last_only(self)
 
     def _pool(self, x, size, strides):
         op = _tf.nn.max_pool3d if self.mode == "max" else _tf.nn.avg_pool3d
@@ -32,12 +43,19 @@ class AveragePooling3D(_Pooling3D):
         super().__init__(pool_size, strides, padding, data_format, **kwargs)  # Keras 3 has no default size here
 
 
-class GlobalMaxPooling3D(_GlobalPooling):
+class _GlobalPooling3D(_GlobalPooling):
     rank = 3
 
+    def __init__(self, data_format=None, keepdims=False, **kwargs):
+        super().__init__(data_format=data_format, keepdims=keepdims, **kwargs)
+        channels_last_only(self)
 
-class GlobalAveragePooling3D(_GlobalPooling):
-    rank = 3
+
+class GlobalMaxPooling3D(_GlobalPooling3D):
+    pass
+
+
+class GlobalAveragePooling3D(_GlobalPooling3D):
     reduction = "reduce_mean"
 
 
