@@ -21,10 +21,13 @@ def _images(shape=(2, 7, 6, 3), seed=0):
 def _seeded():
     return [L.RandomFlip(seed=1), L.RandomRotation(0.2, seed=2), L.RandomZoom(0.2, 0.1, seed=3),
             L.RandomTranslation(0.2, 0.2, fill_mode="wrap", seed=4), L.RandomContrast(0.4, seed=5),
-            L.RandomBrightness(0.2, seed=6), L.RandomGrayscale(0.5, seed=7), L.RandomCrop(4, 4, seed=8)]
+            L.RandomBrightness(0.2, seed=6), L.RandomGrayscale(0.5, seed=7), L.RandomHue(0.3, seed=9),
+            L.RandomSaturation(0.7, seed=10), L.RandomColorJitter(brightness_factor=0.1, contrast_factor=0.2,
+                                                                   saturation_factor=0.6, hue_factor=0.2, seed=11),
+            L.RandomCrop(4, 4, seed=8)]
 
 
-@pytest.mark.parametrize("index", range(8))
+@pytest.mark.parametrize("index", range(11))
 def test_eager_and_tf_function_draw_the_same_numbers(index):
     eager_layer, graph_layer = _seeded()[index], _seeded()[index]
     x = tf.constant(_images())
@@ -33,7 +36,7 @@ def test_eager_and_tf_function_draw_the_same_numbers(index):
         np.testing.assert_allclose(step(x).numpy(), eager_layer(x).numpy(), rtol=1e-5, atol=1e-4)
 
 
-@pytest.mark.parametrize("index", range(7))
+@pytest.mark.parametrize("index", range(10))
 def test_unknown_shapes_at_trace_time(index):
     """Traced with None batch, height and width (one trace), the affine and colour layers keep their numbers."""
     eager_layer, graph_layer = _seeded()[index], _seeded()[index]

@@ -184,3 +184,28 @@ def p_image_projective_transform_v3_kernel(tf):
                 out.append(val(transform(images=(images * 20).astype("uint8"), transforms=t, output_shape=[7, 6],
                                          fill_value=3.0, interpolation=interpolation, fill_mode=mode)))
     return out
+
+
+@program
+def p_image_color_layers_hue_saturation_jitter(tf):
+    L = tf.keras.layers
+    x = _images()
+    layers = [L.RandomHue(0.4, seed=1), L.RandomHue((0.1, 0.9), value_range=(0, 255), seed=2),
+              L.RandomSaturation(0.6, seed=3), L.RandomSaturation((0.2, 0.8), seed=4),
+              L.RandomColorJitter(brightness_factor=0.2, contrast_factor=0.3, saturation_factor=(0.4, 0.6),
+                                  hue_factor=0.2, seed=5),
+              L.RandomColorJitter(value_range=(0, 1), contrast_factor=0.5, hue_factor=0.1, seed=6)]
+    out = []
+    for layer in layers:
+        data = x / np.float32(255.0) if getattr(layer, "value_range", None) in ((0, 1), [0, 1]) else x
+        config = layer.get_config()
+        for key in ("name", "dtype"):
+            config.pop(key)
+        out.append([type(layer).__name__, _rounded(layer(data)), _rounded(layer(data[0])),
+                    _rounded(layer(data, training=False)), {k: list(v) if isinstance(v, tuple) else v
+                                                           for k, v in config.items()}])
+    tf.keras.utils.set_random_seed(9)
+    jitter = L.RandomColorJitter(brightness_factor=0.1, saturation_factor=0.5, hue_factor=0.3)
+    after = L.RandomFlip()
+    out.append([_rounded(jitter(x)), _rounded(after(x))])
+    return out

@@ -74,7 +74,14 @@ from .reshaping import Flatten, Permute, RepeatVector, Reshape
 # isort: split
 # Image preprocessing and augmentation layers (keras.layers.Resizing, RandomFlip, ...); exported at the end.
 from .preprocessing.image_affine import RandomRotation, RandomTranslation, RandomZoom
-from .preprocessing.image_random_color import RandomBrightness, RandomContrast, RandomGrayscale
+from .preprocessing.image_random_color import (
+    RandomBrightness,
+    RandomColorJitter,
+    RandomContrast,
+    RandomGrayscale,
+    RandomHue,
+    RandomSaturation,
+)
 from .preprocessing.image_random_flip_crop import RandomCrop, RandomFlip
 from .preprocessing.image_resizing import CenterCrop, Resizing
 
@@ -127,7 +134,8 @@ __all__ = ["Layer", "InputSpec", "Input", "InputLayer", "Dense", "Activation", "
            "MultiHeadAttention", "GaussianNoise", "GaussianDropout",
            "SpatialDropout1D", "SpatialDropout2D", "ActivityRegularization", "Identity", "UnitNormalization"]
 __all__ += ["Resizing", "CenterCrop", "RandomCrop", "RandomFlip", "RandomRotation", "RandomZoom",  # image layers
-            "RandomTranslation", "RandomContrast", "RandomBrightness", "RandomGrayscale"]
+            "RandomTranslation", "RandomContrast", "RandomBrightness", "RandomGrayscale", "RandomHue",
+            "RandomSaturation", "RandomColorJitter"]
 __all__ += ["Conv1DTranspose", "Convolution1DTranspose", "DepthwiseConv1D", "SeparableConv1D",  # 1-D and 3-D layers
             "SeparableConvolution1D", "SeparableConvolution2D", "Conv3D", "Conv3DTranspose", "Convolution3D",
             "Convolution3DTranspose", "Cropping1D", "Cropping3D", "SpatialDropout3D", "UpSampling1D", "UpSampling3D",
