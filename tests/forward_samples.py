@@ -562,3 +562,11 @@ SAMPLES.update({
                                   lambda: [_finite((1, 3, 3, 3, 2)), arr((1, 3, 3, 3, 2), seed=1)],
                                   ksize=(2, 2, 2), strides=(1, 1, 1), padding="SAME")],
 })
+
+# --- PNG codec (tf.io.decode_png / encode_png) ---
+_PNG_IMAGE = np.arange(60, dtype=np.uint8).reshape(4, 5, 3)
+SAMPLES.update({
+    "encode_png": [lambda: [tf.io.encode_png(c(_PNG_IMAGE)),
+                            tf.io.encode_png(c(_PNG_IMAGE[..., :1].astype(np.uint16)))]],
+    "decode_png": [lambda: [tf.io.decode_png(tf.io.encode_png(c(_PNG_IMAGE)), channels=ch) for ch in (0, 1, 3, 4)]],
+})

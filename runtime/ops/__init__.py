@@ -33,6 +33,7 @@ from . import (  # noqa: F401
     nn,
     operators,
     parsing,
+    png_codec,
     pool3d,
     py_function,
     python_print,

@@ -1080,6 +1080,8 @@ UNEXPORTED = {
     "sparse_to_dense": "TF's SparseToDense input order and validate_indices differ; not written",
     "image_projective_transform_v3": "TF's ImageProjectiveTransformV3 is its form, but no export rule is "
                                      "written and checked in TF yet",
+    "decode_png": "TF's DecodePng is its form, but no export rule is written and checked in TF yet",
+    "encode_png": "TF's EncodePng is its form, but no export rule is written and checked in TF yet",
     "image_projective_transform_grad": "the exact adjoint of image_projective_transform_v3's sampling: TF has no "
                                        "such op (its own gradient reruns the transform with the inverse matrix)",
 }

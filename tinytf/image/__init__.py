@@ -1,6 +1,7 @@
 """`tf.image`: the image functions TF2 input pipelines use most, written with TF's formulas from registered
 ops, so they run eagerly, inside tf.function and dataset.map, and have gradients where TF has them."""
 
+from .codecs import decode_image, decode_png, encode_png  # noqa: F401
 from .color import (  # noqa: F401
     adjust_brightness,
     adjust_contrast,
