@@ -96,3 +96,58 @@ def test_integer_images_come_back_in_their_dtype():
     u8 = tf.constant((_images() * 255).astype("uint8"))
     for out in (tf.image.adjust_hue(u8, 0.1), tf.image.adjust_saturation(u8, 2.0), tf.image.adjust_gamma(u8, 0.5)):
         assert out.dtype == tf.uint8 and out.shape == u8.shape
+
+
+# --- PNG codec -------------------------------------------------------------------------------------------------
+def _interlaced_png() -> bytes:
+    """A 1x1 grey PNG whose header says Adam7 interlacing."""
+    import struct
+    import zlib
+
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 0, 0, 0, 1)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\x00\x07")) + \
+        chunk(b"IEND", b"")
+
+
+@pytest.mark.parametrize("channels", [1, 2, 3, 4])
+@pytest.mark.parametrize("dtype", ["uint8", "uint16"])
+def test_png_round_trip_eager_and_in_graph(channels, dtype):
+    image = np.random.default_rng(channels).integers(0, np.iinfo(dtype).max, (6, 9, channels), endpoint=True)
+    image = image.astype(dtype)
+    encoded = tf.io.encode_png(image)
+    assert encoded.dtype == tf.string and encoded.numpy()[:8] == b"\x89PNG\r\n\x1a\n"
+    np.testing.assert_array_equal(tf.io.decode_png(encoded, dtype=tf.as_dtype(dtype)).numpy(), image)
+    graph = tf.function(lambda x: tf.io.decode_png(tf.io.encode_png(x), dtype=tf.as_dtype(dtype)))
+    np.testing.assert_array_equal(graph(tf.constant(image)).numpy(), image)
+    assert graph.get_concrete_function(tf.constant(image)).structured_outputs.shape.as_list() == [None, None, None]
+
+
+def test_png_decode_in_dataset_map_and_static_channels(tmp_path):
+    paths = []
+    for i in range(3):
+        path = str(tmp_path / f"{i}.png")
+        tf.io.write_file(path, tf.io.encode_png(np.full((4 + i, 5, 1), 40 * i, "uint8")))
+        paths.append(path)
+    ds = tf.data.Dataset.from_tensor_slices(paths).map(lambda p: tf.io.decode_png(tf.io.read_file(p), channels=3))
+    images = [x.numpy() for x in ds]
+    assert [x.shape for x in images] == [(4, 5, 3), (5, 5, 3), (6, 5, 3)]
+    assert all(np.all(x == 40 * i) for i, x in enumerate(images))
+    assert ds.element_spec.shape.as_list() == [None, None, 3]
+
+
+def test_png_bad_input_raises_clear_errors():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid PNG data"):
+        tf.io.decode_png(b"\x89PNG\r\n\x1a\n" + b"\x00" * 10)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="interlaced"):
+        tf.io.decode_png(_interlaced_png())
+    with pytest.raises(tf.errors.InvalidArgumentError, match="JPEG"):
+        tf.io.decode_image(b"\xff\xd8\xff\xe0" + b"\x00" * 20)
+    with pytest.raises((TypeError, tf.errors.InvalidArgumentError), match="uint8 or uint16"):
+        tf.io.encode_png(np.zeros((2, 2, 3), "float32"))
+    corrupted = bytearray(tf.io.encode_png(np.zeros((4, 4, 3), "uint8")).numpy())
+    corrupted[45:55] = b"\xff" * 10  # inside the compressed data
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.io.decode_png(bytes(corrupted))
