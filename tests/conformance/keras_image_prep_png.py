@@ -53,3 +53,55 @@ def p_png_errors(tf):
         except (ValueError, TypeError) as e:
             out.append(type(e).__name__)
     return out
+
+
+def _image_folder(tf, root):
+    """Three class folders of PNG files of several sizes (and a text file Keras skips), written with TF's ops."""
+    rng = np.random.default_rng(0)
+    for name, count in (("daisy", 5), ("roses", 4), ("tulips", 3)):
+        os.makedirs(os.path.join(root, name), exist_ok=True)
+        for i in range(count):
+            shape = (int(rng.integers(6, 12)), int(rng.integers(6, 12)), 3)
+            pixels = rng.integers(0, 255, shape).astype("uint8")
+            tf.io.write_file(os.path.join(root, name, f"img_{i}.png"), tf.io.encode_png(pixels))
+    with open(os.path.join(root, "daisy", "notes.txt"), "w") as f:
+        f.write("not an image")
+
+
+@program
+def p_image_dataset_from_directory(tf):
+    """The image classification tutorial's loader: class names, file order, the seeded validation split, labels
+    (int, categorical, none) and the decoded, resized, cropped or padded images (shuffle=False batches)."""
+    import tempfile
+
+    keras = tf.keras
+    root = tempfile.mkdtemp()
+    _image_folder(tf, root)
+
+    def relative(paths):
+        return [os.path.relpath(p, root) for p in paths]
+
+    out = []
+    plain = keras.utils.image_dataset_from_directory(root, image_size=(8, 8), batch_size=4, shuffle=False,
+                                                     verbose=False)
+    out.append([plain.class_names, relative(plain.file_paths), [[val(x), val(y)] for x, y in plain]])
+    train, valid = keras.utils.image_dataset_from_directory(
+        root, image_size=(5, 7), batch_size=3, validation_split=0.25, subset="both", seed=42,
+        label_mode="categorical", crop_to_aspect_ratio=True, verbose=False)
+    out.append([relative(train.file_paths), relative(valid.file_paths), [[val(x), val(y)] for x, y in valid]])
+    grey = keras.utils.image_dataset_from_directory(root, labels=None, color_mode="grayscale", image_size=(4, 4),
+                                                    shuffle=False, pad_to_aspect_ratio=True, verbose=False,
+                                                    interpolation="nearest")
+    out.append([val(x) for x in grey])
+    shuffled = keras.utils.image_dataset_from_directory(root, image_size=(3, 3), seed=7, validation_split=0.5,
+                                                        subset="training", label_mode="binary",
+                                                        class_names=["roses", "tulips"], verbose=False)
+    out.append([relative(shuffled.file_paths), sorted(int(v) for _, y in shuffled for v in y.numpy().ravel())])
+    for bad in (dict(validation_split=0.2), dict(subset="training", validation_split=0.2, shuffle=True),
+                dict(label_mode="binary"), dict(class_names=["lilies"])):
+        try:
+            keras.utils.image_dataset_from_directory(root, verbose=False, **bad)
+            out.append("no error")
+        except ValueError:
+            out.append("ValueError")
+    return out
