@@ -529,6 +529,21 @@ SAMPLES.update({
                                         arr((3,)))],
 })
 
+# --- image transforms (Keras' RandomRotation/Zoom/Translation): every fill mode and interpolation, and the
+# gradient op (the sampling's adjoint) ---
+from tinytf.runtime.ops.image_transform import image_projective_transform_v3 as _projective  # noqa: E402
+
+_TURN = [[0.8, -0.6, 1.5, 0.6, 0.8, -1.0, 0.01, -0.02], [1.2, 0.0, -2.0, 0.0, 0.7, 0.5, 0.0, 0.0]]
+SAMPLES.update({
+    "image_projective_transform_v3": [
+        lambda: [_projective(arr((2, 5, 4, 3)), c(_TURN), [6, 3], 1.5, i, m)
+                 for i in ("NEAREST", "BILINEAR") for m in ("REFLECT", "WRAP", "CONSTANT", "NEAREST")],
+        lambda: _projective(c(np.arange(40, dtype=np.uint8).reshape(1, 5, 4, 2)), c(_TURN[:1]), [5, 4], 7.0)],
+    "image_projective_transform_grad": [
+        lambda: grads(lambda x: _projective(x, c(_TURN), [6, 3], 0.5, "BILINEAR", "REFLECT"), arr((2, 5, 4, 3))),
+        lambda: grads(lambda x: _projective(x, c(_TURN), [4, 4], 0.0, "NEAREST", "CONSTANT"), arr((2, 5, 4, 3)))],
+})
+
 # --- core API names (helper coreapi): hashing, 3-D convolution and pooling, tf.* core ops ------------------------
 SAMPLES.update({
     "string_to_hash_bucket_fast": [lambda: tf.strings.to_hash_bucket_fast(["a", "hello", "x" * 70], 10)],
@@ -558,4 +573,12 @@ SAMPLES.update({
 SAMPLES.update({
     "cross_hashed": [lambda: tf.keras.layers.HashedCrossing(num_bins=7)((np.array(["A", "B", "A"]),
                                                                           np.array([101, 101, -2])))],
+})
+
+# --- PNG codec (tf.io.decode_png / encode_png) ---
+_PNG_IMAGE = np.arange(60, dtype=np.uint8).reshape(4, 5, 3)
+SAMPLES.update({
+    "encode_png": [lambda: [tf.io.encode_png(c(_PNG_IMAGE)),
+                            tf.io.encode_png(c(_PNG_IMAGE[..., :1].astype(np.uint16)))]],
+    "decode_png": [lambda: [tf.io.decode_png(tf.io.encode_png(c(_PNG_IMAGE)), channels=ch) for ch in (0, 1, 3, 4)]],
 })

@@ -8,6 +8,7 @@ import pytest
 from gradcheck import check_gradients, check_second_order
 
 import tinytf as tf
+from tinytf.runtime.ops.image_transform import image_projective_transform_v3
 from tinytf.runtime.ops.sorting import top_k
 from tinytf.runtime.registry import OPS
 
@@ -414,6 +415,15 @@ CASES.update({
         Case(lambda x: tf.math.unsorted_segment_prod(x, [0, -1, 0], 1), (3, 2))],
     "confusion_matrix": [Case(lambda w: tf.math.confusion_matrix([0, 1, 1], [1, 1, 0], 2, weights=w * w,
                                                                  dtype=tf.float64), (3,))],
+})
+
+# Keras' image transforms (RandomRotation/Zoom/Translation): linear in the images, the adjoint op is the rule.
+_TURN = [[0.8, -0.6, 1.5, 0.6, 0.8, -1.0, 0.01, -0.02], [1.2, 0.1, -2.0, 0.0, 0.7, 0.5, 0.0, 0.0]]
+CASES.update({
+    "image_projective_transform_v3": [
+        Case(lambda x, i=i, m=m: image_projective_transform_v3(x, tf.constant(_TURN), [6, 3], 0.5, i, m),
+             (2, 5, 4, 3), second=False)
+        for i, m in (("BILINEAR", "REFLECT"), ("BILINEAR", "CONSTANT"), ("NEAREST", "WRAP"), ("BILINEAR", "NEAREST"))],
 })
 
 # --- core API names (helper coreapi): 3-D convolution and pooling, special functions, core ops ---

@@ -1084,6 +1084,12 @@ UNEXPORTED = {
     "sparse_add_grad": "the gradient of sparse_add; not written",
     "sparse_reorder_permutation": "tinytf's helper of sparse.reorder (a permutation); no TF op",
     "sparse_to_dense": "TF's SparseToDense input order and validate_indices differ; not written",
+    "image_projective_transform_v3": "TF's ImageProjectiveTransformV3 is its form, but no export rule is "
+                                     "written and checked in TF yet",
+    "decode_png": "TF's DecodePng is its form, but no export rule is written and checked in TF yet",
+    "encode_png": "TF's EncodePng is its form, but no export rule is written and checked in TF yet",
+    "image_projective_transform_grad": "the exact adjoint of image_projective_transform_v3's sampling: TF has no "
+                                       "such op (its own gradient reruns the transform with the inverse matrix)",
 }
 
 # The TF op each rule's node is (the last node of a composite), for the readable TensorBoard graph

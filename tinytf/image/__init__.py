@@ -1,6 +1,7 @@
 """`tf.image`: the image functions TF2 input pipelines use most, written with TF's formulas from registered
 ops, so they run eagerly, inside tf.function and dataset.map, and have gradients where TF has them."""
 
+from .codecs import decode_image, decode_png, encode_png  # noqa: F401
 from .color import (  # noqa: F401
     adjust_brightness,
     adjust_contrast,
@@ -8,6 +9,21 @@ from .color import (  # noqa: F401
     grayscale_to_rgb,
     per_image_standardization,
     rgb_to_grayscale,
+)
+from .color_spaces import (  # noqa: F401
+    adjust_gamma,
+    adjust_hue,
+    adjust_saturation,
+    hsv_to_rgb,
+    random_hue,
+    random_saturation,
+    rgb_to_hsv,
+    rgb_to_yiq,
+    rgb_to_yuv,
+    stateless_random_hue,
+    stateless_random_saturation,
+    yiq_to_rgb,
+    yuv_to_rgb,
 )
 from .geometry import (  # noqa: F401
     central_crop,
@@ -19,6 +35,7 @@ from .geometry import (  # noqa: F401
     rot90,
     transpose,
 )
+from .measures import image_gradients, psnr, resize_with_pad, sobel_edges, total_variation  # noqa: F401
 from .random_adjust import (  # noqa: F401
     random_brightness,
     random_contrast,

@@ -16,3 +16,6 @@ from .parsing import (  # noqa: F401
     parse_single_sequence_example,
 )
 from .tfrecord import TFRecordOptions, TFRecordWriter  # noqa: F401
+
+# isort: split
+from tinytf.image.codecs import decode_image, decode_png, encode_png  # noqa: E402, F401  (tf.io's image codecs)

@@ -86,6 +86,52 @@ from .reshaping import Flatten, Permute, RepeatVector, Reshape
 from .rms_normalization import RMSNormalization
 from .spectral_normalization import SpectralNormalization
 
+# isort: split
+# Image preprocessing and augmentation layers (keras.layers.Resizing, RandomFlip, ...); exported at the end.
+from .preprocessing.image_affine import RandomRotation, RandomTranslation, RandomZoom
+from .preprocessing.image_random_color import (
+    RandomBrightness,
+    RandomColorJitter,
+    RandomContrast,
+    RandomGrayscale,
+    RandomHue,
+    RandomSaturation,
+)
+from .preprocessing.image_random_flip_crop import RandomCrop, RandomFlip
+from .preprocessing.image_resizing import CenterCrop, Resizing
+
+# isort: split
+# 1-D and 3-D convolution, pooling, padding and cropping layers; exported at the end.
+from .conv1d_variants import (
+    Conv1DTranspose,
+    Convolution1DTranspose,
+    DepthwiseConv1D,
+    SeparableConv1D,
+    SeparableConvolution1D,
+)
+from .conv3d import Conv3D, Conv3DTranspose, Convolution3D, Convolution3DTranspose
+from .padding_layers import (
+    Cropping1D,
+    Cropping3D,
+    SpatialDropout3D,
+    UpSampling1D,
+    UpSampling3D,
+    ZeroPadding1D,
+    ZeroPadding3D,
+)
+from .pooling3d import (
+    AveragePooling3D,
+    AvgPool3D,
+    GlobalAveragePooling3D,
+    GlobalAvgPool3D,
+    GlobalMaxPool3D,
+    GlobalMaxPooling3D,
+    MaxPool3D,
+    MaxPooling3D,
+)
+
+SeparableConvolution2D = SeparableConv2D
+
 MaxPool1D, MaxPool2D, AvgPool1D, AvgPool2D = MaxPooling1D, MaxPooling2D, AveragePooling1D, AveragePooling2D
 GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2D
 GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
@@ -118,3 +164,11 @@ __all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing", "
 __all__ += ["AlphaDropout", "Attention", "AdditiveAttention", "Dot", "dot", "GroupNormalization", "RMSNormalization",
             "SpectralNormalization", "AdaptiveAveragePooling1D", "AdaptiveAveragePooling2D", "AdaptiveAveragePooling3D",
             "AdaptiveMaxPooling1D", "AdaptiveMaxPooling2D", "AdaptiveMaxPooling3D", "GroupQueryAttention"]
+__all__ += ["Resizing", "CenterCrop", "RandomCrop", "RandomFlip", "RandomRotation", "RandomZoom",  # image layers
+            "RandomTranslation", "RandomContrast", "RandomBrightness", "RandomGrayscale", "RandomHue",
+            "RandomSaturation", "RandomColorJitter"]
+__all__ += ["Conv1DTranspose", "Convolution1DTranspose", "DepthwiseConv1D", "SeparableConv1D",  # 1-D and 3-D layers
+            "SeparableConvolution1D", "SeparableConvolution2D", "Conv3D", "Conv3DTranspose", "Convolution3D",
+            "Convolution3DTranspose", "Cropping1D", "Cropping3D", "SpatialDropout3D", "UpSampling1D", "UpSampling3D",
+            "ZeroPadding1D", "ZeroPadding3D", "AveragePooling3D", "AvgPool3D", "GlobalAveragePooling3D",
+            "GlobalAvgPool3D", "GlobalMaxPool3D", "GlobalMaxPooling3D", "MaxPool3D", "MaxPooling3D"]

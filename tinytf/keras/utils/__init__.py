@@ -9,6 +9,8 @@ from ..serialization import get_registered_name, get_registered_object, register
 from .custom_objects import CustomObjectScope, custom_object_scope, get_custom_objects
 from .dataset_utils import get_source_inputs, pack_x_y_sample_weight, split_dataset, unpack_x_y_sample_weight
 from .file_utils import get_file
+from .image_dataset import image_dataset_from_directory
+from .image_utils import array_to_img, img_to_array, load_img, save_img
 from .model_visualization import model_to_dot, plot_model
 from .numerical import normalize, to_categorical
 from .progbar import Progbar
@@ -23,4 +25,5 @@ __all__ = ["CustomObjectScope", "clear_session", "custom_object_scope", "deseria
            "get_registered_name", "get_registered_object", "model_to_dot", "normalize", "pad_sequences",
            "plot_model", "register_keras_serializable", "set_random_seed", "to_categorical", "PyDataset", "Sequence",
            "Progbar", "split_dataset", "pack_x_y_sample_weight", "unpack_x_y_sample_weight", "get_source_inputs",
-           "text_dataset_from_directory", "timeseries_dataset_from_array"]
+           "text_dataset_from_directory", "timeseries_dataset_from_array",
+           "array_to_img", "img_to_array", "load_img", "save_img", "image_dataset_from_directory"]
