@@ -547,3 +547,20 @@ SAMPLES.update({
                                   lambda: [_finite((1, 3, 3, 3, 2)), arr((1, 3, 3, 3, 2), seed=1)],
                                   ksize=(2, 2, 2), strides=(1, 1, 1), padding="SAME")],
 })
+SAMPLES.update({
+    "repeat": [lambda: [tf.repeat(arr((2, 3)), [1, 0, 2], axis=1), tf.repeat(arr((2, 2), _I), 2),
+                        tf.repeat(c(["a", "b"]), [2, 1], axis=0)]],
+    "repeat_grad": [lambda: grads(lambda a: tf.repeat(a, [2, 1], axis=0), _finite((2, 3)))],
+    "ensure_shape": [lambda: [tf.ensure_shape(arr((2, 3)), [None, 3]), tf.ensure_shape(c(["a"]), [1])]],
+    "reverse_sequence": [lambda: tf.reverse_sequence(arr((2, 4)), c([3, 1]), seq_axis=1, batch_axis=0)],
+    "dynamic_partition": [lambda: tf.dynamic_partition(arr((4, 2)), c([1, 0, 1, 2]), 3)],
+    "dynamic_stitch": [lambda: tf.dynamic_stitch([c([0, 2]), c([1])], [arr((2, 3)), arr((1, 3), seed=1)])],
+    "unravel_index": [lambda: [tf.unravel_index(c([1, 5, 7]), c([3, 3])),
+                               tf.unravel_index(c(3, tf.int64), c([2, 2], tf.int64))]],
+    "broadcast_args": [lambda: tf.broadcast_dynamic_shape(c([1, 2, 3]), c([5, 1, 3]))],
+    "bitcast": [lambda: [tf.bitcast(arr((3,)), tf.int32), tf.bitcast(c([[1, 2]], tf.int32), tf.int64),
+                         tf.bitcast(c([7], tf.int16), tf.uint8)]],
+    "space_to_batch_nd": [lambda: tf.space_to_batch_nd(arr((1, 4, 2, 2)), [2, 2], [[0, 0], [1, 1]])],
+    "batch_to_space_nd": [lambda: tf.batch_to_space(arr((4, 2, 2, 1)), [2, 2], [[1, 0], [0, 1]])],
+})
+SKIPPED["timestamp"] = "stateful: reads the clock (tests/test_core_api_ops.py runs it eagerly and in graphs)"

@@ -46,7 +46,38 @@ from .composed_array_ops import meshgrid, roll  # noqa: F401
 from .concrete_function import ConcreteFunction
 from .constant import constant, convert_to_tensor
 from .control_dependencies import control_dependencies  # noqa: F401
-from .core_api import fingerprint  # noqa: F401  (TF's top-level core names)
+from .core_api import (  # noqa: F401  (TF's top-level core names)
+    batch_to_space,
+    bitcast,
+    broadcast_dynamic_shape,
+    broadcast_static_shape,
+    dynamic_partition,
+    dynamic_stitch,
+    ensure_shape,
+    fingerprint,
+    get_current_name_scope,
+    get_logger,
+    get_static_value,
+    grad_pass_through,
+    group,
+    hessians,
+    identity_n,
+    inside_function,
+    is_symbolic_tensor,
+    no_op,
+    parallel_stack,
+    recompute_grad,
+    repeat,
+    required_space_to_batch_paddings,
+    reverse_sequence,
+    sequence_mask,
+    shape_n,
+    space_to_batch,
+    space_to_batch_nd,
+    timestamp,
+    unravel_index,
+)
+from .core_api import tuple_ as tuple  # noqa: A004,F401  (tf.tuple, as TF names it)
 from .device import device, is_tensor  # noqa: F401
 from .function import Function, function
 from .gradient_tape import GradientTape, UnconnectedGradients, custom_gradient, gradients, stop_gradient  # noqa: F401
