@@ -137,3 +137,30 @@ def test_group_tuple_and_scopes_in_a_function():
     assert tf.get_logger().name == "tensorflow"
     assert tf.identity_n([tf.constant(1), tf.constant([2.0])])[1].dtype == tf.float32
     assert [s.numpy().tolist() for s in tf.shape_n([tf.ones([2, 3]), tf.ones([4])])] == [[2, 3], [4]]
+
+
+def test_errors_keep_tinytf_and_tf_constructors():
+    import pickle
+
+    raised = tf.errors.InvalidArgumentError("one message")  # how tinytf raises its errors
+    assert raised.message == "one message" and raised.error_code == tf.errors.INVALID_ARGUMENT
+    assert isinstance(raised, ValueError)  # tinytf's errors stay catchable as the Python errors they are
+    made = tf.errors.AlreadyExistsError(None, None, "exists")  # TF's form
+    assert str(made) == "exists" and made.error_code == 6 and made.op is None
+    again = pickle.loads(pickle.dumps(made))
+    assert type(again) is tf.errors.AlreadyExistsError and again.message == "exists"
+    try:
+        tf.reshape(tf.ones([2, 3]), [4])
+    except tf.errors.OpError as e:
+        assert e.error_code == tf.errors.INVALID_ARGUMENT and "reshape" in e.message
+
+
+def test_seeded_initializers_repeat_and_unseeded_ones_do_not():
+    seeded = tf.random_normal_initializer(seed=7)
+    np.testing.assert_array_equal(seeded([3, 2]).numpy(), seeded([3, 2]).numpy())
+    free = tf.random_uniform_initializer(0.0, 1.0)
+    a, b = free([50]).numpy(), free([50]).numpy()
+    assert not np.array_equal(a, b) and a.min() >= 0.0 and a.max() < 1.0
+    v = tf.Variable(tf.random_uniform_initializer(-2, 3, seed=1)([4, 4], tf.int64))
+    assert v.dtype == tf.int64 and -2 <= int(tf.reduce_min(v)) and int(tf.reduce_max(v)) < 3
+    assert tf.version.VERSION == tf.__version__ and tf.version.GRAPH_DEF_VERSION > 0

@@ -37,6 +37,7 @@ from . import (  # noqa: F401
     summary,
     train,
     types,
+    version,
 )
 from ._ops import *  # noqa: F401,F403  (the op functions under their TF names)
 from .assertions import assert_equal, assert_greater, assert_less, assert_rank  # noqa: F401  (tf.assert_*)
@@ -66,6 +67,8 @@ from .core_api import (  # noqa: F401  (TF's top-level core names)
     is_symbolic_tensor,
     no_op,
     parallel_stack,
+    random_normal_initializer,
+    random_uniform_initializer,
     recompute_grad,
     repeat,
     required_space_to_batch_paddings,
@@ -113,7 +116,7 @@ DType = _dtypes.DType
 as_dtype = _dtypes.as_dtype
 newaxis = None
 
-__version__ = "0.1.0"
+__version__ = version.VERSION
 
 _install_ragged_dispatch(_sys.modules[__name__], math, nn)  # tf.add, tf.math.sqrt, ... accept RaggedTensors
 

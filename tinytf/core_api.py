@@ -19,6 +19,8 @@ from tinytf.runtime.ops import core_array as _ops
 from tinytf.runtime.ops import math as _math
 from tinytf.runtime.ops import string_hash as _hash_ops
 from tinytf.runtime.ops.array import identity
+from tinytf.runtime.ops.random import normal, uniform
+from tinytf.runtime.ops.stateless_random import stateless_normal, stateless_uniform
 from tinytf.runtime.ops.static_value import constant_value
 from tinytf.runtime.shapes import TensorShape
 from tinytf.runtime.shapes import broadcast as _broadcast_shapes
@@ -355,3 +357,63 @@ def hessians(ys, xs, gate_gradients=False, aggregation_method=None, name="hessia
             rows.append(_array.zeros_like(x) if row is None else row)
         out.append(_array.reshape(_array.stack(rows), list(shape) + list(shape)))
     return out
+
+
+# --- initializers (TF2's init_ops_v2, the ones under tf.*) ---------------------------------------------------
+class _RandomInitializer:
+    """A seeded initializer draws with the stateless ops and seed [seed, 0] (the same numbers at every call, TF's
+    numbers); an unseeded one from the global random stream."""
+
+    def __init__(self, seed=None):
+        self.seed = seed
+
+    def _stateless_seed(self):
+        return None if self.seed is None else [int(self.seed), 0]
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        config.pop("dtype", None)
+        return cls(**config)
+
+
+class random_normal_initializer(_RandomInitializer):  # noqa: N801 - TF's name
+    """`tf.random_normal_initializer(mean=0.0, stddev=0.05, seed=None)`: initial values from a normal
+    distribution; floating dtypes only."""
+
+    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+        super().__init__(seed)
+        self.mean, self.stddev = mean, stddev
+
+    def __call__(self, shape, dtype=dtypes.float32, **kwargs):
+        dtype = dtypes.as_dtype(dtype)
+        if not dtype.is_floating:
+            raise ValueError(f"Expected floating point type, got {dtype.name}.")
+        seed = self._stateless_seed()
+        if seed is None:
+            return normal(shape, self.mean, self.stddev, dtype)
+        return stateless_normal(shape, seed, self.mean, self.stddev, dtype)
+
+    def get_config(self):
+        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
+
+
+class random_uniform_initializer(_RandomInitializer):  # noqa: N801 - TF's name
+    """`tf.random_uniform_initializer(minval=-0.05, maxval=0.05, seed=None)`: initial values uniform in
+    [minval, maxval); floating and integer dtypes."""
+
+    def __init__(self, minval=-0.05, maxval=0.05, seed=None):
+        super().__init__(seed)
+        self.minval, self.maxval = minval, maxval
+
+    def __call__(self, shape, dtype=dtypes.float32, **kwargs):
+        dtype = dtypes.as_dtype(dtype)
+        if not (dtype.is_floating or dtype.is_integer):
+            raise ValueError(f"Argument `dtype` expected to be numeric or boolean. Received {dtype.name}.")
+        seed = self._stateless_seed()
+        if seed is None:
+            return uniform(shape, self.minval, self.maxval, dtype)
+        return stateless_uniform(shape, seed, self.minval, self.maxval, dtype)
+
+    def get_config(self):
+        return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed}

@@ -196,3 +196,38 @@ def p_hessians(tf):
 
     return [val(h(tf.constant([1.0, 2.0, -0.5]), tf.constant(0.5))), val(h2(tf.constant(data([2, 2], seed=3)))),
             outcome(lambda: tf.hessians(tf.constant(1.0), tf.constant(2.0)), "eager")]
+
+
+@program
+def p_errors_classes_and_codes(tf):
+    names = ["OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
+             "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+             "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"]
+    classes = ["CancelledError", "UnknownError", "InvalidArgumentError", "DeadlineExceededError", "NotFoundError",
+               "AlreadyExistsError", "PermissionDeniedError", "ResourceExhaustedError", "FailedPreconditionError",
+               "AbortedError", "OutOfRangeError", "UnimplementedError", "InternalError", "UnavailableError",
+               "DataLossError", "UnauthenticatedError"]
+    made = [getattr(tf.errors, c)(None, None, f"{c} message") for c in classes]
+    caught = []
+    for error in made:
+        try:
+            raise error
+        except tf.errors.OpError as e:
+            caught.append([type(e).__name__, e.error_code, e.message, str(e), e.op, e.node_def])
+    generic = tf.errors.OpError(None, None, "generic", tf.errors.ABORTED)
+    return [{n: getattr(tf.errors, n) for n in names}, caught, [generic.error_code, generic.message],
+            tf.errors.UnknownError(None, None, "x", 5).error_code,
+            outcome(lambda: tf.constant([1, 2]) + tf.constant([1, 2, 3]), "")]
+
+
+@program
+def p_initializers_and_version(tf):
+    normal = tf.random_normal_initializer(0.0, 1.0, seed=3)
+    uniform = tf.random_uniform_initializer(-1, 1, seed=5)
+    return [val(normal([2, 2])), val(normal([2, 2])), val(tf.random_normal_initializer(seed=1)([3], tf.float64)),
+            val(uniform([3], tf.int32)), val(tf.random_uniform_initializer(0.0, 2.0, seed=5)([3])),
+            normal.get_config(), uniform.get_config(),
+            val(tf.random_normal_initializer.from_config(normal.get_config())([2])),
+            outcome(lambda: normal([2], tf.int32), ""), outcome(lambda: uniform([2], tf.string), ""),
+            [tf.version.GRAPH_DEF_VERSION_MIN_CONSUMER, tf.version.GRAPH_DEF_VERSION_MIN_PRODUCER,
+             tf.version.VERSION == tf.__version__, isinstance(tf.version.GRAPH_DEF_VERSION, int)]]
