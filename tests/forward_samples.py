@@ -564,3 +564,11 @@ SAMPLES.update({
     "batch_to_space_nd": [lambda: tf.batch_to_space(arr((4, 2, 2, 1)), [2, 2], [[1, 0], [0, 1]])],
 })
 SKIPPED["timestamp"] = "stateful: reads the clock (tests/test_core_api_ops.py runs it eagerly and in graphs)"
+SAMPLES.update({
+    "cumulative_logsumexp": [lambda: [tf.math.cumulative_logsumexp(arr((2, 4)), axis=1),
+                                      tf.math.cumulative_logsumexp(arr((3,), tf.float64), exclusive=True,
+                                                                   reverse=True)]],
+    "invert_permutation": [lambda: [tf.math.invert_permutation(c([2, 0, 1])),
+                                    tf.math.invert_permutation(c([1, 0], tf.int64))]],
+    "nextafter": [lambda: tf.math.nextafter(arr((3,)), arr((3,), seed=1))],
+})

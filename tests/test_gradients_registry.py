@@ -453,6 +453,10 @@ CASES.update({
     "dynamic_stitch": [Case(lambda x, y: tf.dynamic_stitch([[0, 2], [1, 3]], [x * x, y]), (2, 2), (2, 2))],
     "space_to_batch_nd": [Case(lambda x: tf.space_to_batch_nd(x * x, [2, 1], [[1, 1], [0, 0]]), (1, 2, 3, 2))],
     "batch_to_space_nd": [Case(lambda x: tf.batch_to_space(x * x, [2, 1], [[1, 0], [0, 1]]), (2, 2, 3, 1))],
+    # TF's rule takes the log of the incoming gradient's parts: not twice differentiable where they are 0, and
+    # NaN for exclusive sums (their first output is -inf), as in TF; first order, inclusive, checked here
+    "cumulative_logsumexp": [Case(lambda x: tf.math.cumulative_logsumexp(x, axis=1), (2, 4), second=False),
+                             Case(lambda x: tf.math.cumulative_logsumexp(x, reverse=True), (4,), second=False)],
 })
 
 # Ops through which TF registers no gradient although they may output floats: asking for one raises TF's

@@ -48,7 +48,8 @@ _OTHER = {"MatMul": "product", "Softmax": "softmax", "LogSoftmax": "logsoftmax",
           "TensorListFromTensor": "output_handle", "TensorListScatterIntoExistingList": "output_handle",
           "TensorListLength": "length", "PrintV2": "output", "StringFormat": "output",
           "AddN": "sum", "VarHandleOp": "resource", "Fingerprint": "fingerprint",
-          "DynamicPartition": "outputs", "DynamicStitch": "merged", "BroadcastArgs": "r0", "Timestamp": "ts"}
+          "DynamicPartition": "outputs", "DynamicStitch": "merged", "BroadcastArgs": "r0", "Timestamp": "ts",
+          "CumulativeLogsumexp": "out", "InvertPermutation": "y"}
 
 # Ops whose outputs are separate output arguments (each `name:0`), in order.
 _SEPARATE = {"TopKV2": ("values", "indices"), "Unique": ("y", "idx"),

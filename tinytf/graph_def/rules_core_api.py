@@ -130,6 +130,12 @@ def _space_batch(tf_op, pairs_attr, pairs_input):
     return rule
 
 
+def _cumulative_logsumexp(n, const):
+    return "CumulativeLogsumexp", [n.refs[0], _int(const, "axis", n.attrs["axis"])], {
+        **_t(n), "Tidx": p.attr_type(dtypes.int32), "exclusive": p.attr(bool(n.attrs["exclusive"])),
+        "reverse": p.attr(bool(n.attrs["reverse"]))}
+
+
 RULES = {
     "conv3d": _conv3d, "conv3d_backprop_input": _conv3d_backprop_input,
     "conv3d_backprop_filter": _conv3d_backprop_filter, "max_pool3d": _pool3d("MaxPool3D"),
@@ -146,6 +152,9 @@ RULES = {
     "timestamp": lambda n, const: ("Timestamp", [], {}),
     "space_to_batch_nd": _space_batch("SpaceToBatchND", "paddings", "paddings"),
     "batch_to_space_nd": _space_batch("BatchToSpaceND", "crops", "crops"),
+    "cumulative_logsumexp": _cumulative_logsumexp,
+    "invert_permutation": lambda n, const: ("InvertPermutation", list(n.refs), _t(n)),
+    "nextafter": lambda n, const: ("NextAfter", list(n.refs), _t(n)),
 }
 
 # The TF op each rule's node is, for the readable TensorBoard graph (display.py).
@@ -159,6 +168,7 @@ TF_NAMES = {
     "dynamic_partition": "DynamicPartition", "dynamic_stitch": "DynamicStitch", "unravel_index": "UnravelIndex",
     "broadcast_args": "BroadcastArgs", "bitcast": "Bitcast", "timestamp": "Timestamp",
     "space_to_batch_nd": "SpaceToBatchND", "batch_to_space_nd": "BatchToSpaceND",
+    "cumulative_logsumexp": "CumulativeLogsumexp", "invert_permutation": "InvertPermutation", "nextafter": "NextAfter",
 }
 
 # Ops with no faithful TF node (the exporter raises NotImplementedError with the reason).
