@@ -572,3 +572,12 @@ SAMPLES.update({
                                     tf.math.invert_permutation(c([1, 0], tf.int64))]],
     "nextafter": [lambda: tf.math.nextafter(arr((3,)), arr((3,), seed=1))],
 })
+SAMPLES.update({
+    "left_shift": [lambda: [tf.bitwise.left_shift(c([1, -3, 7], tf.int8), c([1, 9, -1], tf.int8)),
+                            tf.bitwise.left_shift(c([5], tf.uint32), c([31], tf.uint32))]],
+    "right_shift": [lambda: tf.bitwise.right_shift(c([-100, 100, 7]), c([2, 40, 0]))],
+    "set_operation": [lambda: [tf.sets.intersection(c([[1, 2, 2], [3, 4, 5]]), c([[2, 1, 9], [5, 5, 5]])),
+                               tf.sets.union(c([["a", "b"]]),
+                                             tf.sparse.SparseTensor([[0, 0], [0, 1]], ["b", "c"], [1, 2]))]],
+    "set_size": [lambda: tf.sets.size(tf.sparse.from_dense(c([[1, 1, 0], [2, 3, 4]])))],
+})

@@ -12,6 +12,7 @@ from tinytf.runtime.tensor import Tensor
 
 from . import (  # noqa: F401
     autograph,
+    bitwise,
     compat,
     config,
     data,
@@ -32,6 +33,7 @@ from . import (  # noqa: F401
     ragged,
     random,
     saved_model,
+    sets,
     sparse,
     strings,
     summary,

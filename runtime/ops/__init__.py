@@ -4,6 +4,7 @@ differentiation machinery: autodiff/control_grad.py attaches them."""
 
 from . import (  # noqa: F401
     array,
+    bitwise,
     check_numerics,
     collective,
     complex,
@@ -45,6 +46,7 @@ from . import (  # noqa: F401
     segment,
     select,
     set_ops,
+    sets,
     sorting,
     sparse,
     spectral,

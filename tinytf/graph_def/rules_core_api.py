@@ -155,6 +155,8 @@ RULES = {
     "cumulative_logsumexp": _cumulative_logsumexp,
     "invert_permutation": lambda n, const: ("InvertPermutation", list(n.refs), _t(n)),
     "nextafter": lambda n, const: ("NextAfter", list(n.refs), _t(n)),
+    "left_shift": lambda n, const: ("LeftShift", list(n.refs), _t(n)),
+    "right_shift": lambda n, const: ("RightShift", list(n.refs), _t(n)),
 }
 
 # The TF op each rule's node is, for the readable TensorBoard graph (display.py).
@@ -169,10 +171,14 @@ TF_NAMES = {
     "broadcast_args": "BroadcastArgs", "bitcast": "Bitcast", "timestamp": "Timestamp",
     "space_to_batch_nd": "SpaceToBatchND", "batch_to_space_nd": "BatchToSpaceND",
     "cumulative_logsumexp": "CumulativeLogsumexp", "invert_permutation": "InvertPermutation", "nextafter": "NextAfter",
+    "left_shift": "LeftShift", "right_shift": "RightShift",
 }
 
 # Ops with no faithful TF node (the exporter raises NotImplementedError with the reason).
 UNEXPORTED = {
     "repeat": "TF's tf.repeat is a Python composite (Reshape, Tile, SequenceMask, BooleanMask); not written",
     "repeat_grad": "the gradient of tinytf's repeat (segment sums of the copies); TF's is its composite's gradient",
+    "set_operation": "one op for TF's DenseToDenseSetOperation / DenseToSparseSetOperation / "
+                     "SparseToSparseSetOperation (their inputs differ per form); not written",
+    "set_size": "TF's SetSize takes the SparseTensor's parts and validate_indices; not written",
 }
