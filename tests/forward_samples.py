@@ -581,3 +581,9 @@ SAMPLES.update({
                                              tf.sparse.SparseTensor([[0, 0], [0, 1]], ["b", "c"], [1, 2]))]],
     "set_size": [lambda: tf.sets.size(tf.sparse.from_dense(c([[1, 1, 0], [2, 3, 4]])))],
 })
+SAMPLES.update({
+    "lgamma": [lambda: [tf.math.lgamma(arr((5,))), tf.math.lgamma(arr((3,), tf.float64))]],
+    "digamma": [lambda: [tf.math.digamma(arr((5,))), tf.math.digamma(arr((3,), tf.float64))]],
+    "polygamma": [lambda: tf.math.polygamma(c([0.0, 1.0, 2.0]), c([0.5, 3.0, -1.5]))],
+    "zeta": [lambda: tf.math.zeta(c([2.0, 3.5, 1.0]), c([0.5, 2.0, 1.0]))],
+})

@@ -76,3 +76,25 @@ def test_convolution_dispatches_by_rank_and_separable_is_two_convs():
                                tf.nn.conv2d(x, f, 1, "SAME").numpy(), rtol=1e-6)
     with pytest.raises(ValueError, match="rank 3, 4 or 5"):
         tf.nn.convolution(tf.ones([2, 3]), tf.ones([1, 1]))
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_lgamma_and_digamma_against_pythons_math(compiled):
+    import math
+
+    x = np.array([-7.3, -2.5, -0.5, 0.01, 0.5, 1.0, 2.5, 9.75, 33.0, 171.5, 1e6])
+    fn = tf.function(lambda v: (tf.math.lgamma(v), tf.math.digamma(v))) if compiled else (
+        lambda v: (tf.math.lgamma(v), tf.math.digamma(v)))
+    lg, dg = fn(x)
+    np.testing.assert_allclose(lg.numpy(), [math.lgamma(v) for v in x], rtol=1e-13, atol=1e-13)
+    h = 1e-5  # digamma is lgamma's derivative: a central difference of Python's lgamma agrees to ~1e-9
+    central = [(math.lgamma(v + h) - math.lgamma(v - h)) / (2 * h) for v in x[:-1]]
+    np.testing.assert_allclose(dg.numpy()[:-1], central, rtol=1e-6, atol=1e-6)
+    # at 1e6 the difference cancels too much: the asymptotic log x - 1/(2x) - 1/(12x^2) is exact there
+    np.testing.assert_allclose(dg.numpy()[-1], math.log(1e6) - 0.5e-6 - 1 / 12e12, rtol=1e-15)
+    # polygamma(1, x) is digamma's derivative; zeta(2, 1) = pi^2 / 6
+    np.testing.assert_allclose(tf.math.polygamma(1.0, 2.5).numpy(),
+                               (tf.math.digamma(2.5 + 1e-4) - tf.math.digamma(2.5 - 1e-4)).numpy() / 2e-4,
+                               rtol=1e-3)
+    np.testing.assert_allclose(tf.math.zeta(2.0, 1.0).numpy(), math.pi ** 2 / 6, rtol=1e-6)
+    assert np.isinf(tf.math.lgamma(-3.0).numpy()) and np.isnan(tf.math.digamma(0.0).numpy())

@@ -457,6 +457,11 @@ CASES.update({
     # NaN for exclusive sums (their first output is -inf), as in TF; first order, inclusive, checked here
     "cumulative_logsumexp": [Case(lambda x: tf.math.cumulative_logsumexp(x, axis=1), (2, 4), second=False),
                              Case(lambda x: tf.math.cumulative_logsumexp(x, reverse=True), (4,), second=False)],
+    "lgamma": [Case(tf.math.lgamma, (4,), low=0.2, high=5.0), Case(tf.math.lgamma, (3,), low=-0.9, high=-0.1)],
+    "digamma": [Case(tf.math.digamma, (4,), low=0.2, high=5.0)],
+    "polygamma": [Case(lambda x: tf.math.polygamma(tf.constant([1.0, 2.0, 3.0], tf.float64), x), (3,), low=0.3,
+                       high=4.0)],
+    "zeta": [Case(lambda q: tf.math.zeta(tf.constant([2.0, 3.5], tf.float64), q), (2,), low=0.5, high=3.0)],
 })
 
 # Ops through which TF registers no gradient although they may output floats: asking for one raises TF's

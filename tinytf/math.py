@@ -22,16 +22,22 @@ __all__ = sorted(set(_math_names) | set(_reduce_names) | set(_segment_names)
 from tinytf.math_core_api import (  # noqa: E402
     accumulate_n,
     cumulative_logsumexp,
+    digamma,
     invert_permutation,
     is_non_decreasing,
     is_strictly_increasing,
+    lbeta,
+    lgamma,
     log_softmax,
     nextafter,
+    polygamma,
     polyval,
     softmax,
     xlog1py,
     zero_fraction,
+    zeta,
 )
 
 __all__ += ["accumulate_n", "cumulative_logsumexp", "invert_permutation", "is_non_decreasing",
-            "is_strictly_increasing", "log_softmax", "nextafter", "polyval", "softmax", "xlog1py", "zero_fraction"]
+            "is_strictly_increasing", "log_softmax", "nextafter", "polyval", "softmax", "xlog1py", "zero_fraction",
+            "lgamma", "digamma", "polygamma", "zeta", "lbeta"]

@@ -9,6 +9,7 @@ from tinytf.runtime.ops import array as _a
 from tinytf.runtime.ops import core_math as _ops
 from tinytf.runtime.ops import math as _m
 from tinytf.runtime.ops import reduce as _r
+from tinytf.runtime.ops import special_math as _special
 from tinytf.runtime.ops.nn import log_softmax, softmax  # noqa: F401 - tf.math's names for them
 from tinytf.runtime.ops.select import select_op
 from tinytf.runtime.shapes import TensorShape
@@ -93,3 +94,34 @@ def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
             if not TensorShape(t._shape).is_compatible_with(want):
                 raise ValueError(f"Shape {TensorShape(t._shape)} is incompatible with expected shape {want}")
     return _r.add_n(tensors)
+
+
+# --- special functions (runtime/ops/special_math.py) -----------------------------------------------------------
+def lgamma(x, name=None):
+    """log |Gamma(x)| elementwise (inf at 0, -1, -2, ...)."""
+    return apply(_special.lgamma_op, (convert_to_tensor(x),), name=name)
+
+
+def digamma(x, name=None):
+    """The derivative of lgamma, psi(x)."""
+    return apply(_special.digamma_op, (convert_to_tensor(x),), name=name)
+
+
+def polygamma(a, x, name=None):
+    """The a-th derivative of digamma at x (a a non-negative integer, given as a float tensor like x)."""
+    x = convert_to_tensor(x)
+    return apply(_special.polygamma_op, (convert_to_tensor(a, dtype=x.dtype), x), name=name)
+
+
+def zeta(x, q, name=None):
+    """The Hurwitz zeta function sum over k >= 0 of (k + q)^-x."""
+    x = convert_to_tensor(x)
+    return apply(_special.zeta_op, (x, convert_to_tensor(q, dtype=x.dtype)), name=name)
+
+
+def lbeta(x, name=None):
+    """log |Beta(x)| of the last axis: sum(lgamma(x)) - lgamma(sum(x)); for an empty last axis, 0."""
+    x = convert_to_tensor(x)
+    if not x.dtype.is_floating:
+        x = _m.cast(x, convert_to_tensor(0.0).dtype)
+    return _r.reduce_sum(lgamma(x), -1) - lgamma(_r.reduce_sum(x, -1))

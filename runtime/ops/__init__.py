@@ -49,6 +49,7 @@ from . import (  # noqa: F401
     sets,
     sorting,
     sparse,
+    special_math,
     spectral,
     state,
     stateless_random,
@@ -73,6 +74,7 @@ from . import (  # noqa: F401
     nn_grad,
     reduce_grad,
     segment_grad,
+    special_math_grad,
     state_grad,
     tensor_array_grad,
 )

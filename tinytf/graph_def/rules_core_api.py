@@ -157,6 +157,10 @@ RULES = {
     "nextafter": lambda n, const: ("NextAfter", list(n.refs), _t(n)),
     "left_shift": lambda n, const: ("LeftShift", list(n.refs), _t(n)),
     "right_shift": lambda n, const: ("RightShift", list(n.refs), _t(n)),
+    "lgamma": lambda n, const: ("Lgamma", list(n.refs), _t(n)),
+    "digamma": lambda n, const: ("Digamma", list(n.refs), _t(n)),
+    "polygamma": lambda n, const: ("Polygamma", list(n.refs), _t(n)),
+    "zeta": lambda n, const: ("Zeta", list(n.refs), _t(n)),
 }
 
 # The TF op each rule's node is, for the readable TensorBoard graph (display.py).
@@ -171,7 +175,8 @@ TF_NAMES = {
     "broadcast_args": "BroadcastArgs", "bitcast": "Bitcast", "timestamp": "Timestamp",
     "space_to_batch_nd": "SpaceToBatchND", "batch_to_space_nd": "BatchToSpaceND",
     "cumulative_logsumexp": "CumulativeLogsumexp", "invert_permutation": "InvertPermutation", "nextafter": "NextAfter",
-    "left_shift": "LeftShift", "right_shift": "RightShift",
+    "left_shift": "LeftShift", "right_shift": "RightShift", "lgamma": "Lgamma", "digamma": "Digamma",
+    "polygamma": "Polygamma", "zeta": "Zeta",
 }
 
 # Ops with no faithful TF node (the exporter raises NotImplementedError with the reason).
