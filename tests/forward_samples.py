@@ -587,3 +587,8 @@ SAMPLES.update({
     "polygamma": [lambda: tf.math.polygamma(c([0.0, 1.0, 2.0]), c([0.5, 3.0, -1.5]))],
     "zeta": [lambda: tf.math.zeta(c([2.0, 3.5, 1.0]), c([0.5, 2.0, 1.0]))],
 })
+SAMPLES.update({
+    "ndtri": [lambda: [tf.math.ndtri(c([0.0, 1e-30, 0.3, 0.5, 0.99, 1.0, 1.5])), tf.math.ndtri(arr((3,), tf.float64))]],
+    "erfinv": [lambda: [tf.math.erfinv(c([-1.0, -0.5, 0.0, 0.25, 0.9999, 1.0])), tf.math.erfinv(arr((3,)))]],
+    "erfcinv": [lambda: [tf.math.erfcinv(c([0.0, 0.05, 1.0, 1.7, 2.0])), tf.math.erfcinv(arr((3,), tf.float64))]],
+})

@@ -98,3 +98,19 @@ def test_lgamma_and_digamma_against_pythons_math(compiled):
                                rtol=1e-3)
     np.testing.assert_allclose(tf.math.zeta(2.0, 1.0).numpy(), math.pi ** 2 / 6, rtol=1e-6)
     assert np.isinf(tf.math.lgamma(-3.0).numpy()) and np.isnan(tf.math.digamma(0.0).numpy())
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_inverse_error_functions_invert_pythons_erf(compiled):
+    import math
+
+    x = np.array([-0.999999, -0.9, -0.3, -1e-12, 0.0, 1e-9, 0.25, 0.75, 0.99999])
+    fn = tf.function(lambda v: (tf.math.erfinv(v), tf.math.erfcinv(1.0 - v), tf.math.ndtri((v + 1.0) / 2.0))) \
+        if compiled else (lambda v: (tf.math.erfinv(v), tf.math.erfcinv(1.0 - v), tf.math.ndtri((v + 1.0) / 2.0)))
+    inv, cinv, quantile = fn(x)
+    np.testing.assert_allclose([math.erf(v) for v in inv.numpy()], x, rtol=1e-13, atol=1e-16)
+    np.testing.assert_allclose([math.erfc(v) for v in cinv.numpy()], 1.0 - x, rtol=1e-12)
+    np.testing.assert_allclose([0.5 * math.erfc(-v / math.sqrt(2)) for v in quantile.numpy()], (x + 1) / 2,
+                               rtol=1e-12)
+    assert tf.math.erfinv(1e-12).numpy() != 0.0  # TF 2.21's float32 kernel gives 0 here
+    assert np.isinf(tf.math.ndtri(0.0).numpy()) and np.isnan(tf.math.erfinv(1.5).numpy())

@@ -462,6 +462,9 @@ CASES.update({
     "polygamma": [Case(lambda x: tf.math.polygamma(tf.constant([1.0, 2.0, 3.0], tf.float64), x), (3,), low=0.3,
                        high=4.0)],
     "zeta": [Case(lambda q: tf.math.zeta(tf.constant([2.0, 3.5], tf.float64), q), (2,), low=0.5, high=3.0)],
+    "ndtri": [Case(tf.math.ndtri, (4,), low=0.05, high=0.95)],
+    "erfinv": [Case(tf.math.erfinv, (4,), low=-0.9, high=0.9)],
+    "erfcinv": [Case(tf.math.erfcinv, (4,), low=0.1, high=1.9)],
 })
 
 # Ops through which TF registers no gradient although they may output floats: asking for one raises TF's

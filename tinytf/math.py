@@ -23,12 +23,15 @@ from tinytf.math_core_api import (  # noqa: E402
     accumulate_n,
     cumulative_logsumexp,
     digamma,
+    erfcinv,
+    erfinv,
     invert_permutation,
     is_non_decreasing,
     is_strictly_increasing,
     lbeta,
     lgamma,
     log_softmax,
+    ndtri,
     nextafter,
     polygamma,
     polyval,
@@ -40,4 +43,4 @@ from tinytf.math_core_api import (  # noqa: E402
 
 __all__ += ["accumulate_n", "cumulative_logsumexp", "invert_permutation", "is_non_decreasing",
             "is_strictly_increasing", "log_softmax", "nextafter", "polyval", "softmax", "xlog1py", "zero_fraction",
-            "lgamma", "digamma", "polygamma", "zeta", "lbeta"]
+            "lgamma", "digamma", "polygamma", "zeta", "lbeta", "ndtri", "erfinv", "erfcinv"]

@@ -9,6 +9,7 @@ from tinytf.runtime.ops import array as _a
 from tinytf.runtime.ops import core_math as _ops
 from tinytf.runtime.ops import math as _m
 from tinytf.runtime.ops import reduce as _r
+from tinytf.runtime.ops import special_inverse as _inverse
 from tinytf.runtime.ops import special_math as _special
 from tinytf.runtime.ops.nn import log_softmax, softmax  # noqa: F401 - tf.math's names for them
 from tinytf.runtime.ops.select import select_op
@@ -125,3 +126,18 @@ def lbeta(x, name=None):
     if not x.dtype.is_floating:
         x = _m.cast(x, convert_to_tensor(0.0).dtype)
     return _r.reduce_sum(lgamma(x), -1) - lgamma(_r.reduce_sum(x, -1))
+
+
+def ndtri(x, name=None):
+    """The standard normal quantile: the z with P(Z <= z) = x (Wichura's AS 241)."""
+    return apply(_inverse.ndtri_op, (convert_to_tensor(x),), name=name)
+
+
+def erfinv(x, name=None):
+    """The inverse error function on [-1, 1]."""
+    return apply(_inverse.erfinv_op, (convert_to_tensor(x),), name=name)
+
+
+def erfcinv(x, name=None):
+    """The inverse complementary error function on [0, 2]."""
+    return apply(_inverse.erfcinv_op, (convert_to_tensor(x),), name=name)

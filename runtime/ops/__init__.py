@@ -49,6 +49,7 @@ from . import (  # noqa: F401
     sets,
     sorting,
     sparse,
+    special_inverse,
     special_math,
     spectral,
     state,

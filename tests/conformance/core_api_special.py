@@ -47,3 +47,19 @@ def p_special_gradients(tf):
             _grads(tf, lambda v: tf.math.zeta(3.0, v), [0.8, 3.5]),
             _grads(tf, lambda v: tf.math.lbeta(v), [[1.5, 2.5, 0.7]], order=1),
             val(tf.function(lambda v: (tf.math.lgamma(v), tf.math.digamma(v)))(tf.constant([2.5, 0.25])))]
+
+
+@program
+def p_ndtri_erfinv_erfcinv(tf):
+    # arguments where TF 2.21's own kernels are accurate: its erfinv loses digits near 0 (float64 goes through
+    # ndtri((x + 1) / 2), float32 uses a single-precision approximation); tinytf keeps them
+    p = [1e-300, 1e-50, 1e-20, 1e-10, 1e-5, 0.001, 0.02, 0.0751, 0.1, 0.3, 0.4999, 0.5, 0.7, 0.924, 0.99, 0.0, 1.0,
+         -0.1, 1.5]
+    x = [-0.999, -0.95, -0.5, -0.1, 0.0, 0.2, 0.6, 0.9, 0.9999, -1.0, 1.0, 1.2]
+    y = [1e-200, 1e-20, 1e-5, 0.01, 0.3, 0.9, 1.0, 1.3, 1.99, 0.0, 2.0, -0.5]
+    return [val(tf.math.ndtri(tf.constant(p, tf.float64))), val(tf.math.ndtri(tf.constant(p[5:], tf.float32))),
+            val(tf.math.erfinv(tf.constant(x, tf.float64))), val(tf.math.erfinv(tf.constant([-0.95, -0.5, 0.6, 0.9]))),
+            val(tf.math.erfcinv(tf.constant(y, tf.float64))), val(tf.math.erfcinv(tf.constant(y[3:], tf.float32))),
+            _grads(tf, tf.math.erfinv, [-0.7, 0.1, 0.95]), _grads(tf, tf.math.ndtri, [0.2, 0.5, 0.999]),
+            _grads(tf, tf.math.erfcinv, [0.3, 1.0, 1.6]),
+            val(tf.function(tf.math.erfinv)(tf.constant([0.5, -0.25])))]

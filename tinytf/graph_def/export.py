@@ -39,7 +39,7 @@ _Y = {"Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "L
       "IsNan", "IsInf", "IsFinite", "LogicalNot", "Sigmoid", "Cast", "Transpose"}
 _Y |= {"Asinh", "Acosh", "Atanh", "Erfc", "Invert", "ZerosLike", "Cosh", "Sinh"}
 _Z |= {"BitwiseAnd", "BitwiseOr", "BitwiseXor", "MulNoNan", "LeftShift", "RightShift", "Polygamma", "Zeta"}
-_Y |= {"Lgamma", "Digamma"}
+_Y |= {"Lgamma", "Digamma", "Ndtri", "Erfinv"}
 _ACTIVATIONS = {"Relu", "Relu6", "Softplus", "Softsign", "Elu", "Selu", "LeakyRelu"}
 _OTHER = {"MatMul": "product", "Softmax": "softmax", "LogSoftmax": "logsoftmax", "ReadVariableOp": "value",
           "ReadFile": "contents", "BatchMatMulV2": "output", "Conv2D": "output", "Complex": "out",

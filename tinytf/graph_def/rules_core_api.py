@@ -136,6 +136,15 @@ def _cumulative_logsumexp(n, const):
         "reverse": p.attr(bool(n.attrs["reverse"]))}
 
 
+def _erfcinv(n, const):  # TF's tf.math.erfcinv is the composite -ndtri(0.5 * x) * sqrt(0.5)
+    dtype = n.inputs[0].dtype
+    half = const.node("mul", "Mul", [n.refs[0], const("half", np.asarray(0.5, dtype.np), dtype)], _t(n))
+    quantile = const.node("Ndtri", "Ndtri", [half], _t(n))
+    scaled = const.node("mul_1", "Mul", [quantile, const("sqrt_half", np.asarray(0.5 ** 0.5, dtype.np), dtype)],
+                        _t(n))
+    return "Neg", [scaled], _t(n)
+
+
 RULES = {
     "conv3d": _conv3d, "conv3d_backprop_input": _conv3d_backprop_input,
     "conv3d_backprop_filter": _conv3d_backprop_filter, "max_pool3d": _pool3d("MaxPool3D"),
@@ -161,6 +170,9 @@ RULES = {
     "digamma": lambda n, const: ("Digamma", list(n.refs), _t(n)),
     "polygamma": lambda n, const: ("Polygamma", list(n.refs), _t(n)),
     "zeta": lambda n, const: ("Zeta", list(n.refs), _t(n)),
+    "ndtri": lambda n, const: ("Ndtri", list(n.refs), _t(n)),
+    "erfinv": lambda n, const: ("Erfinv", list(n.refs), _t(n)),
+    "erfcinv": _erfcinv,
 }
 
 # The TF op each rule's node is, for the readable TensorBoard graph (display.py).
@@ -176,7 +188,7 @@ TF_NAMES = {
     "space_to_batch_nd": "SpaceToBatchND", "batch_to_space_nd": "BatchToSpaceND",
     "cumulative_logsumexp": "CumulativeLogsumexp", "invert_permutation": "InvertPermutation", "nextafter": "NextAfter",
     "left_shift": "LeftShift", "right_shift": "RightShift", "lgamma": "Lgamma", "digamma": "Digamma",
-    "polygamma": "Polygamma", "zeta": "Zeta",
+    "polygamma": "Polygamma", "zeta": "Zeta", "ndtri": "Ndtri", "erfinv": "Erfinv", "erfcinv": "Neg",
 }
 
 # Ops with no faithful TF node (the exporter raises NotImplementedError with the reason).
