@@ -16,39 +16,127 @@ SOURCE_MAPS: dict = {}
 
 
 class OpError(Exception):
-    """Base of errors raised by ops (TensorFlow's tf.errors.OpError)."""
+    """Base of errors raised by ops (TensorFlow's tf.errors.OpError). tinytf raises `OpError(message)`; TF's
+    own form `OpError(node_def, op, message, error_code)` (and `SubclassError(node_def, op, message)`) works too,
+    so that user code constructing TF's errors runs. `error_code` is TF's canonical code (tf.errors.*)."""
+
+    error_code = 2  # UNKNOWN
+
+    def __init__(self, *args):
+        if len(args) >= 3:  # TF's (node_def, op, message[, error_code, ...])
+            super().__init__(args[2])
+            self._node_def, self._op = args[0], args[1]
+            if type(self) is OpError and len(args) >= 4:
+                self.error_code = args[3]
+        else:
+            super().__init__(*args)
+            self._node_def = self._op = None
+
+    @property
+    def message(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+    @property
+    def op(self):
+        return self._op
+
+    @property
+    def node_def(self):
+        return self._node_def
+
+
+class CancelledError(OpError):
+    """An operation was cancelled (TF's CANCELLED)."""
+
+    error_code = 1
 
 
 class InvalidArgumentError(OpError, ValueError):
     """An op received inputs of the wrong dtype or shape."""
 
-
-class OutOfRangeError(OpError, IndexError):
-    """Iteration past the end, or an index out of range."""
+    error_code = 3
 
 
-class UnimplementedError(OpError, NotImplementedError):
-    pass
+class DeadlineExceededError(OpError):
+    """A deadline expired before the operation could complete."""
+
+    error_code = 4
 
 
 class NotFoundError(OpError):
     """A file or folder that an op needs does not exist (or cannot be created)."""
 
-
-class DataLossError(OpError):
-    """A file is corrupted or truncated (a bad checksum, a record cut short)."""
+    error_code = 5
 
 
-class FailedPreconditionError(OpError):
-    """The system is not in a state the op needs (reading a folder as a file)."""
+class AlreadyExistsError(OpError):
+    """An entity that an operation tried to create already exists."""
+
+    error_code = 6
+
+
+class PermissionDeniedError(OpError):
+    """The caller does not have permission to run the operation."""
+
+    error_code = 7
 
 
 class ResourceExhaustedError(OpError, MemoryError):
     """An op could not allocate its result (TensorFlow's OOM error)."""
 
+    error_code = 8
+
+
+class FailedPreconditionError(OpError):
+    """The system is not in a state the op needs (reading a folder as a file)."""
+
+    error_code = 9
+
+
+class AbortedError(OpError):
+    """An operation was aborted, typically by a concurrent action."""
+
+    error_code = 10
+
+
+class OutOfRangeError(OpError, IndexError):
+    """Iteration past the end, or an index out of range."""
+
+    error_code = 11
+
+
+class UnimplementedError(OpError, NotImplementedError):
+    error_code = 12
+
+
+class InternalError(OpError):
+    """An invariant of the system broke."""
+
+    error_code = 13
+
+
+class UnavailableError(OpError):
+    """The runtime is currently unavailable."""
+
+    error_code = 14
+
+
+class DataLossError(OpError):
+    """A file is corrupted or truncated (a bad checksum, a record cut short)."""
+
+    error_code = 15
+
+
+class UnauthenticatedError(OpError):
+    """The request does not have valid authentication credentials."""
+
+    error_code = 16
+
 
 class UnknownError(OpError):
     """An error with no better class (TF's UnknownError: e.g. a Python exception inside tf.py_function)."""
+
+    error_code = 2
 
 
 class OperatorNotAllowedInGraphError(TypeError):

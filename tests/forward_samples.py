@@ -582,3 +582,48 @@ SAMPLES.update({
                             tf.io.encode_png(c(_PNG_IMAGE[..., :1].astype(np.uint16)))]],
     "decode_png": [lambda: [tf.io.decode_png(tf.io.encode_png(c(_PNG_IMAGE)), channels=ch) for ch in (0, 1, 3, 4)]],
 })
+SAMPLES.update({
+    "repeat": [lambda: [tf.repeat(arr((2, 3)), [1, 0, 2], axis=1), tf.repeat(arr((2, 2), _I), 2),
+                        tf.repeat(c(["a", "b"]), [2, 1], axis=0)]],
+    "repeat_grad": [lambda: grads(lambda a: tf.repeat(a, [2, 1], axis=0), _finite((2, 3)))],
+    "ensure_shape": [lambda: [tf.ensure_shape(arr((2, 3)), [None, 3]), tf.ensure_shape(c(["a"]), [1])]],
+    "reverse_sequence": [lambda: tf.reverse_sequence(arr((2, 4)), c([3, 1]), seq_axis=1, batch_axis=0)],
+    "dynamic_partition": [lambda: tf.dynamic_partition(arr((4, 2)), c([1, 0, 1, 2]), 3)],
+    "dynamic_stitch": [lambda: tf.dynamic_stitch([c([0, 2]), c([1])], [arr((2, 3)), arr((1, 3), seed=1)])],
+    "unravel_index": [lambda: [tf.unravel_index(c([1, 5, 7]), c([3, 3])),
+                               tf.unravel_index(c(3, tf.int64), c([2, 2], tf.int64))]],
+    "broadcast_args": [lambda: tf.broadcast_dynamic_shape(c([1, 2, 3]), c([5, 1, 3]))],
+    "bitcast": [lambda: [tf.bitcast(arr((3,)), tf.int32), tf.bitcast(c([[1, 2]], tf.int32), tf.int64),
+                         tf.bitcast(c([7], tf.int16), tf.uint8)]],
+    "space_to_batch_nd": [lambda: tf.space_to_batch_nd(arr((1, 4, 2, 2)), [2, 2], [[0, 0], [1, 1]])],
+    "batch_to_space_nd": [lambda: tf.batch_to_space(arr((4, 2, 2, 1)), [2, 2], [[1, 0], [0, 1]])],
+})
+SKIPPED["timestamp"] = "stateful: reads the clock (tests/test_core_api_ops.py runs it eagerly and in graphs)"
+SAMPLES.update({
+    "cumulative_logsumexp": [lambda: [tf.math.cumulative_logsumexp(arr((2, 4)), axis=1),
+                                      tf.math.cumulative_logsumexp(arr((3,), tf.float64), exclusive=True,
+                                                                   reverse=True)]],
+    "invert_permutation": [lambda: [tf.math.invert_permutation(c([2, 0, 1])),
+                                    tf.math.invert_permutation(c([1, 0], tf.int64))]],
+    "nextafter": [lambda: tf.math.nextafter(arr((3,)), arr((3,), seed=1))],
+})
+SAMPLES.update({
+    "left_shift": [lambda: [tf.bitwise.left_shift(c([1, -3, 7], tf.int8), c([1, 9, -1], tf.int8)),
+                            tf.bitwise.left_shift(c([5], tf.uint32), c([31], tf.uint32))]],
+    "right_shift": [lambda: tf.bitwise.right_shift(c([-100, 100, 7]), c([2, 40, 0]))],
+    "set_operation": [lambda: [tf.sets.intersection(c([[1, 2, 2], [3, 4, 5]]), c([[2, 1, 9], [5, 5, 5]])),
+                               tf.sets.union(c([["a", "b"]]),
+                                             tf.sparse.SparseTensor([[0, 0], [0, 1]], ["b", "c"], [1, 2]))]],
+    "set_size": [lambda: tf.sets.size(tf.sparse.from_dense(c([[1, 1, 0], [2, 3, 4]])))],
+})
+SAMPLES.update({
+    "lgamma": [lambda: [tf.math.lgamma(arr((5,))), tf.math.lgamma(arr((3,), tf.float64))]],
+    "digamma": [lambda: [tf.math.digamma(arr((5,))), tf.math.digamma(arr((3,), tf.float64))]],
+    "polygamma": [lambda: tf.math.polygamma(c([0.0, 1.0, 2.0]), c([0.5, 3.0, -1.5]))],
+    "zeta": [lambda: tf.math.zeta(c([2.0, 3.5, 1.0]), c([0.5, 2.0, 1.0]))],
+})
+SAMPLES.update({
+    "ndtri": [lambda: [tf.math.ndtri(c([0.0, 1e-30, 0.3, 0.5, 0.99, 1.0, 1.5])), tf.math.ndtri(arr((3,), tf.float64))]],
+    "erfinv": [lambda: [tf.math.erfinv(c([-1.0, -0.5, 0.0, 0.25, 0.9999, 1.0])), tf.math.erfinv(arr((3,)))]],
+    "erfcinv": [lambda: [tf.math.erfcinv(c([0.0, 0.05, 1.0, 1.7, 2.0])), tf.math.erfcinv(arr((3,), tf.float64))]],
+})

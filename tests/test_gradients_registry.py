@@ -453,6 +453,28 @@ CASES.update({
                                   (1, 3, 3, 2, 2), (1, 3, 3, 2, 2))],
     "avg_pool3d_grad": [Case(lambda g: _op3d("avg_pool3d_grad", {"shape": (1, 4, 3, 2, 2), **_POOL3D,
                                                                  "strides": (2, 2, 2)})(g * g), (1, 2, 2, 1, 2))],
+    "repeat": [Case(lambda x: tf.repeat(x * x, [2, 0, 1], axis=1), (2, 3)), Case(lambda x: tf.repeat(x, 2), (2, 2))],
+    "repeat_grad": [Case(lambda x: _op3d("repeat_grad", {"axis": 0})(x * x, tf.constant([2, 1]), tf.zeros([2, 2])),
+                         (3, 2))],
+    "ensure_shape": [Case(lambda x: tf.ensure_shape(x * x, [None, 2]), (3, 2))],
+    "reverse_sequence": [Case(lambda x: tf.reverse_sequence(x * x, [2, 3], seq_axis=1, batch_axis=0), (2, 4))],
+    "dynamic_partition": [Case(lambda x: tf.dynamic_partition(x * x, [1, 0, 1], 2)[1] * 2.0, (3, 2))],
+    # (TF's rule gathers for every list, also where a later list overrides an index: no duplicates here)
+    "dynamic_stitch": [Case(lambda x, y: tf.dynamic_stitch([[0, 2], [1, 3]], [x * x, y]), (2, 2), (2, 2))],
+    "space_to_batch_nd": [Case(lambda x: tf.space_to_batch_nd(x * x, [2, 1], [[1, 1], [0, 0]]), (1, 2, 3, 2))],
+    "batch_to_space_nd": [Case(lambda x: tf.batch_to_space(x * x, [2, 1], [[1, 0], [0, 1]]), (2, 2, 3, 1))],
+    # TF's rule takes the log of the incoming gradient's parts: not twice differentiable where they are 0, and
+    # NaN for exclusive sums (their first output is -inf), as in TF; first order, inclusive, checked here
+    "cumulative_logsumexp": [Case(lambda x: tf.math.cumulative_logsumexp(x, axis=1), (2, 4), second=False),
+                             Case(lambda x: tf.math.cumulative_logsumexp(x, reverse=True), (4,), second=False)],
+    "lgamma": [Case(tf.math.lgamma, (4,), low=0.2, high=5.0), Case(tf.math.lgamma, (3,), low=-0.9, high=-0.1)],
+    "digamma": [Case(tf.math.digamma, (4,), low=0.2, high=5.0)],
+    "polygamma": [Case(lambda x: tf.math.polygamma(tf.constant([1.0, 2.0, 3.0], tf.float64), x), (3,), low=0.3,
+                       high=4.0)],
+    "zeta": [Case(lambda q: tf.math.zeta(tf.constant([2.0, 3.5], tf.float64), q), (2,), low=0.5, high=3.0)],
+    "ndtri": [Case(tf.math.ndtri, (4,), low=0.05, high=0.95)],
+    "erfinv": [Case(tf.math.erfinv, (4,), low=-0.9, high=0.9)],
+    "erfcinv": [Case(tf.math.erfcinv, (4,), low=0.1, high=1.9)],
 })
 
 # Ops through which TF registers no gradient although they may output floats: asking for one raises TF's

@@ -32,6 +32,7 @@ EXPORTED_ELSEWHERE = {
     "read_file": "ReadFile (TF ran it in the asset SavedModel of tests/test_saved_model_tf_reads.py)",
     "write_file": "WriteFile (the ReadFile rule's twin; test_write_file_and_calls_export below)",
     "no_op": "NoOp (test_write_file_and_calls_export below)",
+    "timestamp": "Timestamp, stateful (tests/test_core_api_ops.py exports it and TF's op registry knows it)",
     **{f"tensor_array_{name}": "TF's TensorList ops (TF ran them in the tensor_array SavedModel of "
        "tests/test_saved_model_tf_reads.py)"
        for name in ("new", "write", "read", "stack", "gather", "concat", "unstack", "scatter", "size")},

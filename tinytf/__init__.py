@@ -13,6 +13,7 @@ from tinytf.runtime.tensor import Tensor
 from . import (  # noqa: F401
     autodiff,
     autograph,
+    bitwise,
     compat,
     config,
     data,
@@ -34,11 +35,13 @@ from . import (  # noqa: F401
     ragged,
     random,
     saved_model,
+    sets,
     sparse,
     strings,
     summary,
     train,
     types,
+    version,
 )
 from ._ops import *  # noqa: F401,F403  (the op functions under their TF names)
 from .assertions import assert_equal, assert_greater, assert_less, assert_rank  # noqa: F401  (tf.assert_*)
@@ -48,7 +51,40 @@ from .composed_array_ops import meshgrid, roll  # noqa: F401
 from .concrete_function import ConcreteFunction
 from .constant import constant, convert_to_tensor
 from .control_dependencies import control_dependencies  # noqa: F401
-from .core_api import fingerprint  # noqa: F401  (TF's top-level core names)
+from .core_api import (  # noqa: F401  (TF's top-level core names)
+    batch_to_space,
+    bitcast,
+    broadcast_dynamic_shape,
+    broadcast_static_shape,
+    dynamic_partition,
+    dynamic_stitch,
+    ensure_shape,
+    fingerprint,
+    get_current_name_scope,
+    get_logger,
+    get_static_value,
+    grad_pass_through,
+    group,
+    hessians,
+    identity_n,
+    inside_function,
+    is_symbolic_tensor,
+    no_op,
+    parallel_stack,
+    random_normal_initializer,
+    random_uniform_initializer,
+    recompute_grad,
+    repeat,
+    required_space_to_batch_paddings,
+    reverse_sequence,
+    sequence_mask,
+    shape_n,
+    space_to_batch,
+    space_to_batch_nd,
+    timestamp,
+    unravel_index,
+)
+from .core_api import tuple_ as tuple  # noqa: A004,F401  (tf.tuple, as TF names it)
 from .device import device, is_tensor  # noqa: F401
 from .function import Function, function
 from .gradient_tape import GradientTape, UnconnectedGradients, custom_gradient, gradients, stop_gradient  # noqa: F401
@@ -84,7 +120,7 @@ DType = _dtypes.DType
 as_dtype = _dtypes.as_dtype
 newaxis = None
 
-__version__ = "0.1.0"
+__version__ = version.VERSION
 
 _install_ragged_dispatch(_sys.modules[__name__], math, nn)  # tf.add, tf.math.sqrt, ... accept RaggedTensors
 

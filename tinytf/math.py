@@ -17,3 +17,30 @@ from tinytf.runtime.ops.sorting import top_k  # noqa: F401
 __all__ = sorted(set(_math_names) | set(_reduce_names) | set(_segment_names)
                  | {"bincount", "confusion_matrix", "in_top_k", "softplus", "softsign", "top_k", "angle", "conj",
                     "imag", "real"})
+
+# --- added by the core-API slice (tinytf/math_core_api.py) -------------------------------------------------------
+from tinytf.math_core_api import (  # noqa: E402
+    accumulate_n,
+    cumulative_logsumexp,
+    digamma,
+    erfcinv,
+    erfinv,
+    invert_permutation,
+    is_non_decreasing,
+    is_strictly_increasing,
+    lbeta,
+    lgamma,
+    log_softmax,
+    ndtri,
+    nextafter,
+    polygamma,
+    polyval,
+    softmax,
+    xlog1py,
+    zero_fraction,
+    zeta,
+)
+
+__all__ += ["accumulate_n", "cumulative_logsumexp", "invert_permutation", "is_non_decreasing",
+            "is_strictly_increasing", "log_softmax", "nextafter", "polyval", "softmax", "xlog1py", "zero_fraction",
+            "lgamma", "digamma", "polygamma", "zeta", "lbeta", "ndtri", "erfinv", "erfcinv"]

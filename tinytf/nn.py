@@ -21,3 +21,37 @@ from tinytf.runtime.ops.conv3d import conv3d, conv3d_transpose  # noqa: E402
 from tinytf.runtime.ops.pool3d import avg_pool3d, max_pool3d  # noqa: E402
 
 __all__ += ["conv3d", "conv3d_transpose", "max_pool3d", "avg_pool3d"]
+
+# --- added by the core-API slice: composites of other ops (tinytf/nn_core_api.py) ------------------------------
+from tinytf.nn_core_api import (  # noqa: E402
+    atrous_conv2d,
+    atrous_conv2d_transpose,
+    avg_pool1d,
+    batch_normalization,
+    conv1d_transpose,
+    conv_transpose,
+    convolution,
+    crelu,
+    depth_to_space,
+    depthwise_conv2d_backprop_filter,
+    depthwise_conv2d_backprop_input,
+    local_response_normalization,
+    log_poisson_loss,
+    lrn,
+    max_pool1d,
+    normalize_moments,
+    pool,
+    separable_conv2d,
+    space_to_depth,
+    sufficient_statistics,
+    weighted_cross_entropy_with_logits,
+    weighted_moments,
+    zero_fraction,
+)
+from tinytf.runtime.ops.sorting import top_k  # noqa: E402
+
+__all__ += ["atrous_conv2d", "atrous_conv2d_transpose", "avg_pool1d", "batch_normalization", "conv1d_transpose",
+            "conv_transpose", "convolution", "crelu", "depth_to_space", "depthwise_conv2d_backprop_filter",
+            "depthwise_conv2d_backprop_input", "local_response_normalization", "log_poisson_loss", "lrn",
+            "max_pool1d", "normalize_moments", "pool", "separable_conv2d", "space_to_depth", "sufficient_statistics",
+            "weighted_cross_entropy_with_logits", "weighted_moments", "zero_fraction", "top_k"]

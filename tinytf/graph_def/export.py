@@ -38,7 +38,8 @@ _Y = {"Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "L
       "Ceil", "Round", "Rint", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Tanh", "Erf",
       "IsNan", "IsInf", "IsFinite", "LogicalNot", "Sigmoid", "Cast", "Transpose"}
 _Y |= {"Asinh", "Acosh", "Atanh", "Erfc", "Invert", "ZerosLike", "Cosh", "Sinh"}
-_Z |= {"BitwiseAnd", "BitwiseOr", "BitwiseXor", "MulNoNan"}
+_Z |= {"BitwiseAnd", "BitwiseOr", "BitwiseXor", "MulNoNan", "LeftShift", "RightShift", "Polygamma", "Zeta"}
+_Y |= {"Lgamma", "Digamma", "Ndtri", "Erfinv"}
 _ACTIVATIONS = {"Relu", "Relu6", "Softplus", "Softsign", "Elu", "Selu", "LeakyRelu"}
 _OTHER = {"MatMul": "product", "Softmax": "softmax", "LogSoftmax": "logsoftmax", "ReadVariableOp": "value",
           "ReadFile": "contents", "BatchMatMulV2": "output", "Conv2D": "output", "Complex": "out",
@@ -47,7 +48,9 @@ _OTHER = {"MatMul": "product", "Softmax": "softmax", "LogSoftmax": "logsoftmax",
           "TensorListGetItem": "item", "TensorListStack": "tensor", "TensorListGather": "values",
           "TensorListFromTensor": "output_handle", "TensorListScatterIntoExistingList": "output_handle",
           "TensorListLength": "length", "PrintV2": "output", "StringFormat": "output",
-          "AddN": "sum", "VarHandleOp": "resource", "Fingerprint": "fingerprint"}
+          "AddN": "sum", "VarHandleOp": "resource", "Fingerprint": "fingerprint",
+          "DynamicPartition": "outputs", "DynamicStitch": "merged", "BroadcastArgs": "r0", "Timestamp": "ts",
+          "CumulativeLogsumexp": "out", "InvertPermutation": "y"}
 
 # Ops whose outputs are separate output arguments (each `name:0`), in order.
 _SEPARATE = {"TopKV2": ("values", "indices"), "Unique": ("y", "idx"),

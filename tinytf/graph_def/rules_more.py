@@ -1141,6 +1141,8 @@ TF_NAMES = {
 # The core-API names' rules live in their own module (one table per slice of ops, merged here).
 from .rules_core_api import RULES as _CORE_API_RULES  # noqa: E402
 from .rules_core_api import TF_NAMES as _CORE_API_TF_NAMES  # noqa: E402
+from .rules_core_api import UNEXPORTED as _CORE_API_UNEXPORTED  # noqa: E402
 
 RULES.update(_CORE_API_RULES)
 TF_NAMES.update(_CORE_API_TF_NAMES)
+UNEXPORTED.update(_CORE_API_UNEXPORTED)
