@@ -61,3 +61,14 @@ def p_input_rank_adjustment(tf):
     return [val(model(np.array([1.0, 2.0, 3.0], "float32"))),
             val(squeeze_model(np.ones((2, 3, 1), "float32"))),
             val(model.predict(np.array([4.0, 5.0], "float32"), verbose=0))]
+
+
+@program
+def p_keras_tensor_operators_and_rank_adjustment(tf):
+    inputs = tf.keras.Input((1,))
+    model = tf.keras.Model(inputs, inputs * 2.0 + 1.0)
+    pair = tf.keras.Input((3,))
+    mixed = tf.keras.Model(pair, tf.keras.ops.sum(-pair[:, 1:] / 2.0, axis=-1))
+    return [val(model(np.array([1.0, 2.0, 3.0], "float32"))),
+            val(model.predict(np.array([4.0, 5.0], "float32"), verbose=0)),
+            val(mixed(np.arange(6.0, dtype="float32").reshape(2, 3)))]
