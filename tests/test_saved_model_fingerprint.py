@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import tinytf as tf
-from tinytf.saved_model.farmhash import fingerprint64
+from tinytf.runtime.ops.fingerprint import fingerprint64
 from tinytf.saved_model.fingerprint import cpp_bytes
 
 # Recorded with TF 2.21: int.from_bytes(tf.fingerprint(tf.constant([s])).numpy()[0].tobytes(), "little")

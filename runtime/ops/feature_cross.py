@@ -10,24 +10,10 @@ import numpy as np
 from .. import dtypes, shapes
 from ..dispatch import apply
 from ..registry import OpDef, register
-from .fingerprint import fingerprint64
+from .fingerprint import fingerprint64, fingerprint_cat64
 
 _MASK = (1 << 64) - 1
 DEFAULT_HASH_KEY = 0xDECAFCAFFE  # tf.sparse.cross_hashed's default hash_key
-
-
-def _shift_mix(value: int) -> int:
-    return value ^ (value >> 47)
-
-
-def fingerprint_cat64(fp1: int, fp2: int) -> int:
-    """TF's FingerprintCat64: two 64-bit fingerprints combined, order-dependently."""
-    mul = 0xC6A4A7935BD1E995
-    result = fp1 ^ mul
-    result ^= (_shift_mix((fp2 * mul) & _MASK) * mul) & _MASK
-    result = (result * mul) & _MASK
-    result = (_shift_mix(result) * mul) & _MASK
-    return _shift_mix(result)
 
 
 def _feature_hash(value) -> int:

@@ -148,6 +148,17 @@ def fingerprint64(data: bytes) -> int:
                        (_hash_len16(v1, w1, mul) + x) & _MASK, mul)
 
 
+def fingerprint_cat64(fp1: int, fp2: int) -> int:
+    """TF's FingerprintCat64: two 64-bit fingerprints combined, order-dependently (SavedModel fingerprints and
+    the hashed feature crosses use it)."""
+    mul = 0xC6A4A7935BD1E995
+    result = fp1 ^ mul
+    result ^= (_shift_mix((fp2 * mul) & _MASK) * mul) & _MASK
+    result = (result * mul) & _MASK
+    result = (_shift_mix(result) * mul) & _MASK
+    return _shift_mix(result)
+
+
 def _sip_round(v0, v1, v2, v3):
     v0 = (v0 + v1) & _MASK
     v1 = _rotl(v1, 13) ^ v0

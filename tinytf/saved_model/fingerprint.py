@@ -1,7 +1,7 @@
 """fingerprint.pb, as TensorFlow 2.21 writes it next to saved_model.pb, and
 `tf.saved_model.experimental.read_fingerprint`.
 
-The five hashes are FarmHash Fingerprint64s (farmhash.py) of what TF's fingerprinting.cc hashes:
+The five hashes are FarmHash Fingerprint64s (runtime/ops/fingerprint.py) of what TF's fingerprinting.cc hashes:
   saved_model_checksum     the SavedModel message, serialized deterministically as C++ does (cpp_bytes);
   graph_def_program_hash   the MetaGraphDef's graph_def without its function library and versions, function
                            calls' `f` stripped of their numeric suffix, string constants emptied;
@@ -19,7 +19,8 @@ import uuid
 
 from tensorboard.compat.proto import graph_pb2, meta_graph_pb2, types_pb2
 
-from .farmhash import fingerprint64, fingerprint_cat64
+from tinytf.runtime.ops.fingerprint import fingerprint64, fingerprint_cat64
+
 from .proto import FingerprintDef
 
 FINGERPRINT_FILE = "fingerprint.pb"
