@@ -7,81 +7,20 @@ tinytf's own stream, not TF's."""
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
 import tinytf as _tf
 
 from ..layers.preprocessing.image_resizing import resize_images
+from .directory_index import (
+    check_validation_split_arg,
+    index_directory,
+    labels_to_dataset,
+    training_or_validation_split,
+)
 
 ALLOWLIST_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
 _CHANNELS = {"rgb": 3, "rgba": 4, "grayscale": 1}
-
-
-def _class_folders(directory, labels, class_names):
-    if labels != "inferred":
-        if class_names is not None:
-            raise ValueError("When `labels=None` (no labels), argument `class_names` cannot be specified."
-                             if labels is None else "When argument `labels` is specified, argument `class_names` "
-                             "cannot be specified (the `class_names` will be the sorted list of labels).")
-        return [""]
-    folders = [d for d in sorted(os.listdir(directory))
-               if os.path.isdir(os.path.join(directory, d)) and not d.startswith(".")]
-    if class_names is not None:
-        if not set(class_names).issubset(set(folders)):
-            raise ValueError(f"The `class_names` passed did not match the names of the subdirectories of the target "
-                             f"directory. Expected: {folders} (or a subset of it), but received: "
-                             f"class_names={class_names}")
-        return list(class_names)
-    return folders
-
-
-def index_directory(directory, labels, formats, class_names=None, shuffle=True, seed=None, follow_links=False,
-                    verbose=True):
-    """(file paths, labels, class names) as Keras' dataset_utils.index_directory makes them."""
-    folders = _class_folders(directory, labels, class_names)
-    filenames, found_labels = [], []
-    for index, folder in enumerate(folders):
-        root_dir = os.path.join(directory, folder)
-        for root, _, files in sorted(os.walk(root_dir, followlinks=follow_links), key=lambda x: x[0]):
-            for name in sorted(files):
-                if name.lower().endswith(formats):
-                    filenames.append(os.path.join(os.path.basename(root_dir),
-                                                  os.path.relpath(os.path.join(root, name), root_dir)))
-                    found_labels.append(index)
-    if labels == "inferred":
-        labels = np.array(found_labels, dtype="int32")
-        names = folders
-    elif labels is None:
-        names = None
-    else:
-        if len(labels) != len(filenames):
-            raise ValueError(f"Expected the lengths of `labels` to match the number of files in the target directory. "
-                             f"len(labels) is {len(labels)} while we found {len(filenames)} files in directory "
-                             f"{directory}.")
-        names = [str(label) for label in sorted(set(labels))]
-    if verbose:
-        print(f"Found {len(filenames)} files." if labels is None else
-              f"Found {len(filenames)} files belonging to {len(names)} classes.")
-    paths = [os.path.join(directory, name) for name in filenames]
-    if shuffle:
-        seed = np.random.randint(1e6) if seed is None else seed
-        np.random.RandomState(seed).shuffle(paths)
-        if labels is not None:
-            np.random.RandomState(seed).shuffle(labels)
-    return paths, labels, names
-
-
-def _split(paths, labels, validation_split, subset):
-    if not validation_split:
-        return paths, labels
-    count = int(validation_split * len(paths))
-    if subset == "training":
-        print(f"Using {len(paths) - count} files for training.")
-        return paths[:-count], None if labels is None else labels[:-count]
-    print(f"Using {count} files for validation.")
-    return paths[-count:], None if labels is None else labels[-count:]
 
 
 def _dataset(paths, labels, label_mode, num_classes, image_size, channels, interpolation, crop, pad, shuffle,
@@ -97,12 +36,7 @@ def _dataset(paths, labels, label_mode, num_classes, image_size, channels, inter
 
     ds = _tf.data.Dataset.from_tensor_slices(paths)
     if label_mode:
-        label_ds = _tf.data.Dataset.from_tensor_slices(np.asarray(labels))
-        if label_mode == "binary":
-            label_ds = label_ds.map(lambda x: _tf.expand_dims(_tf.cast(x, "float32"), axis=-1))
-        elif label_mode == "categorical":
-            label_ds = label_ds.map(lambda x: _tf.one_hot(x, num_classes))
-        ds = _tf.data.Dataset.zip((ds, label_ds))
+        ds = _tf.data.Dataset.zip((ds, labels_to_dataset(np.asarray(labels), label_mode, num_classes)))
     if shuffle:
         ds = ds.shuffle(buffer_size=buffer_size or 1024, seed=seed)
     return ds.map(lambda x, y: (load(x), y)) if label_mode else ds.map(load)
@@ -130,15 +64,7 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
     if data_format not in (None, "channels_last") or format != "tf":
         raise NotImplementedError("image_dataset_from_directory: tinytf builds channels_last tf.data datasets only")
     image_size = (image_size, image_size) if isinstance(image_size, int) else tuple(image_size)
-    if validation_split and not 0 < validation_split < 1:
-        raise ValueError(f"`validation_split` must be between 0 and 1, received: {validation_split}")
-    if (validation_split or subset) and not (validation_split and subset):
-        raise ValueError("If `subset` is set, `validation_split` must be set, and inversely.")
-    if subset not in ("training", "validation", "both", None):
-        raise ValueError(f'`subset` must be either "training", "validation" or "both", received: {subset}')
-    if validation_split and shuffle and seed is None:
-        raise ValueError("If using `validation_split` and shuffling the data, you must provide a `seed` argument, "
-                         "to make sure that there is no overlap between the training and validation subset.")
+    check_validation_split_arg(validation_split, subset, shuffle, seed)
     if seed is None:
         seed = np.random.randint(1e6)
     paths, found, names = index_directory(directory, labels, ALLOWLIST_FORMATS, class_names, shuffle, seed,
@@ -152,7 +78,7 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
     subsets = ("training", "validation") if subset == "both" else (subset,)
     made = []
     for part in subsets:
-        part_paths, part_labels = _split(paths, found, validation_split, part)
+        part_paths, part_labels = training_or_validation_split(paths, found, validation_split, part)
         if not part_paths:
             which = f"{part} " if subset == "both" else ""
             raise ValueError(f"No {which}images found in directory {directory}. Allowed formats: {ALLOWLIST_FORMATS}")
