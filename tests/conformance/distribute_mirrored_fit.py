@@ -69,3 +69,17 @@ def p_mirrored_fit_regression_adam_two_replicas(tf):
         model = _model(tf, (5, 2), seed=7)
         model.compile(optimizer=tf.keras.optimizers.Adam(0.05), loss="mse", metrics=["mae"])
     return _fit_and_report(tf, model, x, y, batch_size=8, epochs=2)
+
+
+@program
+def p_mirrored_fit_with_dropout_draws_tfs_masks(tf):
+    # each replica's Dropout draws from the layer's seed generator, as Keras 3 does under TF's MirroredStrategy
+    strategy = _two_replicas(tf)
+    tf.keras.utils.set_random_seed(0)
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(8), tf.keras.layers.Dropout(0.5),
+                                     tf.keras.layers.Dense(1)])
+        model.compile(optimizer="sgd", loss="mse")
+    x = data((16, 4), seed=3)
+    history = model.fit(x, x[:, :1], batch_size=8, epochs=3, verbose=0, shuffle=False)
+    return [[round(v, 5) for v in history.history["loss"]], val(model.get_weights())]
