@@ -10,6 +10,7 @@ from __future__ import annotations
 from tinytf.runtime import naming
 
 from .op_names import TABLE
+from .rules_more import _SAME_T
 
 _TYPES: dict = {}
 for _entry in TABLE:
@@ -19,6 +20,8 @@ for _entry in TABLE:
 _TYPES.update({"random_uniform": "RandomUniform", "random_standard_normal": "RandomStandardNormal",
                "truncated_normal": "TruncatedNormal", "random_uniform_int": "RandomUniformInt",
                "random_shuffle": "RandomShuffle"})
+for _name, _tf_op in _SAME_T.items():  # the unary and binary ops written by one rule (`Erfc` for tf.math.erfc)
+    _TYPES.setdefault(_name, _tf_op)
 
 # Node names TF's Python wrappers choose that differ from the op type (math_ops' operator overloads, and the
 # array ops whose wrapper passes its own name).

@@ -72,6 +72,7 @@ TABLE = (
     OpName("tanh", "Tanh", SAME),
     OpName("sigmoid", "Sigmoid", SAME),
     OpName("erf", "Erf", SAME),
+    OpName("erfc", "Erfc", SAME),
     OpName("cast", "Cast", "TF attrs SrcT, DstT (-> tinytf dtype = DstT), Truncate"),
     OpName("equal", "Equal", "TF attr incompatible_shape_error"),
     OpName("not_equal", "NotEqual", "TF attr incompatible_shape_error"),

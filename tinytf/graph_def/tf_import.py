@@ -305,7 +305,7 @@ def _table() -> dict:
         "Log1p": _unary(tf.math.log1p), "Reciprocal": _unary(tf.math.reciprocal), "Floor": _unary(tf.math.floor),
         "Ceil": _unary(tf.math.ceil), "Round": _unary(tf.math.round), "Rint": _unary(tf.math.rint),
         "Sin": _unary(tf.math.sin), "Cos": _unary(tf.math.cos), "Tanh": _unary(tf.math.tanh),
-        "Sigmoid": _unary(tf.math.sigmoid), "Erf": _unary(tf.math.erf),
+        "Sigmoid": _unary(tf.math.sigmoid), "Erf": _unary(tf.math.erf), "Erfc": _unary(tf.math.erfc),
         "Relu": _unary(tf.nn.relu), "Relu6": _unary(tf.nn.relu6), "Elu": _unary(tf.nn.elu), "Selu": _unary(tf.nn.selu),
         "Softplus": _unary(tf.math.softplus), "Softmax": _unary(tf.nn.softmax), "LogSoftmax": _unary(tf.nn.log_softmax),
         "LeakyRelu": lambda n: [tf.nn.leaky_relu(n.inputs[0], alpha=n.attr("alpha", 0.2))],
