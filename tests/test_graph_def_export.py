@@ -144,10 +144,17 @@ def test_loops_and_branches_are_functions_in_the_library():
 def test_stateful_outputs_wait_for_side_effects():
     function, traced, _ = concrete(CASES["dense_with_state"](tf))
     graph_def = traced.graph.as_graph_def()
+    # TF's automatic control dependencies: each output's Identity waits for a NoOp waiting for every stateful op
     assign = next(n.name for n in graph_def.node if n.op == "AssignVariableOp")
+    (noop,) = [n for n in graph_def.node if n.op == "NoOp"]
+    assert f"^{assign}" in noop.input
+    assert {i for n in graph_def.node if n.op in ("ReadVariableOp", "AssignVariableOp") for i in [f"^{n.name}"]} \
+        == set(noop.input)
     for node in graph_def.node:
         if node.op == "Identity":
-            assert f"^{assign}" in node.input
+            assert node.input[-1] == f"^{noop.name}"
+    operations = traced.graph.get_operations()
+    assert [op.type for op in operations[-2:]] == ["Identity", "NoOp"] and operations[-1].name == noop.name
 
 
 def test_serialized_forms_round_trip(tmp_path):

@@ -111,3 +111,16 @@ def p_moments_gradients(tf):
         return tape.gradient(loss, x)
 
     return [val(grads()), val(tf.function(grads)())]
+
+
+@program
+def p_linspace_of_broadcast_bounds_round_trip(tf):
+    """linspace of start and stop of different shapes (TF broadcasts them) exports and runs again."""
+    @tf.function
+    def f(a, b):
+        return tf.linspace(a, b, 4, axis=1), tf.linspace(a, 5.0, 3), tf.linspace(b, a, 2, axis=-1)
+
+    a = np.array([[0.0], [1.0]], np.float32)
+    b = np.array([2.0, 4.0, 6.0], np.float32)
+    concrete = f.get_concrete_function(tf.TensorSpec([2, 1]), tf.TensorSpec([3]))
+    return [[val(t) for t in f(tf.constant(a), tf.constant(b))], _round_trip(tf, concrete, a, b)]

@@ -33,6 +33,8 @@ TABLE = (
     OpName("no_op", "NoOp", "only control inputs"),
     OpName("read_variable", "ReadVariableOp", "input: a resource handle; tinytf attrs dtype and shape come from "
            "the variable (TF: attr dtype)"),
+    OpName("var_is_initialized", "VarIsInitializedOp", "input: a resource handle; True once the session has "
+           "given the variable a value"),
     OpName("assign_variable", "AssignVariableOp", "inputs (resource, value); TF attr dtype"),
     OpName("placeholder", "VarHandleOp", "a variable: tinytf captures the Variable as a resource placeholder; TF "
            "attrs shared_name, dtype, shape"),

@@ -488,6 +488,35 @@ def _where(n, const):
     return "Where", n.refs, _t(n)
 
 
+def _boolean_mask(n, const):
+    """TF's boolean_mask composite: the masked dims of the tensor flattened into one (Reshape), the mask
+    flattened, its true positions (Where, int64 [k, 1], Squeeze'd), and GatherV2 of those along the axis."""
+    axis = int(n.attrs["axis"])
+    shape, mask = n.inputs[0]._shape, n.inputs[1]._shape
+    if shape is None or mask is None or any(d is None for d in shape[axis:axis + len(mask)]):
+        raise NotImplementedError(f"boolean_mask of shapes {shape} and {mask} (the masked dims are exported when "
+                                  "static)")
+    flat = [-1 if d is None else d for d in shape[:axis]] + [int(np.prod(shape[axis:axis + len(mask)]))] + \
+        [-1 if d is None else d for d in shape[axis + len(mask):]]
+    if flat.count(-1) > 1:
+        raise NotImplementedError(f"boolean_mask of a tensor of shape {shape} (more than one dim unknown)")
+    t = n.inputs[0].dtype
+    tensor = const.node("Reshape", "Reshape", [n.refs[0], _int(const, "Reshape/shape", flat)],
+                        {"T": p.attr_type(t), "Tshape": p.attr_type(dtypes.int32)})
+    mask_flat = const.node("Reshape_1", "Reshape", [n.refs[1], _int(const, "Reshape_1/shape", [-1])],
+                           {"T": p.attr_type(dtypes.bool_), "Tshape": p.attr_type(dtypes.int32)})
+    where = const.node("Where", "Where", [mask_flat], {"T": p.attr_type(dtypes.bool_)})
+    indices = const.node("Squeeze", "Squeeze", [where],
+                         {"T": p.attr_type(dtypes.int64), "squeeze_dims": p.attr_ints([1])})
+    return "GatherV2", [tensor, indices, _int(const, "GatherV2/axis", axis)], {
+        "Tparams": p.attr_type(t), "Tindices": p.attr_type(dtypes.int64), "Taxis": p.attr_type(dtypes.int32),
+        "batch_dims": p.attr(0)}
+
+
+def _var_is_initialized(n, const):
+    return "VarIsInitializedOp", n.refs, {}
+
+
 def _linspace(n, const):
     """Scalars: TF's LinSpace. Tensors (values along `axis`): TF's linspace_nd, start + i * (stop - start) /
     (num - 1) for i < num - 1, then stop itself, concatenated along the axis."""
@@ -495,14 +524,23 @@ def _linspace(n, const):
     num, axis = int(n.attrs["num"]), n.attrs.get("axis", 0)
     if start == () and stop == () and axis in (0, -1):
         return "LinSpace", [n.refs[0], n.refs[1], _int(const, "num", num)], {**_t(n), "Tidx": p.attr_type(dtypes.int32)}
-    if start is None or start != stop or None in start:
-        raise NotImplementedError(f"linspace of start and stop of shapes {start} and {stop} (equal static shapes "
-                                  "are exported)")
+    if start is None or stop is None or None in start or None in stop:
+        raise NotImplementedError(f"linspace of start and stop of shapes {start} and {stop} (static shapes are "
+                                  "exported)")
+    refs = list(n.refs[:2])
+    if start != stop:  # TF's linspace_nd broadcasts start and stop to one shape first
+        common = tuple(np.broadcast_shapes(start, stop))
+        for i, shape in enumerate((start, stop)):
+            if shape != common:
+                refs[i] = const.node(f"BroadcastTo_{i}", "BroadcastTo",
+                                     [refs[i], _int(const, f"BroadcastTo_{i}/shape", list(common))],
+                                     {**_t(n, i), "Tidx": p.attr_type(dtypes.int32)})
+        start = common
     axis = int(axis) % (len(start) + 1)
     dtype = n.outputs[0].dtype
     ints = {"T": p.attr_type(dtype), "Tdim": p.attr_type(dtypes.int32)}
-    first = const.node("ExpandDims", "ExpandDims", [n.refs[0], _int(const, "ExpandDims/dim", axis)], ints)
-    last = const.node("ExpandDims_1", "ExpandDims", [n.refs[1], _int(const, "ExpandDims_1/dim", axis)], ints)
+    first = const.node("ExpandDims", "ExpandDims", [refs[0], _int(const, "ExpandDims/dim", axis)], ints)
+    last = const.node("ExpandDims_1", "ExpandDims", [refs[1], _int(const, "ExpandDims_1/dim", axis)], ints)
     if num <= 1:
         return "Identity", [first], _t(n)
     span = const.node("sub", "Sub", [last, first], _t(n))
@@ -997,7 +1035,8 @@ RULES = {
     "eye_dynamic": _eye_dynamic, "matrix_diag": _matrix_diag, "matrix_diag_part": _matrix_diag_part,
     "matrix_transpose": _matrix_transpose, "matvec": _matvec, "reverse": _reverse, "top_k": _top_k,
     "in_top_k": _in_top_k, "einsum": _einsum, "unstack": _unstack, "split": _split, "where": _where,
-    "linspace": _linspace, "searchsorted": _searchsorted, "unique": _unique, "tensor_scatter_nd": _tensor_scatter_nd,
+    "linspace": _linspace, "boolean_mask": _boolean_mask, "var_is_initialized": _var_is_initialized,
+    "searchsorted": _searchsorted, "unique": _unique, "tensor_scatter_nd": _tensor_scatter_nd,
     "segment_reduction": _segment, "unsorted_segment_reduction": _unsorted_segment, "tensordot": _tensordot,
     "conv2d_backprop_input": _conv_backprop_input, "conv2d_backprop_filter": _conv_backprop_filter,
     "depthwise_conv2d": _depthwise, "depthwise_conv2d_backprop_input": _depthwise_backprop_input,
@@ -1057,7 +1096,6 @@ UNEXPORTED = {
     "argsort": "TF writes argsort as TopKV2 over negated values with transposes; not written",
     "bincount": "TF's bincount is a composite of Max, Maximum and DenseBincount; not written",
     "confusion_matrix": "TF's confusion_matrix is a composite of ScatterNd and casts; not written",
-    "boolean_mask": "TF's boolean_mask is a composite of Reshape, Where, Squeeze and GatherV2; not written",
     "boolean_mask_grad": "the gradient of boolean_mask (a scatter to the mask's positions); not written",
     "take_along_axis": "TF has no op; its Python composite builds GatherNd indices; not written",
     "scatter_along_axis": "the gradient of take_along_axis; no TF op",
