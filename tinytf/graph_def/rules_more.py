@@ -632,8 +632,10 @@ def _nhwc(values):
 
 
 def _window_attrs(n, padding, explicit=False):
-    """strides, data_format and padding; `explicit`: the op takes TF's EXPLICIT padding (the convolution
-    gradients do, the pooling ones do not), given as tinytf's ((top, bottom), (left, right))."""
+    """strides, data_format and padding; `explicit`: the op takes TF's EXPLICIT padding (the convolution ops and
+    their gradients do; the pooling gradients do not, and tinytf's pools take only SAME or VALID, as TF's
+    avg_pool; TF's max_pool with explicit paddings has no gradient), given as tinytf's ((top, bottom),
+    (left, right))."""
     attrs = {"strides": p.attr_ints(_nhwc(n.attrs["strides"])), "data_format": p.attr("NHWC")}
     if isinstance(padding, str):
         attrs["padding"] = p.attr(padding.upper())
@@ -678,7 +680,8 @@ def _depthwise_attrs(n):
     if max(n.attrs["strides"]) > 1 and max(n.attrs["dilations"]) > 1:
         raise NotImplementedError(f"{n.op} with strides {n.attrs['strides']} and dilations {n.attrs['dilations']} "
                                   f"both above 1: TF's DepthwiseConv2dNative does not compute it")
-    return {**_t(n), **_window_attrs(n, n.attrs["padding"]), "dilations": p.attr_ints(_nhwc(n.attrs["dilations"]))}
+    return {**_t(n), **_window_attrs(n, n.attrs["padding"], explicit=True),  # TF's three ops take EXPLICIT
+            "dilations": p.attr_ints(_nhwc(n.attrs["dilations"]))}
 
 
 def _depthwise(n, const):
