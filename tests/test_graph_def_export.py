@@ -34,7 +34,8 @@ REQUIRED_OPS = {
     "export_forms": {"Abs", "Max", "Pow", "Sum", "Squeeze", "Transpose", "MatMul", "Rank", "Range"},
     "gradient_forms": {"Conv2DBackpropInput", "Conv2DBackpropFilter", "UnsortedSegmentSum", "ConcatV2", "GatherV2"},
     "explicit_and_broadcast_forms": {"DepthwiseConv2dNative", "DepthwiseConv2dNativeBackpropInput",
-                                     "DepthwiseConv2dNativeBackpropFilter", "BroadcastTo", "Where", "GatherV2"},
+                                     "DepthwiseConv2dNativeBackpropFilter", "BroadcastTo", "Where", "GatherV2",
+                                     "UnsortedSegmentSum"},
     "v1_graph": {"VarHandleOp", "ReadVariableOp", "MatMul", "Relu", "Placeholder"},
     "v1_graph_initializers": {"VarHandleOp", "AssignVariableOp", "RandomStandardNormal", "RandomUniform", "NoOp"},
 }

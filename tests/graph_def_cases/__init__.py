@@ -185,14 +185,16 @@ def gradient_forms(tf):
 
 def explicit_and_broadcast_forms(tf):
     """Depthwise convolution with explicit paddings and both its gradients (TF's EXPLICIT), tf.linspace of
-    start and stop of different shapes (TF broadcasts them), and boolean_mask (TF's Reshape, Where, Squeeze,
-    GatherV2 composite)."""
+    start and stop of different shapes (TF broadcasts them), boolean_mask (TF's Reshape, Where, Squeeze,
+    GatherV2 composite), and the gradient of a gather with batch_dims over a later axis than the next one."""
     @tf.function
     def grads(x, k, start, stop):
         with tf.GradientTape() as tape:
             tape.watch([x, k])
             y = tf.nn.depthwise_conv2d(x, k, [1, 1, 1, 1], [[0, 0], [1, 2], [0, 1], [0, 0]])
             loss = tf.reduce_sum(y * y)
+            later = tf.gather(x, [[1, 0, 1], [2, 2, 0]], batch_dims=1, axis=2)  # an axis after another
+            loss += tf.reduce_sum(later * later * x[:, :1, :3, :1])
         dx, dk = tape.gradient(loss, [x, k])
         picked = tf.boolean_mask(tf.reshape(x, [2, -1]), [True, False])
         return y, dx, dk, tf.linspace(start, stop, 4, axis=1), picked

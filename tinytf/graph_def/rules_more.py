@@ -308,14 +308,22 @@ def _gather_grad(n, const):
 
 
 def _batched_gather_grad(n, const, axis, batch_dims, shape):
-    """The gradient of gather with batch_dims gathering the axis right after the batch axes: each batch's
-    indices offset into its own rows (b * size), then one UnsortedSegmentSum over batch x rows, reshaped back."""
-    if axis != batch_dims:
-        raise NotImplementedError(f"gather_grad with batch_dims {batch_dims} over axis {axis} (the axis right after "
-                                  "the batch axes is exported)")
+    """The gradient of gather with batch_dims: each batch's indices offset into its own rows (b * size), one
+    UnsortedSegmentSum over batch x rows, reshaped back. Gathering a later axis than the one right after the batch
+    axes, the gradient's index axes are first moved before the axes in between (so the gathered axis is the one
+    after the batch axes), and the sum moved back."""
     index_shape = [int(d) for d in n.inputs[1]._shape]
+    t = _t(n)
+    grad, middle = n.refs[0], [int(d) for d in shape[batch_dims:axis]]
     batch, size = [int(d) for d in shape[:batch_dims]], int(shape[axis])
     rest = [int(d) for d in shape[axis + 1:]]
+    if middle:
+        b, m, k = batch_dims, len(middle), len(index_shape) - batch_dims
+        grad_rank = b + m + k + len(rest)
+        perm = list(range(b)) + list(range(b + m, b + m + k)) + list(range(b, b + m)) + \
+            list(range(b + m + k, grad_rank))
+        grad = const.node("Transpose", "Transpose", [grad, _int(const, "Transpose/perm", perm)],
+                          {**t, "Tperm": p.attr_type(dtypes.int32)})
     count = int(np.prod(batch, dtype=np.int64))
     index_dtype = n.inputs[1].dtype
     offsets = (np.arange(count) * size).reshape(batch + [1] * (len(index_shape) - batch_dims))
@@ -323,14 +331,20 @@ def _batched_gather_grad(n, const, axis, batch_dims, shape):
                          {"T": p.attr_type(index_dtype)})
     indices = const.node("Reshape", "Reshape", [shifted, _int(const, "Reshape/shape", [-1])],
                          {"T": p.attr_type(index_dtype), "Tshape": p.attr_type(dtypes.int32)})
-    t = _t(n)
-    grad = const.node("Reshape_1", "Reshape", [n.refs[0], _int(const, "Reshape_1/shape", [-1] + rest)],
+    grad = const.node("Reshape_1", "Reshape", [grad, _int(const, "Reshape_1/shape", [-1] + middle + rest)],
                       {**t, "Tshape": p.attr_type(dtypes.int32)})
     summed = const.node("UnsortedSegmentSum", "UnsortedSegmentSum",
                         [grad, indices, _int(const, "num_segments", count * size)],
                         {**t, "Tindices": p.attr_type(index_dtype), "Tnumsegments": p.attr_type(dtypes.int32)})
-    return "Reshape", [summed, _int(const, "shape", [int(d) for d in shape])], \
-        {**t, "Tshape": p.attr_type(dtypes.int32)}
+    if not middle:
+        return "Reshape", [summed, _int(const, "shape", [int(d) for d in shape])], \
+            {**t, "Tshape": p.attr_type(dtypes.int32)}
+    # (batch, size, middle, rest) back to (batch, middle, size, rest)
+    moved = const.node("Reshape_2", "Reshape", [summed, _int(const, "Reshape_2/shape", batch + [size] + middle + rest)],
+                       {**t, "Tshape": p.attr_type(dtypes.int32)})
+    b, m = batch_dims, len(middle)
+    back = list(range(b)) + list(range(b + 1, b + 1 + m)) + [b] + list(range(b + 1 + m, len(shape)))
+    return "Transpose", [moved, _int(const, "perm", back)], {**t, "Tperm": p.attr_type(dtypes.int32)}
 
 
 def _one_hot(n, const):
