@@ -151,8 +151,14 @@ def input_role(node, index: int) -> str:
 
 
 def claim_converted(node) -> None:
-    """Name the unnamed constants among `node`'s inputs (Python values converted for it) `<node>/<input>`."""
+    """Name the unnamed constants among `node`'s inputs (Python values converted for it) `<node>/<input>`; a
+    variable read converted before it that it does not take (`tf.convert_to_tensor(v)`) takes its own name."""
     graph = node.graph
+    for earlier in reversed(graph.nodes):  # the nodes converted since the last named one
+        if earlier.tf_name is not None:
+            break
+        if id(earlier) not in map(id, (getattr(t, "node", None) for t in node.inputs)):
+            _name_unclaimed(graph, earlier)
     for i, tensor in enumerate(node.inputs):
         source = getattr(tensor, "node", None)
         if source is not None and source.tf_name is None and source.graph is graph:
@@ -163,3 +169,16 @@ def claim_converted(node) -> None:
 def helper_names(graph, op, attrs):
     """Names TF gives the constants it makes for an op before the op itself (a reduction's `Const` axis)."""
     return tables.helpers(graph, op, attrs)
+
+
+def _name_unclaimed(graph, node) -> None:
+    own = tables.converted(node.op)
+    if own is not None and node.tf_name is None:
+        graph.name_node(node, graph.tf_unique(current_scope() + own))
+
+
+def name_unclaimed(graph) -> None:
+    """Give the variable reads no op took their own name (`ReadVariableOp`): a function's output `return v`,
+    converted after its last op (called by the views that show TF's names)."""
+    for node in graph.nodes:
+        _name_unclaimed(graph, node)

@@ -107,3 +107,19 @@ def p_function_reads_named_inside_the_op_scope(tf):
     # tinytf after the variable: left out)
     ops = [[op.name, op.type] for op in concrete.graph.get_operations() if op.type not in ("Placeholder", "Const")]
     return [ops, val(f(tf.constant([[1.0, -1.0], [0.5, 2.0]])))]
+
+
+@program
+def p_function_reads_no_op_takes_keep_their_own_name(tf):
+    v = tf.Variable([1.0, 2.0])
+
+    @tf.function
+    def returned():
+        return v
+
+    @tf.function
+    def converted():
+        return tf.convert_to_tensor(v), tf.identity(v), v + 1.0
+
+    return [[[op.name, op.type] for op in fn.get_concrete_function().graph.get_operations() if op.type != "Placeholder"]
+            for fn in (returned, converted)] + [[val(t) for t in converted()]]

@@ -2,6 +2,7 @@
 (tf_import.py), the readable form TensorBoard shows (display.py), and the op-name table both directions share
 (op_names.py)."""
 
+from tinytf.runtime import naming
 from tinytf.runtime.graph import Graph as _Graph
 
 from . import node_names  # noqa: F401 - installs TF's node names into the engine's namer
@@ -20,6 +21,7 @@ def _graph_as_graph_def(self, from_version=None, add_shapes=False, optimized=Fal
 
     if not isinstance(self, V1Graph):
         graph = self if optimized else getattr(self, "traced_graph", None) or self
+        naming.name_unclaimed(graph)
         return as_graph_def(graph, add_shapes=add_shapes)
     graph_def = as_graph_def(self, variables_as_handles=True, add_shapes=add_shapes)
     _in_creation_order(self, graph_def)
@@ -50,6 +52,7 @@ def _user_nodes(graph) -> list:
     optimized graph links it), its placeholders first, with TF's names, then the `Identity` TF puts after each
     output."""
     traced = getattr(graph, "traced_graph", None) or graph
+    naming.name_unclaimed(traced)
     return [t.node for t in traced.inputs] + list(traced.nodes) + output_identities(traced)
 
 
