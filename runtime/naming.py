@@ -7,7 +7,8 @@ TF's rules, as its Python wrappers follow them:
   under the current name scopes, made unique in its graph ignoring case (`Add` after `add` is `Add_1`);
 - a Python value an op converts for one of its inputs is a constant named after that op and input
   (`add/y`, `sub/x`, `MatMul/b`, `a/y` for `tf.add(x, 1.0, name="a")`): such a constant is created unnamed and
-  takes its name when its op is added.
+  takes its name when its op is added; so does the read of a variable an op converts
+  (`dense/MatMul/ReadVariableOp`), as TF reads it inside the op's name scope.
 
 The engine knows no TF op names: the face installs the tables (`install`), keyed by the engine's op objects.
 Nothing here runs on an eager op: names are given only while a graph is built."""
@@ -39,14 +40,19 @@ class _Tables:
     function = staticmethod(lambda op: None)
     inputs = staticmethod(lambda op: None)
     helpers = staticmethod(lambda graph, op, attrs: None)
+    converted = staticmethod(lambda op: None)
 
 
 tables = _Tables()
 
 
-def install(default, function, inputs, helpers) -> None:
+def install(default, function, inputs, helpers, converted=None) -> None:
+    """`converted(op)`: the name a node of `op` made to convert an op's input takes under that op, when it is
+    not the input's role (a variable's read is `MatMul/ReadVariableOp`, not `MatMul/b`); None: the role."""
     tables.default, tables.function = staticmethod(default), staticmethod(function)
     tables.inputs, tables.helpers = staticmethod(inputs), staticmethod(helpers)
+    if converted is not None:
+        tables.converted = staticmethod(converted)
 
 
 def current_scope() -> str:
@@ -145,14 +151,34 @@ def input_role(node, index: int) -> str:
 
 
 def claim_converted(node) -> None:
-    """Name the unnamed constants among `node`'s inputs (Python values converted for it) `<node>/<input>`."""
+    """Name the unnamed constants among `node`'s inputs (Python values converted for it) `<node>/<input>`; a
+    variable read converted before it that it does not take (`tf.convert_to_tensor(v)`) takes its own name."""
     graph = node.graph
+    for earlier in reversed(graph.nodes):  # the nodes converted since the last named one
+        if earlier.tf_name is not None:
+            break
+        if id(earlier) not in map(id, (getattr(t, "node", None) for t in node.inputs)):
+            _name_unclaimed(graph, earlier)
     for i, tensor in enumerate(node.inputs):
         source = getattr(tensor, "node", None)
         if source is not None and source.tf_name is None and source.graph is graph:
-            graph.name_node(source, graph.tf_unique(f"{node.tf_name}/{input_role(node, i)}"))
+            role = tables.converted(source.op) or input_role(node, i)
+            graph.name_node(source, graph.tf_unique(f"{node.tf_name}/{role}"))
 
 
 def helper_names(graph, op, attrs):
     """Names TF gives the constants it makes for an op before the op itself (a reduction's `Const` axis)."""
     return tables.helpers(graph, op, attrs)
+
+
+def _name_unclaimed(graph, node) -> None:
+    own = tables.converted(node.op)
+    if own is not None and node.tf_name is None:
+        graph.name_node(node, graph.tf_unique(current_scope() + own))
+
+
+def name_unclaimed(graph) -> None:
+    """Give the variable reads no op took their own name (`ReadVariableOp`): a function's output `return v`,
+    converted after its last op (called by the views that show TF's names)."""
+    for node in graph.nodes:
+        _name_unclaimed(graph, node)

@@ -26,6 +26,8 @@ SKIPPED = {
     "assert": "stateful, no outputs: raises or not (tests/test_debugging.py runs it eagerly and in graphs)",
     "assign_variable": "stateful: writes a variable's buffer (tests/test_variables.py)",
     "read_variable": "stateful: reads a variable's buffer, its input is a resource handle (tests/test_variables.py)",
+    "var_is_initialized": "stateful: asks whether a variable holds a value in the TF1 session running the graph "
+                          "(tests/test_tf1_variable_checks.py)",
     "strided_slice_assign": "writes a variable's slice: its render and kernel are checked by tests/test_scatter.py",
     "dropout_keep": "stateful random stream (tests/test_random.py checks graph vs eager streams)",
     "random_shuffle": "stateful random stream (tests/test_random.py)",

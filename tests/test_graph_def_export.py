@@ -33,6 +33,9 @@ REQUIRED_OPS = {
     "gradient_unknown_batch": {"Shape", "BroadcastTo", "BroadcastGradientArgs", "Tanh", "MatMul", "Sum"},
     "export_forms": {"Abs", "Max", "Pow", "Sum", "Squeeze", "Transpose", "MatMul", "Rank", "Range"},
     "gradient_forms": {"Conv2DBackpropInput", "Conv2DBackpropFilter", "UnsortedSegmentSum", "ConcatV2", "GatherV2"},
+    "explicit_and_broadcast_forms": {"DepthwiseConv2dNative", "DepthwiseConv2dNativeBackpropInput",
+                                     "DepthwiseConv2dNativeBackpropFilter", "BroadcastTo", "Where", "GatherV2",
+                                     "UnsortedSegmentSum"},
     "v1_graph": {"VarHandleOp", "ReadVariableOp", "MatMul", "Relu", "Placeholder"},
     "v1_graph_initializers": {"VarHandleOp", "AssignVariableOp", "RandomStandardNormal", "RandomUniform", "NoOp"},
 }
@@ -49,7 +52,7 @@ def _ops(graph_def):
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_tinytf_gives_what_tensorflow_computed_from_the_exported_graph(name):
     function, traced, feeds = concrete(CASES[name](tf))
-    graph_def = traced.graph.as_graph_def()
+    graph_def = traced.graph.as_graph_def(optimized=True)  # the graph that runs: the references are per mode
     passes_on = not tf.config.optimizer.get_experimental_options().get("disable_all")
     reference = REFERENCE["cases"][name if passes_on else f"{name}.nopasses"]
     assert REQUIRED_OPS[name] <= _ops(graph_def) == set(reference["ops"])
@@ -103,7 +106,7 @@ def test_committed_graph_defs_are_what_the_exporter_writes_today():
     passes_on = not tf.config.optimizer.get_experimental_options().get("disable_all")
     for name, build in CASES.items():
         function, traced, _ = concrete(build(tf))
-        fresh = traced.graph.as_graph_def()
+        fresh = traced.graph.as_graph_def(optimized=True)
         committed = graph_pb2.GraphDef()
         file = f"{name}.pb" if passes_on else f"{name}.nopasses.pb"
         with open(os.path.join(HERE, "tf_files", "graph_defs", file), "rb") as f:
@@ -144,10 +147,17 @@ def test_loops_and_branches_are_functions_in_the_library():
 def test_stateful_outputs_wait_for_side_effects():
     function, traced, _ = concrete(CASES["dense_with_state"](tf))
     graph_def = traced.graph.as_graph_def()
+    # TF's automatic control dependencies: each output's Identity waits for a NoOp waiting for every stateful op
     assign = next(n.name for n in graph_def.node if n.op == "AssignVariableOp")
+    (noop,) = [n for n in graph_def.node if n.op == "NoOp"]
+    assert f"^{assign}" in noop.input
+    assert {i for n in graph_def.node if n.op in ("ReadVariableOp", "AssignVariableOp") for i in [f"^{n.name}"]} \
+        == set(noop.input)
     for node in graph_def.node:
         if node.op == "Identity":
-            assert f"^{assign}" in node.input
+            assert node.input[-1] == f"^{noop.name}"
+    operations = traced.graph.get_operations()
+    assert [op.type for op in operations[-2:]] == ["Identity", "NoOp"] and operations[-1].name == noop.name
 
 
 def test_serialized_forms_round_trip(tmp_path):
@@ -206,7 +216,63 @@ def test_fused_blocks_are_their_steps_under_the_block_name(all_passes):
 
     graph = f.get_concrete_function(tf.TensorSpec([3])).graph
     (fused,) = [n for n in graph.nodes if n.op.name == "fused"]
-    graph_def = graph.as_graph_def()
+    graph_def = graph.as_graph_def(optimized=True)
     steps = [n for n in graph_def.node if n.name.startswith(f"{fused.name}/") and n.op != "Const"]
     assert [n.op for n in steps] == ["Mul", "AddV2", "Relu"]
     assert all(n.name.startswith(f"{fused.name}/") for n in graph_def.node if n.op == "Const")  # its literals
+
+
+@pytest.mark.parametrize("name", sorted(set(CASES) - {"v1_graph", "v1_graph_initializers"}))
+def test_a_function_graph_exports_as_traced_whatever_the_passes_did(name):
+    """`concrete.graph.as_graph_def()` is the graph as traced, as TF shows it: with the passes on it is what the
+    passes-off run exports (the GraphDef TF 2.21 ran to the recorded outputs), node for node."""
+    function, traced, _ = concrete(CASES[name](tf))
+    graph_def = traced.graph.as_graph_def()
+    reference = REFERENCE["cases"][f"{name}.nopasses"]
+    assert _ops(graph_def) == set(reference["ops"])
+    committed = graph_pb2.GraphDef()
+    with open(os.path.join(HERE, "tf_files", "graph_defs", f"{name}.nopasses.pb"), "rb") as f:
+        committed.ParseFromString(f.read())
+    assert [n.op for n in graph_def.node] == [n.op for n in committed.node]
+    assert [n.name for n in graph_def.node if n.op != "Placeholder"] == \
+        [n.name for n in committed.node if n.op != "Placeholder"]
+
+
+def test_traced_view_and_optimized_graph_differ_where_the_passes_fused(all_passes):
+    @tf.function
+    def f(x):
+        with tf.name_scope("sc"):
+            y = x * 2.0
+        return tf.nn.relu(y + 1.0), tf.reduce_sum(y)
+
+    graph = f.get_concrete_function(tf.TensorSpec([3])).graph
+    traced = [(n.name, n.op, list(n.input)) for n in graph.as_graph_def().node]
+    # TF 2.21's graph of the same function (concrete.graph.as_graph_def(), printed by TF)
+    assert traced == [("x", "Placeholder", []), ("sc/mul/y", "Const", []), ("sc/mul", "Mul", ["x", "sc/mul/y"]),
+                      ("add/y", "Const", []), ("add", "AddV2", ["sc/mul", "add/y"]), ("Relu", "Relu", ["add"]),
+                      ("Const", "Const", []), ("Sum", "Sum", ["sc/mul", "Const"]),
+                      ("Identity", "Identity", ["Relu"]), ("Identity_1", "Identity", ["Sum"])]
+    # (TF also lists the reduction's axes `Const`, which tinytf writes only in the GraphDef)
+    assert [(o.name, o.type) for o in graph.get_operations()] == [(n[0], n[1]) for n in traced if n[0] != "Const"]
+    (fused,) = [n for n in graph.nodes if n.op.name == "fused"]  # the graph that runs fused the steps
+    optimized = graph.as_graph_def(optimized=True)  # tinytf's own view: the steps under the block's name
+    assert any(n.name.startswith(f"{fused.name}/") for n in optimized.node)
+    assert not any(n.name.startswith(f"{fused.name}/") for n in graph.as_graph_def().node)
+
+
+def test_get_operations_ends_with_the_output_identities():
+    """TF's FuncGraph passes each output through an Identity (`Identity`, `Identity_1`, past names taken)."""
+    @tf.function
+    def f(x):
+        return {"a": tf.identity(x, name="Identity"), "b": [x * 2.0]}
+
+    graph = f.get_concrete_function(tf.TensorSpec([2])).graph
+    ops = graph.get_operations()
+    assert [(o.name, o.type) for o in ops] == [("x", "Placeholder"), ("Identity", "Identity"), ("mul/y", "Const"),
+                                              ("mul", "Mul"), ("Identity_1", "Identity"), ("Identity_2", "Identity")]
+    (source,) = ops[-1].inputs
+    assert source.node.tf_name == "mul" and ops[-1].outputs[0].shape == [2]
+    assert graph.get_operation_by_name("Identity_2") == ops[-1]
+    assert graph.get_operations()[-1] == ops[-1]  # the same Operation each time
+    assert [n.name for n in graph.as_graph_def().node if n.op == "Identity"] == ["Identity", "Identity_1",
+                                                                                "Identity_2"]

@@ -28,6 +28,8 @@ EXPORTED_ELSEWHERE = {
     "cond": "If/StatelessIf with branch functions (tests/test_graph_def_export.py, TF ran them)",
     "while_loop": "While/StatelessWhile with cond/body functions (tests/test_graph_def_export.py, TF ran them)",
     "read_variable": "ReadVariableOp (TF ran it in tests/test_graph_def_export.py and tinytf's SavedModels)",
+    "var_is_initialized": "VarIsInitializedOp (TF ran the TF1 graphs of tests/test_graph_def_export.py holding it, "
+                          "and tests/test_tf1_variable_checks.py imports it back)",
     "assign_variable": "AssignVariableOp (TF ran it in tests/test_graph_def_export.py and the counter SavedModel)",
     "read_file": "ReadFile (TF ran it in the asset SavedModel of tests/test_saved_model_tf_reads.py)",
     "write_file": "WriteFile (the ReadFile rule's twin; test_write_file_and_calls_export below)",

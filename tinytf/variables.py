@@ -12,6 +12,7 @@ from tinytf.runtime.context import state
 from tinytf.runtime.dispatch import apply, convert_to_tensor, to_numpy
 from tinytf.runtime.errors import at_user_line
 from tinytf.runtime.graph import SymbolicTensor
+from tinytf.runtime.naming import CONVERTED
 from tinytf.runtime.ops.array import expand_dims
 from tinytf.runtime.ops.core import placeholder_op
 from tinytf.runtime.ops.operators import _Ref
@@ -132,7 +133,8 @@ class Variable(Resource):
     value = read_value
 
     def _to_tensor(self):
-        return self.read_value()
+        # converted for an op's input: in a graph, the op names the read (`MatMul/ReadVariableOp`, as TF)
+        return apply(read_variable_op, (self,), {"dtype": self.dtype, "shape": self._shape}, CONVERTED)
 
     def numpy(self):
         if state.graph is not None:

@@ -96,8 +96,10 @@ def main(out_path):
             if problems:
                 entry["failed"] = entry["failed"] or "names: " + "; ".join(problems)
                 continue
-            # the graph's outputs: the Identity nodes the exporter appends last (the op may be an Identity too)
-            outputs = [n.name for n in graph_def.node[len(graph_def.node) - len(graph.outputs):]]
+            # the graph's outputs: the Identity nodes the exporter appends last (the op may be an Identity too),
+            # before the NoOp they wait for when the op is stateful
+            ends = [n for n in graph_def.node if not (n.op == "NoOp" and n.name.startswith("NoOp"))]
+            outputs = [n.name for n in ends[len(ends) - len(graph.outputs):]]
             placeholders = [n.name for n in graph_def.node if n.op == "Placeholder"]
             try:
                 with tf.Graph().as_default() as g:

@@ -44,7 +44,7 @@ def export():
         tf.config.optimizer.set_experimental_options({"disable_all": disable_all})
         for name, build in CASES.items():
             function, traced, feeds = concrete(build(tf))
-            graph_def = traced.graph.as_graph_def()
+            graph_def = traced.graph.as_graph_def(optimized=True)  # the graph that runs, in each mode
             # keyed by the variable's own name (stable), with the placeholder it is fed through
             variables = {c.outer.name.split(":")[0]: {**_plain(c.outer.numpy()), "placeholder": c.placeholder.node.name}
                          for c in traced.graph.captures.values() if c.kind == "resource"}

@@ -5,8 +5,6 @@ are built from math ops, as TF builds them, so their gradients come from those o
 
 from __future__ import annotations
 
-import math as _pymath
-
 import numpy as np
 
 from .. import dtypes, shapes
@@ -14,10 +12,11 @@ from ..dispatch import NO_ATTRS, apply, convert_inputs, convert_to_tensor
 from ..naming import composite
 from ..registry import OpDef, register
 from . import random as _random
-from .array import reshape, shape, zeros_like
+from .array import shape, squeeze, zeros_like
 from .common import normalize_axis, require, same_dtype, unary_infer, unless_bfloat16
+from .gradient_helpers import stop_gradient
 from .indexing import where
-from .math import cast, erf, multiply, sigmoid, squared_difference, tanh
+from .math import cast, erfc, multiply, sigmoid, squared_difference, tanh
 from .reduce import canonical_axis, reduce_mean, reduced_shape
 
 
@@ -138,14 +137,16 @@ swish = silu
 
 @composite("Gelu")
 def gelu(features, approximate=False, name=None):
-    """Gaussian error linear unit: x * P(X <= x) for X ~ N(0, 1); the tanh approximation when `approximate`."""
+    """Gaussian error linear unit: x * P(X <= x) for X ~ N(0, 1); the tanh approximation when `approximate`.
+    Written as TF's wrapper writes it (0.5 x erfc(-x / sqrt 2): erfc keeps the tail's precision where 1 + erf
+    cancels), so that a graph holds TF's nodes (`Gelu/Neg`, `Gelu/Erfc`) and TF's numbers."""
     x = convert_to_tensor(features)
     require(x.dtype, "float", "tf.nn.gelu")
     if approximate:
-        inner = multiply(0.7978845608028654, x + multiply(0.044715, x * x * x))  # sqrt(2 / pi) * (...)
-        return multiply(0.5, x) * (1.0 + tanh(inner))
-
-    return multiply(0.5, x) * (1.0 + erf(multiply(1 / _pymath.sqrt(2), x)))
+        coeff = convert_to_tensor(0.044715, x.dtype, name="Cast/x")  # TF's cast of a Python float: a Const
+        # 0.79788...: sqrt(2 / pi). TF writes pow(x, 3): x * x * x here, as numpy's float32 power costs ~700x more
+        return 0.5 * x * (1.0 + tanh(0.7978845608028654 * (x + coeff * (x * x * x))))
+    return 0.5 * x * erfc(-x * convert_to_tensor(0.7071067811865476, x.dtype, name="Cast/x"))
 
 
 # --- softmax -------------------------------------------------------------------------------------------
@@ -458,20 +459,18 @@ def l2_loss(t, name=None):
 # --- moments -------------------------------------------------------------------------------------------
 @composite("moments")
 def moments(x, axes, shift=None, keepdims=False, name=None):
-    """(mean, variance) of x over `axes`. float16 is computed in float32, as TF does."""
+    """(mean, variance) of x over `axes`. float16 is computed in float32, as TF does. Built as TF's wrapper
+    builds it (`moments/mean`, `moments/StopGradient`, `moments/SquaredDifference`, `moments/variance`, then
+    `Squeeze`s), so a graph holds TF's nodes; the stop_gradient changes no gradient (the deviations from the
+    mean sum to zero) and costs nothing once the passes drop it."""
     x = convert_to_tensor(x)
     axes = canonical_axis(axes)
     axes = (axes,) if isinstance(axes, int) else axes
     computed = cast(x, dtypes.float32) if x.dtype is dtypes.float16 else x
-    mean = reduce_mean(computed, axes, keepdims=True)
-    # the variance's gradient through the mean is zero (the deviations sum to zero), so no stop_gradient
-    variance = reduce_mean(squared_difference(computed, mean), axes, keepdims=keepdims)
+    mean = reduce_mean(computed, axes, keepdims=True, name="mean")
+    variance = reduce_mean(squared_difference(computed, stop_gradient(mean)), axes, keepdims=True, name="variance")
     if not keepdims:
-        reduced = reduced_shape(computed._shape, axes, False)
-        if reduced is not None and None not in reduced:
-            mean = reshape(mean, reduced)
-        else:
-            mean = reduce_mean(computed, axes, keepdims=False)
+        mean, variance = squeeze(mean, axes), squeeze(variance, axes)
     if computed is not x:
         mean, variance = cast(mean, x.dtype), cast(variance, x.dtype)
     return mean, variance

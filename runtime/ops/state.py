@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from .. import shapes
+import numpy as np
+
+from .. import dtypes, shapes
 from ..errors import InvalidArgumentError
 from ..registry import OpDef, register
+
+# A variable's value while a TF1 session that never initialized it runs a graph (the session swaps each
+# variable's value in for its run; this marks "none yet"): reading it raises, var_is_initialized says False.
+UNSET = object()
 
 
 def _read_kernel(handle, *, dtype, shape):
@@ -45,3 +51,12 @@ def _render_assign(node):
 assign_variable_op = register(OpDef(
     "assign_variable", _assign_kernel, _infer_assign, stateful=True, differentiable=False, render=_render_assign,
     doc="replace a variable's value (never in place: earlier reads keep their values)"))
+
+
+def _is_initialized_kernel(handle):
+    return np.bool_(handle._array is not UNSET)
+
+
+var_is_initialized_op = register(OpDef(
+    "var_is_initialized", _is_initialized_kernel, lambda handle: (dtypes.bool_, ()), stateful=True,
+    differentiable=False, doc="whether a variable holds a value (TF1: in the session running the graph)"))

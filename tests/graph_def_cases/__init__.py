@@ -183,10 +183,36 @@ def gradient_forms(tf):
         {"x": x, "k": k, "params": params, "indices": indices}
 
 
+def explicit_and_broadcast_forms(tf):
+    """Depthwise convolution with explicit paddings and both its gradients (TF's EXPLICIT), tf.linspace of
+    start and stop of different shapes (TF broadcasts them), boolean_mask (TF's Reshape, Where, Squeeze,
+    GatherV2 composite), and the gradient of a gather with batch_dims over a later axis than the next one."""
+    @tf.function
+    def grads(x, k, start, stop):
+        with tf.GradientTape() as tape:
+            tape.watch([x, k])
+            y = tf.nn.depthwise_conv2d(x, k, [1, 1, 1, 1], [[0, 0], [1, 2], [0, 1], [0, 0]])
+            loss = tf.reduce_sum(y * y)
+            later = tf.gather(x, [[1, 0, 1], [2, 2, 0]], batch_dims=1, axis=2)  # an axis after another
+            loss += tf.reduce_sum(later * later * x[:, :1, :3, :1])
+        dx, dk = tape.gradient(loss, [x, k])
+        picked = tf.boolean_mask(tf.reshape(x, [2, -1]), [True, False])
+        return y, dx, dk, tf.linspace(start, stop, 4, axis=1), picked
+
+    x = np.cos(np.arange(2 * 5 * 6 * 3, dtype=np.float32)).reshape(2, 5, 6, 3)
+    k = (np.arange(3 * 2 * 3 * 2, dtype=np.float32).reshape(3, 2, 3, 2) % 5) / 4.0 - 0.5
+    start = np.array([[0.0], [1.0]], np.float32)
+    stop = np.array([2.0, 4.0, 6.0], np.float32)
+    return grads, (tf.TensorSpec([2, 5, 6, 3], tf.float32), tf.TensorSpec([3, 2, 3, 2], tf.float32),
+                   tf.TensorSpec([2, 1], tf.float32), tf.TensorSpec([3], tf.float32)), \
+        {"x": x, "k": k, "start": start, "stop": stop}
+
+
 CASES = {"collatz": collatz, "dense_with_state": dense_with_state, "rnn_loop": rnn_loop,
          "elementwise": elementwise, "nested_cond_with_state": nested_cond_with_state, "small_cnn": small_cnn,
          "gradient_step": gradient_step, "gradient_unknown_batch": gradient_unknown_batch,
-         "export_forms": export_forms, "gradient_forms": gradient_forms}
+         "export_forms": export_forms, "gradient_forms": gradient_forms,
+         "explicit_and_broadcast_forms": explicit_and_broadcast_forms}
 
 
 def v1_graph(tf):

@@ -2,21 +2,27 @@
 (tf_import.py), the readable form TensorBoard shows (display.py), and the op-name table both directions share
 (op_names.py)."""
 
+from tinytf.runtime import naming
 from tinytf.runtime.graph import Graph as _Graph
 
 from . import node_names  # noqa: F401 - installs TF's node names into the engine's namer
 from .export import as_graph_def
+from .output_identities import output_identities
 
 __all__ = ["as_graph_def"]
 
 
-def _graph_as_graph_def(self, from_version=None, add_shapes=False):
+def _graph_as_graph_def(self, from_version=None, add_shapes=False, optimized=False):
     """`graph.as_graph_def()`: TF's GraphDef of this graph (a ConcreteFunction's graph or a TF1 graph);
-    add_shapes=True gives every node its `_output_shapes`."""
+    add_shapes=True gives every node its `_output_shapes`. A function's graph exports as traced (what the user
+    wrote, TF's names, as TF shows it); `optimized=True` (tinytf's own, for inspecting the passes) exports the
+    optimized graph that runs instead."""
     from tinytf.compat.v1.graph import Graph as V1Graph
 
     if not isinstance(self, V1Graph):
-        return as_graph_def(self, add_shapes=add_shapes)
+        graph = self if optimized else getattr(self, "traced_graph", None) or self
+        naming.name_unclaimed(graph)
+        return as_graph_def(graph, add_shapes=add_shapes)
     graph_def = as_graph_def(self, variables_as_handles=True, add_shapes=add_shapes)
     _in_creation_order(self, graph_def)
     return graph_def
@@ -43,9 +49,11 @@ def _in_creation_order(graph, graph_def) -> None:
 
 def _user_nodes(graph) -> list:
     """The nodes of a function's graph as TF lists its operations: the graph as traced (a ConcreteFunction's
-    optimized graph links it), its placeholders first, with TF's names."""
+    optimized graph links it), its placeholders first, with TF's names, then the `Identity` TF puts after each
+    output."""
     traced = getattr(graph, "traced_graph", None) or graph
-    return [t.node for t in traced.inputs] + list(traced.nodes)
+    naming.name_unclaimed(traced)
+    return [t.node for t in traced.inputs] + list(traced.nodes) + output_identities(traced)
 
 
 def _get_operations(self) -> list:

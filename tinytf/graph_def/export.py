@@ -11,7 +11,7 @@ import re
 
 from tensorboard.compat.proto import function_pb2, graph_pb2, node_def_pb2, op_def_pb2, versions_pb2
 
-from tinytf.runtime import dtypes, effects
+from tinytf.runtime import dtypes
 from tinytf.runtime.graph import Graph, is_stateful
 
 from . import protos as p
@@ -160,11 +160,16 @@ class Exporter:
             body.refs[id(tensor)] = name
             self.note_shapes(body, [tensor._shape])
         self.emit_nodes(body, graph)
-        # As in TF's function graphs, the outputs wait for the side effects (a Session fetching them runs those).
-        last = effects.latest(graph)
-        control = [body.node_names[id(last)]] if last is not None and id(last) in body.node_names else []
-        for tensor in graph.outputs:
-            body.add("Identity", "Identity", [body.refs[id(tensor)]], {"T": p.attr_type(tensor.dtype)}, control)
+        # As in TF's function graphs, each output passes an Identity, and when the function has side effects the
+        # Identities wait for a NoOp that waits for every stateful op (a Session fetching them runs those).
+        identities = [body.add("Identity", "Identity", [body.refs[id(tensor)]], {"T": p.attr_type(tensor.dtype)})
+                      for tensor in graph.outputs]
+        stateful = sorted(body.node_names[id(n)] for n in graph.nodes if is_stateful(n) and id(n) in body.node_names)
+        if identities and stateful and not self.variables_as_handles:
+            noop = body.add("NoOp", "NoOp", [], {}, stateful)
+            for node in body.nodes:
+                if node.name in identities:
+                    node.input.append(f"^{noop}")
         out = graph_pb2.GraphDef(node=body.nodes, versions=versions_pb2.VersionDef(producer=PRODUCER))
         out.library.CopyFrom(self.library)
         return out

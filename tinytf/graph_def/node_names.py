@@ -8,17 +8,22 @@ and the `Const` TF makes before a reduction over all axes. Types come from the s
 from __future__ import annotations
 
 from tinytf.runtime import naming
+from tinytf.runtime.ops.state import read_variable_op
 
 from .op_names import TABLE
+from .rules_more import _SAME_T
 
 _TYPES: dict = {}
 for _entry in TABLE:
     if _entry.tinytf:
         _TYPES.setdefault(_entry.tinytf, _entry.tf)
 # Ops the export writes by a rule of their own (rules_more.py) rather than through the table: their TF types.
-_TYPES.update({"random_uniform": "RandomUniform", "random_standard_normal": "RandomStandardNormal",
+_TYPES.update({"var_is_initialized": "VarIsInitializedOp",
+               "random_uniform": "RandomUniform", "random_standard_normal": "RandomStandardNormal",
                "truncated_normal": "TruncatedNormal", "random_uniform_int": "RandomUniformInt",
                "random_shuffle": "RandomShuffle"})
+for _name, _tf_op in _SAME_T.items():  # the unary and binary ops written by one rule (`Erfc` for tf.math.erfc)
+    _TYPES.setdefault(_name, _tf_op)
 
 # Node names TF's Python wrappers choose that differ from the op type (math_ops' operator overloads, and the
 # array ops whose wrapper passes its own name).
@@ -71,4 +76,9 @@ def _helpers(graph, op, attrs):
     return None
 
 
-naming.install(default_node_name, _function_name, _input_names, _helpers)
+def _converted_name(op):
+    """A variable read for an op's input is `<op>/ReadVariableOp`, as TF reads it inside the op's scope."""
+    return "ReadVariableOp" if op is read_variable_op else None
+
+
+naming.install(default_node_name, _function_name, _input_names, _helpers, _converted_name)

@@ -33,6 +33,8 @@ TABLE = (
     OpName("no_op", "NoOp", "only control inputs"),
     OpName("read_variable", "ReadVariableOp", "input: a resource handle; tinytf attrs dtype and shape come from "
            "the variable (TF: attr dtype)"),
+    OpName("var_is_initialized", "VarIsInitializedOp", "input: a resource handle; True once the session has "
+           "given the variable a value"),
     OpName("assign_variable", "AssignVariableOp", "inputs (resource, value); TF attr dtype"),
     OpName("placeholder", "VarHandleOp", "a variable: tinytf captures the Variable as a resource placeholder; TF "
            "attrs shared_name, dtype, shape"),
@@ -72,6 +74,7 @@ TABLE = (
     OpName("tanh", "Tanh", SAME),
     OpName("sigmoid", "Sigmoid", SAME),
     OpName("erf", "Erf", SAME),
+    OpName("erfc", "Erfc", SAME),
     OpName("cast", "Cast", "TF attrs SrcT, DstT (-> tinytf dtype = DstT), Truncate"),
     OpName("equal", "Equal", "TF attr incompatible_shape_error"),
     OpName("not_equal", "NotEqual", "TF attr incompatible_shape_error"),

@@ -308,14 +308,22 @@ def _gather_grad(n, const):
 
 
 def _batched_gather_grad(n, const, axis, batch_dims, shape):
-    """The gradient of gather with batch_dims gathering the axis right after the batch axes: each batch's
-    indices offset into its own rows (b * size), then one UnsortedSegmentSum over batch x rows, reshaped back."""
-    if axis != batch_dims:
-        raise NotImplementedError(f"gather_grad with batch_dims {batch_dims} over axis {axis} (the axis right after "
-                                  "the batch axes is exported)")
+    """The gradient of gather with batch_dims: each batch's indices offset into its own rows (b * size), one
+    UnsortedSegmentSum over batch x rows, reshaped back. Gathering a later axis than the one right after the batch
+    axes, the gradient's index axes are first moved before the axes in between (so the gathered axis is the one
+    after the batch axes), and the sum moved back."""
     index_shape = [int(d) for d in n.inputs[1]._shape]
+    t = _t(n)
+    grad, middle = n.refs[0], [int(d) for d in shape[batch_dims:axis]]
     batch, size = [int(d) for d in shape[:batch_dims]], int(shape[axis])
     rest = [int(d) for d in shape[axis + 1:]]
+    if middle:
+        b, m, k = batch_dims, len(middle), len(index_shape) - batch_dims
+        grad_rank = b + m + k + len(rest)
+        perm = list(range(b)) + list(range(b + m, b + m + k)) + list(range(b, b + m)) + \
+            list(range(b + m + k, grad_rank))
+        grad = const.node("Transpose", "Transpose", [grad, _int(const, "Transpose/perm", perm)],
+                          {**t, "Tperm": p.attr_type(dtypes.int32)})
     count = int(np.prod(batch, dtype=np.int64))
     index_dtype = n.inputs[1].dtype
     offsets = (np.arange(count) * size).reshape(batch + [1] * (len(index_shape) - batch_dims))
@@ -323,14 +331,20 @@ def _batched_gather_grad(n, const, axis, batch_dims, shape):
                          {"T": p.attr_type(index_dtype)})
     indices = const.node("Reshape", "Reshape", [shifted, _int(const, "Reshape/shape", [-1])],
                          {"T": p.attr_type(index_dtype), "Tshape": p.attr_type(dtypes.int32)})
-    t = _t(n)
-    grad = const.node("Reshape_1", "Reshape", [n.refs[0], _int(const, "Reshape_1/shape", [-1] + rest)],
+    grad = const.node("Reshape_1", "Reshape", [grad, _int(const, "Reshape_1/shape", [-1] + middle + rest)],
                       {**t, "Tshape": p.attr_type(dtypes.int32)})
     summed = const.node("UnsortedSegmentSum", "UnsortedSegmentSum",
                         [grad, indices, _int(const, "num_segments", count * size)],
                         {**t, "Tindices": p.attr_type(index_dtype), "Tnumsegments": p.attr_type(dtypes.int32)})
-    return "Reshape", [summed, _int(const, "shape", [int(d) for d in shape])], \
-        {**t, "Tshape": p.attr_type(dtypes.int32)}
+    if not middle:
+        return "Reshape", [summed, _int(const, "shape", [int(d) for d in shape])], \
+            {**t, "Tshape": p.attr_type(dtypes.int32)}
+    # (batch, size, middle, rest) back to (batch, middle, size, rest)
+    moved = const.node("Reshape_2", "Reshape", [summed, _int(const, "Reshape_2/shape", batch + [size] + middle + rest)],
+                       {**t, "Tshape": p.attr_type(dtypes.int32)})
+    b, m = batch_dims, len(middle)
+    back = list(range(b)) + list(range(b + 1, b + 1 + m)) + [b] + list(range(b + 1 + m, len(shape)))
+    return "Transpose", [moved, _int(const, "perm", back)], {**t, "Tperm": p.attr_type(dtypes.int32)}
 
 
 def _one_hot(n, const):
@@ -488,6 +502,35 @@ def _where(n, const):
     return "Where", n.refs, _t(n)
 
 
+def _boolean_mask(n, const):
+    """TF's boolean_mask composite: the masked dims of the tensor flattened into one (Reshape), the mask
+    flattened, its true positions (Where, int64 [k, 1], Squeeze'd), and GatherV2 of those along the axis."""
+    axis = int(n.attrs["axis"])
+    shape, mask = n.inputs[0]._shape, n.inputs[1]._shape
+    if shape is None or mask is None or any(d is None for d in shape[axis:axis + len(mask)]):
+        raise NotImplementedError(f"boolean_mask of shapes {shape} and {mask} (the masked dims are exported when "
+                                  "static)")
+    flat = [-1 if d is None else d for d in shape[:axis]] + [int(np.prod(shape[axis:axis + len(mask)]))] + \
+        [-1 if d is None else d for d in shape[axis + len(mask):]]
+    if flat.count(-1) > 1:
+        raise NotImplementedError(f"boolean_mask of a tensor of shape {shape} (more than one dim unknown)")
+    t = n.inputs[0].dtype
+    tensor = const.node("Reshape", "Reshape", [n.refs[0], _int(const, "Reshape/shape", flat)],
+                        {"T": p.attr_type(t), "Tshape": p.attr_type(dtypes.int32)})
+    mask_flat = const.node("Reshape_1", "Reshape", [n.refs[1], _int(const, "Reshape_1/shape", [-1])],
+                           {"T": p.attr_type(dtypes.bool_), "Tshape": p.attr_type(dtypes.int32)})
+    where = const.node("Where", "Where", [mask_flat], {"T": p.attr_type(dtypes.bool_)})
+    indices = const.node("Squeeze", "Squeeze", [where],
+                         {"T": p.attr_type(dtypes.int64), "squeeze_dims": p.attr_ints([1])})
+    return "GatherV2", [tensor, indices, _int(const, "GatherV2/axis", axis)], {
+        "Tparams": p.attr_type(t), "Tindices": p.attr_type(dtypes.int64), "Taxis": p.attr_type(dtypes.int32),
+        "batch_dims": p.attr(0)}
+
+
+def _var_is_initialized(n, const):
+    return "VarIsInitializedOp", n.refs, {}
+
+
 def _linspace(n, const):
     """Scalars: TF's LinSpace. Tensors (values along `axis`): TF's linspace_nd, start + i * (stop - start) /
     (num - 1) for i < num - 1, then stop itself, concatenated along the axis."""
@@ -495,14 +538,23 @@ def _linspace(n, const):
     num, axis = int(n.attrs["num"]), n.attrs.get("axis", 0)
     if start == () and stop == () and axis in (0, -1):
         return "LinSpace", [n.refs[0], n.refs[1], _int(const, "num", num)], {**_t(n), "Tidx": p.attr_type(dtypes.int32)}
-    if start is None or start != stop or None in start:
-        raise NotImplementedError(f"linspace of start and stop of shapes {start} and {stop} (equal static shapes "
-                                  "are exported)")
+    if start is None or stop is None or None in start or None in stop:
+        raise NotImplementedError(f"linspace of start and stop of shapes {start} and {stop} (static shapes are "
+                                  "exported)")
+    refs = list(n.refs[:2])
+    if start != stop:  # TF's linspace_nd broadcasts start and stop to one shape first
+        common = tuple(np.broadcast_shapes(start, stop))
+        for i, shape in enumerate((start, stop)):
+            if shape != common:
+                refs[i] = const.node(f"BroadcastTo_{i}", "BroadcastTo",
+                                     [refs[i], _int(const, f"BroadcastTo_{i}/shape", list(common))],
+                                     {**_t(n, i), "Tidx": p.attr_type(dtypes.int32)})
+        start = common
     axis = int(axis) % (len(start) + 1)
     dtype = n.outputs[0].dtype
     ints = {"T": p.attr_type(dtype), "Tdim": p.attr_type(dtypes.int32)}
-    first = const.node("ExpandDims", "ExpandDims", [n.refs[0], _int(const, "ExpandDims/dim", axis)], ints)
-    last = const.node("ExpandDims_1", "ExpandDims", [n.refs[1], _int(const, "ExpandDims_1/dim", axis)], ints)
+    first = const.node("ExpandDims", "ExpandDims", [refs[0], _int(const, "ExpandDims/dim", axis)], ints)
+    last = const.node("ExpandDims_1", "ExpandDims", [refs[1], _int(const, "ExpandDims_1/dim", axis)], ints)
     if num <= 1:
         return "Identity", [first], _t(n)
     span = const.node("sub", "Sub", [last, first], _t(n))
@@ -594,8 +646,10 @@ def _nhwc(values):
 
 
 def _window_attrs(n, padding, explicit=False):
-    """strides, data_format and padding; `explicit`: the op takes TF's EXPLICIT padding (the convolution
-    gradients do, the pooling ones do not), given as tinytf's ((top, bottom), (left, right))."""
+    """strides, data_format and padding; `explicit`: the op takes TF's EXPLICIT padding (the convolution ops and
+    their gradients do; the pooling gradients do not, and tinytf's pools take only SAME or VALID, as TF's
+    avg_pool; TF's max_pool with explicit paddings has no gradient), given as tinytf's ((top, bottom),
+    (left, right))."""
     attrs = {"strides": p.attr_ints(_nhwc(n.attrs["strides"])), "data_format": p.attr("NHWC")}
     if isinstance(padding, str):
         attrs["padding"] = p.attr(padding.upper())
@@ -640,7 +694,8 @@ def _depthwise_attrs(n):
     if max(n.attrs["strides"]) > 1 and max(n.attrs["dilations"]) > 1:
         raise NotImplementedError(f"{n.op} with strides {n.attrs['strides']} and dilations {n.attrs['dilations']} "
                                   f"both above 1: TF's DepthwiseConv2dNative does not compute it")
-    return {**_t(n), **_window_attrs(n, n.attrs["padding"]), "dilations": p.attr_ints(_nhwc(n.attrs["dilations"]))}
+    return {**_t(n), **_window_attrs(n, n.attrs["padding"], explicit=True),  # TF's three ops take EXPLICIT
+            "dilations": p.attr_ints(_nhwc(n.attrs["dilations"]))}
 
 
 def _depthwise(n, const):
@@ -997,7 +1052,8 @@ RULES = {
     "eye_dynamic": _eye_dynamic, "matrix_diag": _matrix_diag, "matrix_diag_part": _matrix_diag_part,
     "matrix_transpose": _matrix_transpose, "matvec": _matvec, "reverse": _reverse, "top_k": _top_k,
     "in_top_k": _in_top_k, "einsum": _einsum, "unstack": _unstack, "split": _split, "where": _where,
-    "linspace": _linspace, "searchsorted": _searchsorted, "unique": _unique, "tensor_scatter_nd": _tensor_scatter_nd,
+    "linspace": _linspace, "boolean_mask": _boolean_mask, "var_is_initialized": _var_is_initialized,
+    "searchsorted": _searchsorted, "unique": _unique, "tensor_scatter_nd": _tensor_scatter_nd,
     "segment_reduction": _segment, "unsorted_segment_reduction": _unsorted_segment, "tensordot": _tensordot,
     "conv2d_backprop_input": _conv_backprop_input, "conv2d_backprop_filter": _conv_backprop_filter,
     "depthwise_conv2d": _depthwise, "depthwise_conv2d_backprop_input": _depthwise_backprop_input,
@@ -1063,7 +1119,6 @@ UNEXPORTED = {
     "argsort": "TF writes argsort as TopKV2 over negated values with transposes; not written",
     "bincount": "TF's bincount is a composite of Max, Maximum and DenseBincount; not written",
     "confusion_matrix": "TF's confusion_matrix is a composite of ScatterNd and casts; not written",
-    "boolean_mask": "TF's boolean_mask is a composite of Reshape, Where, Squeeze and GatherV2; not written",
     "boolean_mask_grad": "the gradient of boolean_mask (a scatter to the mask's positions); not written",
     "take_along_axis": "TF has no op; its Python composite builds GatherNd indices; not written",
     "scatter_along_axis": "the gradient of take_along_axis; no TF op",

@@ -283,6 +283,7 @@ def _table() -> dict:
         "NoOp": lambda n: [],
         "Const": lambda n: [tf.constant(n.attr("value"), dtype=n.attr("dtype"))],
         "ReadVariableOp": _read_variable,
+        "VarIsInitializedOp": lambda n: [tf.compat.v1.is_variable_initialized(n.inputs[0])],
         "VariableV2": _variable_v2, "VarHandleOp": _var_handle,
         "PlaceholderWithDefault": _placeholder_with_default,
         "ReluGrad": lambda n: _relu_grad(n),
@@ -305,7 +306,7 @@ def _table() -> dict:
         "Log1p": _unary(tf.math.log1p), "Reciprocal": _unary(tf.math.reciprocal), "Floor": _unary(tf.math.floor),
         "Ceil": _unary(tf.math.ceil), "Round": _unary(tf.math.round), "Rint": _unary(tf.math.rint),
         "Sin": _unary(tf.math.sin), "Cos": _unary(tf.math.cos), "Tanh": _unary(tf.math.tanh),
-        "Sigmoid": _unary(tf.math.sigmoid), "Erf": _unary(tf.math.erf),
+        "Sigmoid": _unary(tf.math.sigmoid), "Erf": _unary(tf.math.erf), "Erfc": _unary(tf.math.erfc),
         "Relu": _unary(tf.nn.relu), "Relu6": _unary(tf.nn.relu6), "Elu": _unary(tf.nn.elu), "Selu": _unary(tf.nn.selu),
         "Softplus": _unary(tf.math.softplus), "Softmax": _unary(tf.nn.softmax), "LogSoftmax": _unary(tf.nn.log_softmax),
         "LeakyRelu": lambda n: [tf.nn.leaky_relu(n.inputs[0], alpha=n.attr("alpha", 0.2))],
@@ -331,6 +332,8 @@ def _table() -> dict:
         "Unpack": lambda n: list(tf.unstack(n.inputs[0], num=n.attr("num"), axis=n.attr("axis", 0))),
         "StridedSlice": _strided_slice,
         "Fill": lambda n: [tf.fill(n.constants[0].tolist() if 0 in n.constants else n.inputs[0], n.inputs[1])],
+        "BroadcastTo": lambda n: [tf.broadcast_to(n.inputs[0], n.constants[1].tolist() if 1 in n.constants
+                                                  else n.inputs[1])],
         "Tile": lambda n: [tf.tile(n.inputs[0], n.constants[1].tolist() if 1 in n.constants else n.inputs[1])],
         "Pad": lambda n: [tf.pad(n.inputs[0], n.const(1, "paddings").tolist())],
         "GatherV2": lambda n: [tf.gather(n.inputs[0], n.inputs[1], axis=int(n.const(2, "axis")),
@@ -338,6 +341,7 @@ def _table() -> dict:
         "Range": lambda n: [tf.range(n.inputs[0], n.inputs[1], n.inputs[2], dtype=n.attr("Tidx", tf.int32))],
         "Cast": lambda n: [tf.cast(n.inputs[0], n.attr("DstT"))],
         "Select": lambda n: [tf.where(*n.inputs)],
+        "Where": lambda n: [tf.where(n.inputs[0])],  # one input: the true positions (int64 [k, rank])
         "SelectV2": lambda n: [tf.where(*n.inputs)],
         "ZerosLike": _unary(tf.zeros_like), "OnesLike": _unary(tf.ones_like),
         "Sum": _reduce(tf.math.reduce_sum), "Mean": _reduce(tf.math.reduce_mean), "Max": _reduce(tf.math.reduce_max),

@@ -19,6 +19,8 @@ from .variables import (  # noqa: F401
     get_collection,
     global_variables,
     global_variables_initializer,
+    is_variable_initialized,
+    report_uninitialized_variables,
     trainable_variables,
     variables_initializer,
 )

@@ -5,9 +5,10 @@ assignments return ops that a session runs when fetched.
 The nodes a variable adds are TF's (`tf.compat.v1` with resource variables), named as TF names them:
   w/Initializer/initial_value   Const (a Python value; a callable's ops are built under `w/Initializer/`)
   w                             VarHandleOp (the graph's resource placeholder for the variable)
+  w/IsInitialized/VarIsInitializedOp   whether the session running it has given `w` a value
   w/Assign                      AssignVariableOp: `w.initializer`
   w/Read/ReadVariableOp         ReadVariableOp: what `sess.run(w)` reads in TF
-(TF's `w/IsInitialized/VarIsInitializedOp` is not built: tinytf has no op asking a session about its state.)"""
+"""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from tinytf.runtime import naming
 from tinytf.runtime.context import state
 from tinytf.runtime.dispatch import apply, convert_to_tensor
 from tinytf.runtime.graph import SymbolicTensor
-from tinytf.runtime.ops.state import assign_variable_op, read_variable_op
+from tinytf.runtime.ops.state import assign_variable_op, read_variable_op, var_is_initialized_op
 from tinytf.runtime.tensor import EagerTensor
 
 from ...variables import ResourceVariable, Variable
@@ -139,6 +140,8 @@ def finish_variable(graph, variable, initial_value) -> None:
     attrs = {"dtype": variable.dtype, "shape": variable._shape}
     handle_name = variable.__dict__.pop("_v1_handle_name")
     variable._name = f"{handle_name}:0"
+    with _scope(handle_name, "IsInitialized"):
+        variable._v1_is_initialized = apply(var_is_initialized_op, (variable,), name="VarIsInitializedOp")
     with _scope(handle_name):
         apply(assign_variable_op, (variable, initial_value), attrs, name="Assign")
         variable._v1_initializer = Operation(last_op(graph))

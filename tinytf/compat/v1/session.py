@@ -14,7 +14,7 @@ from tinytf.runtime.codegen import build_entry, compile_graph
 from tinytf.runtime.errors import FailedPreconditionError, InvalidArgumentError
 from tinytf.runtime.graph import Capture, Node, SymbolicTensor, subgraphs
 from tinytf.runtime.graph import Graph as _IRGraph
-from tinytf.runtime.ops.state import assign_variable_op
+from tinytf.runtime.ops.state import UNSET, assign_variable_op, var_is_initialized_op
 from tinytf.runtime.optimize import optimize
 from tinytf.runtime.resource import Resource
 
@@ -195,7 +195,7 @@ def _fast_eligible(fetches, flat) -> bool:
 
 _SWAP_LOCK = threading.RLock()
 _MISS = object()  # a fast entry's answer when the call's feeds are not the ones it was made for
-_UNSET = object()
+_UNSET = UNSET  # (runtime/ops/state.py: var_is_initialized reads it)
 
 
 def _fast_entry(plan, fetches, feeds, fed):
@@ -361,6 +361,8 @@ def _variables_used(run) -> tuple:
     variables = [v for v in by_placeholder.values() if v is not None]
     reads = {}
     for node in run.nodes:
+        if node.op is var_is_initialized_op:  # asks whether the variable has a value: not a read of it
+            continue
         inputs = node.inputs[1:] if node.op is assign_variable_op else node.inputs
         for t in inputs:
             variable = by_placeholder.get(id(t))
