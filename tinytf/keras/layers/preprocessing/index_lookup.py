@@ -268,17 +268,7 @@ class IndexLookup(Layer):
         """Learn the vocabulary (and in tf_idf mode the document frequencies) from data: an array, a list, a
         tensor, a tf.data.Dataset of batches, or an iterable of batches."""
         self.reset_state()
-        if isinstance(data, _tf.data.Dataset):
-            if steps is not None:
-                data = data.take(steps)
-            for batch in data:
-                self.update_state(batch)
-        elif hasattr(data, "__iter__") and not isinstance(data, (list, tuple, np.ndarray, _tf.Tensor)):
-            for i, batch in enumerate(data):
-                if steps is not None and i >= steps:
-                    break
-                self.update_state(batch)
-        else:
+        if not feed_batches(data, steps, self.update_state):
             array = self._batch_array(data)
             if array.ndim == 1:
                 array = array[:, None]
@@ -440,3 +430,20 @@ class IndexLookup(Layer):
             self.set_vocabulary(values, idf_weights=self.idf_weights_const.numpy())
         else:
             self.set_vocabulary(values)
+
+
+def feed_batches(data, steps, update_state) -> bool:
+    """adapt()'s batches: a tf.data.Dataset or an iterable of batches goes to `update_state` batch by batch
+    (at most `steps` of them); False when `data` is one in-memory array (a list, an array, a tensor), which
+    the caller takes whole."""
+    if isinstance(data, _tf.data.Dataset):
+        for batch in data if steps is None else data.take(steps):
+            update_state(batch)
+        return True
+    if hasattr(data, "__iter__") and not isinstance(data, (list, tuple, np.ndarray, _tf.Tensor)):
+        for i, batch in enumerate(data):
+            if steps is not None and i >= steps:
+                break
+            update_state(batch)
+        return True
+    return False

@@ -3,13 +3,11 @@ through a StringLookup with mask token "" (index 0 is padding, 1 is OOV), as Ker
 
 from __future__ import annotations
 
-import numpy as np
-
 import tinytf as _tf
 
 from ... import serialization
 from ..layer import Layer
-from .index_lookup import listify, validate_string_arg
+from .index_lookup import feed_batches, listify, validate_string_arg
 from .string_lookup import StringLookup
 from .text_ngrams import ngrams as make_ngrams
 
@@ -75,17 +73,7 @@ class TextVectorization(Layer):
         """Learn the vocabulary from strings: an array, a list, a tensor, a batched tf.data.Dataset or an
         iterable of batches."""
         self.reset_state()
-        if isinstance(data, _tf.data.Dataset):
-            if steps is not None:
-                data = data.take(steps)
-            for batch in data:
-                self.update_state(batch)
-        elif hasattr(data, "__iter__") and not isinstance(data, (list, tuple, np.ndarray, _tf.Tensor)):
-            for i, batch in enumerate(data):
-                if steps is not None and i >= steps:
-                    break
-                self.update_state(batch)
-        else:
+        if not feed_batches(data, steps, self.update_state):
             data = _tf.convert_to_tensor(data, dtype=_tf.string)
             if data.shape.rank == 1:
                 data = _tf.expand_dims(data, -1)
