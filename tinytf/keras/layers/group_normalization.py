@@ -9,6 +9,7 @@ import tinytf as _tf
 from .. import constraints, initializers, regularizers
 from .input_spec import InputSpec
 from .layer import Layer
+from .normalization import affine_config
 
 
 class GroupNormalization(Layer):
@@ -76,10 +77,4 @@ class GroupNormalization(Layer):
 
     def get_config(self) -> dict:
         return {**super().get_config(), "groups": self.groups, "axis": self.axis, "epsilon": self.epsilon,
-                "center": self.center, "scale": self.scale,
-                "beta_initializer": initializers.serialize(self.beta_initializer),
-                "gamma_initializer": initializers.serialize(self.gamma_initializer),
-                "beta_regularizer": regularizers.serialize(self.beta_regularizer),
-                "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
-                "beta_constraint": constraints.serialize(self.beta_constraint),
-                "gamma_constraint": constraints.serialize(self.gamma_constraint)}
+                "center": self.center, "scale": self.scale, **affine_config(self)}

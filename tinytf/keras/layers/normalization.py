@@ -149,13 +149,18 @@ class LayerNormalization(Layer):
 
     def get_config(self) -> dict:
         return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon, "center": self.center,
-                "scale": self.scale, "rms_scaling": self.rms_scaling,
-                "beta_initializer": initializers.serialize(self.beta_initializer),
-                "gamma_initializer": initializers.serialize(self.gamma_initializer),
-                "beta_regularizer": regularizers.serialize(self.beta_regularizer),
-                "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
-                "beta_constraint": constraints.serialize(self.beta_constraint),
-                "gamma_constraint": constraints.serialize(self.gamma_constraint)}
+                "scale": self.scale, "rms_scaling": self.rms_scaling, **affine_config(self)}
+
+
+def affine_config(layer) -> dict:
+    """The config entries of a normalization layer's beta and gamma (initializers, regularizers, constraints), in
+    Keras' order."""
+    return {"beta_initializer": initializers.serialize(layer.beta_initializer),
+            "gamma_initializer": initializers.serialize(layer.gamma_initializer),
+            "beta_regularizer": regularizers.serialize(layer.beta_regularizer),
+            "gamma_regularizer": regularizers.serialize(layer.gamma_regularizer),
+            "beta_constraint": constraints.serialize(layer.beta_constraint),
+            "gamma_constraint": constraints.serialize(layer.gamma_constraint)}
 
 
 class Normalization(Layer):
