@@ -44,6 +44,8 @@ def _python_default_dtype(value):
 
 def _encode(item):
     """One string element as TF stores it: bytes, text encoded as UTF-8."""
+    if isinstance(item, np.ndarray) and item.ndim == 0:  # an eager string scalar in a list (TF packs those)
+        item = item[()]
     if isinstance(item, bytes):
         return item
     if isinstance(item, (str, np.str_)):

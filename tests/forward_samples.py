@@ -579,10 +579,27 @@ SAMPLES.update({
 
 # --- PNG codec (tf.io.decode_png / encode_png) ---
 _PNG_IMAGE = np.arange(60, dtype=np.uint8).reshape(4, 5, 3)
+_BMP = (b"BM" + (54 + 2 * 12).to_bytes(4, "little") + bytes(4) + (54).to_bytes(4, "little")
+        + (40).to_bytes(4, "little") + (3).to_bytes(4, "little") + (2).to_bytes(4, "little") + b"\x01\x00\x18\x00"
+        + bytes(24) + bytes(range(9)) + bytes(3) + bytes(range(9, 18)) + bytes(3))
 SAMPLES.update({
     "encode_png": [lambda: [tf.io.encode_png(c(_PNG_IMAGE)),
                             tf.io.encode_png(c(_PNG_IMAGE[..., :1].astype(np.uint16)))]],
     "decode_png": [lambda: [tf.io.decode_png(tf.io.encode_png(c(_PNG_IMAGE)), channels=ch) for ch in (0, 1, 3, 4)]],
+})
+
+# --- JPEG, GIF and BMP codecs (runtime/ops/image_decode.py) ---
+_JPEG = lambda: tf.io.encode_jpeg(c(_PNG_IMAGE), quality=90)  # noqa: E731
+SAMPLES.update({
+    "encode_jpeg": [lambda: [_JPEG(), tf.io.encode_jpeg(c(_PNG_IMAGE[..., :1]), chroma_downsampling=False)]],
+    "encode_jpeg_variable_quality": [lambda: tf.image.adjust_jpeg_quality(c(_PNG_IMAGE), c(40))],
+    "decode_jpeg": [lambda: [tf.io.decode_jpeg(_JPEG(), channels=ch) for ch in (0, 1, 3)]],
+    "decode_and_crop_jpeg": [lambda: tf.io.decode_and_crop_jpeg(_JPEG(), c([1, 1, 2, 3]))],
+    "extract_jpeg_shape": [lambda: tf.io.extract_jpeg_shape(_JPEG())],
+    "decode_gif": [lambda: tf.io.decode_gif(_JPEG())],
+    "decode_image": [lambda: [tf.io.decode_image(_JPEG()), tf.io.decode_image(tf.io.encode_png(c(_PNG_IMAGE)),
+                                                                              dtype=tf.float32)]],
+    "decode_bmp": [lambda: tf.io.decode_bmp(_BMP)],
 })
 SAMPLES.update({
     "repeat": [lambda: [tf.repeat(arr((2, 3)), [1, 0, 2], axis=1), tf.repeat(arr((2, 2), _I), 2),

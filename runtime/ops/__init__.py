@@ -27,6 +27,7 @@ from . import (  # noqa: F401
     gradient_list,
     gradient_stack,
     group,
+    image_decode,
     image_transform,
     indexing,
     indexing_grad_ops,

@@ -1,5 +1,6 @@
 """PNG, decoded and encoded with zlib and numpy (PNG is zlib-compressed scanlines, each with one of five byte
-filters): TF's DecodePng and EncodePng as ops, so tf.io.decode_png runs inside dataset.map graphs. Decoding
+filters): TF's EncodePng as an op (DecodePng, which also reads JPEG and GIF files as TF's does, is in
+image_decode.py), so both run inside dataset.map graphs. Decoding
 covers grey, grey+alpha, RGB, RGBA and palette images (tRNS transparency included), bit depths 1-16, with TF's
 channel conversions (channels 0, 1, 3, 4; libpng's grey weights and alpha filler, at the file's bit depth).
 Adam7-interlaced files are refused with a clear error (not written yet)."""
@@ -193,18 +194,6 @@ def _bytes_of(value) -> bytes:
     return value if isinstance(value, bytes) else str(value).encode()
 
 
-def _decode_kernel(contents, *, channels, dtype):
-    return decode(_bytes_of(contents), channels, dtype.np)
-
-
-def _infer_decode(contents, *, channels, dtype):
-    if not contents.dtype.is_string:
-        raise TypeError(f"decode_png: contents must be a string tensor, got {contents.dtype.name}")
-    if contents._shape is not None and len(contents._shape) != 0:
-        raise ValueError(f"decode_png: contents must be a scalar, got shape {list(contents._shape)}")
-    return dtype, (None, None, channels or None)
-
-
 def _encode_kernel(image, *, compression):
     out = np.empty((), dtype=object)
     out[()] = encode(np.asarray(image), compression)
@@ -220,21 +209,8 @@ def _infer_encode(image, *, compression):
     return dtypes.string, ()
 
 
-decode_png_op = register(OpDef("decode_png", _decode_kernel, _infer_decode, differentiable=False,
-                               doc="TF's DecodePng: a PNG file's pixels"))
 encode_png_op = register(OpDef("encode_png", _encode_kernel, _infer_encode, differentiable=False,
                                doc="TF's EncodePng: an image as a PNG file"))
-
-
-def decode_png(contents, channels=0, dtype=dtypes.uint8, name=None):
-    """`tf.io.decode_png`: (height, width, channels) uint8 or uint16 pixels of a PNG string scalar."""
-    dtype = dtypes.as_dtype(dtype)
-    if dtype not in (dtypes.uint8, dtypes.uint16):
-        raise TypeError(f"decode_png: dtype must be uint8 or uint16, got {dtype.name}")
-    if channels not in (0, 1, 3, 4):
-        raise InvalidArgumentError(f"decode_png: `channels` must be 0, 1, 3 or 4 but got {channels}")
-    return apply(decode_png_op, [convert_to_tensor(contents, dtypes.string)], {"channels": int(channels),
-                                                                              "dtype": dtype}, name=name)
 
 
 def encode_png(image, compression=-1, name=None):

@@ -1142,6 +1142,11 @@ UNEXPORTED = {
     "image_projective_transform_v3": "TF's ImageProjectiveTransformV3 is its form, but no export rule is "
                                      "written and checked in TF yet",
     "decode_png": "TF's DecodePng is its form, but no export rule is written and checked in TF yet",
+    **{name: f"TF's {form} is its form, but no export rule is written and checked in TF yet"
+       for name, form in (("decode_jpeg", "DecodeJpeg"), ("decode_and_crop_jpeg", "DecodeAndCropJpeg"),
+                          ("decode_gif", "DecodeGif"), ("decode_bmp", "DecodeBmp"), ("decode_image", "DecodeImageV2"),
+                          ("encode_jpeg", "EncodeJpeg"), ("encode_jpeg_variable_quality", "EncodeJpegVariableQuality"),
+                          ("extract_jpeg_shape", "ExtractJpegShape"))},
     "encode_png": "TF's EncodePng is its form, but no export rule is written and checked in TF yet",
     "image_projective_transform_grad": "the exact adjoint of image_projective_transform_v3's sampling: TF has no "
                                        "such op (its own gradient reruns the transform with the inverse matrix)",

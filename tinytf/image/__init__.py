@@ -1,7 +1,21 @@
 """`tf.image`: the image functions TF2 input pipelines use most, written with TF's formulas from registered
 ops, so they run eagerly, inside tf.function and dataset.map, and have gradients where TF has them."""
 
-from .codecs import decode_image, decode_png, encode_png  # noqa: F401
+from .codecs import (  # noqa: F401
+    adjust_jpeg_quality,
+    decode_and_crop_jpeg,
+    decode_bmp,
+    decode_gif,
+    decode_image,
+    decode_jpeg,
+    decode_png,
+    encode_jpeg,
+    encode_png,
+    extract_jpeg_shape,
+    is_jpeg,
+    random_jpeg_quality,
+    stateless_random_jpeg_quality,
+)
 from .color import (  # noqa: F401
     adjust_brightness,
     adjust_contrast,

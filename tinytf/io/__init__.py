@@ -18,4 +18,15 @@ from .parsing import (  # noqa: F401
 from .tfrecord import TFRecordOptions, TFRecordWriter  # noqa: F401
 
 # isort: split
-from tinytf.image.codecs import decode_image, decode_png, encode_png  # noqa: E402, F401  (tf.io's image codecs)
+from tinytf.image.codecs import (  # noqa: E402, F401  (tf.io's image codecs)
+    decode_and_crop_jpeg,
+    decode_bmp,
+    decode_gif,
+    decode_image,
+    decode_jpeg,
+    decode_png,
+    encode_jpeg,
+    encode_png,
+    extract_jpeg_shape,
+    is_jpeg,
+)

@@ -1,9 +1,8 @@
 """keras.utils.image_dataset_from_directory as Keras 3 builds it: class folders indexed and sorted as Keras sorts
 them, the file list shuffled by numpy's RandomState(seed) and split for validation exactly as Keras does (so the
 same files land in each subset, with the same labels), then a tf.data pipeline of read_file, decode_image and
-resize, batched. PNG files decode here (tf.io.decode_png); JPEG, GIF and BMP files are listed as Keras lists
-them but decoding one raises (tinytf has no codec for them). The tf.data shuffle of the file order per epoch is
-tinytf's own stream, not TF's."""
+resize, batched: JPEG, PNG, GIF and BMP files decode with TF's pixels (runtime/ops/image_decode.py). The
+tf.data shuffle of the file order per epoch is tinytf's own stream, not TF's."""
 
 from __future__ import annotations
 
