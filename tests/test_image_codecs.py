@@ -138,3 +138,15 @@ def test_concurrent_decoding_gives_the_same_pixels():
     for t in threads:
         t.join()
     assert not failures
+
+
+def test_argmax_of_a_one_hot_bool_label_as_the_image_loading_tutorial():
+    class_names = np.array(["daisy", "roses", "tulips"])
+
+    def get_label(file_path):
+        parts = tf.strings.split(file_path, "/")
+        return tf.argmax(parts[-2] == class_names), tf.argmin(parts[-2] == class_names)
+
+    for fn in (get_label, tf.function(get_label)):
+        label, other = fn(tf.constant("data/roses/1.jpg"))
+        assert label.dtype == tf.int64 and int(label) == 1 and int(other) == 0

@@ -126,3 +126,15 @@ def test_mutable_table_checkpoint_in_tf_layout(tmp_path):
     fresh = L.experimental.MutableHashTable(tf.string, tf.int64, -1)
     tf.train.Checkpoint(t=fresh).read(path)
     np.testing.assert_array_equal(fresh.lookup(["b"]).numpy(), [2])
+
+
+def test_get_vocabulary_prints_as_keras_3_does():
+    """Keras 3 reads the vocabulary back from its table as numpy scalars (TF 2.21's printed forms below); the
+    OOV and mask tokens stay Python values. The text classification tutorial prints this list."""
+    strings = tf.keras.layers.StringLookup()
+    strings.adapt(["x", "y", "x"])
+    assert repr(strings.get_vocabulary()) == "['[UNK]', np.str_('x'), np.str_('y')]"
+    integers = tf.keras.layers.IntegerLookup(vocabulary=[3, 4])
+    assert repr(integers.get_vocabulary()) == "[-1, np.int64(3), np.int64(4)]"
+    import json
+    json.dumps(integers.get_config())  # the config keeps plain Python values

@@ -112,7 +112,8 @@ def _decode_bmp_kernel(contents, *, channels):
 def _decode_image_kernel(contents, *, channels, dtype, expand_animations):
     data = _bytes_of(contents)
     fmt = sniff(data)
-    wide = dtypes.uint16 if dtype == dtypes.uint16 else dtypes.uint8
+    # floats keep a 16-bit PNG's precision (an 8-bit PNG read as uint16 is 257 v: the same fraction)
+    wide = dtypes.uint16 if dtype == dtypes.uint16 or (dtype.is_floating and fmt == "PNG") else dtypes.uint8
     if fmt == "GIF" and expand_animations:
         pixels = _frames(data, "DecodeImage", channels)
     elif fmt == "GIF":

@@ -229,7 +229,8 @@ def _index_reduction(name, numpy_fn):
         return numpy_fn(x, axis=axis).astype(output_type.np)
 
     def infer(x, *, axis, output_type):
-        require(x.dtype, "numeric", name)
+        if x.dtype != dtypes.bool_:  # TF's ArgMax/ArgMin take bool too (the image tutorial's one-hot labels)
+            require(x.dtype, "numeric", name)
         if output_type not in (dtypes.int32, dtypes.int64):
             raise TypeError(f"output_type must be int32 or int64, got {output_type.name}")
         if x._shape is not None and not x._shape:

@@ -11,7 +11,7 @@ import numpy as np
 import tinytf as _tf
 
 from . import masking, serialization
-from .loss_inputs import EPSILON, squeeze_to_same_rank  # noqa: F401 (metrics import squeeze_to_same_rank here)
+from .loss_inputs import EPSILON, squeeze_or_expand_to_same_rank  # noqa: F401 (metrics import squeeze_or_expand_to_same_rank here)
 from .loss_inputs import as_tensors as _as_tensors
 from .losses_extra import (
     binary_focal_crossentropy,
@@ -28,23 +28,23 @@ REDUCTIONS = ("sum_over_batch_size", "sum", "none", "mean", "mean_with_sample_we
 
 # --- the loss functions (one value per sample) --------------------------------------------------------------
 def mean_squared_error(y_true, y_pred):
-    y_true, y_pred = squeeze_to_same_rank(*_as_tensors(y_true, y_pred))
+    y_true, y_pred = squeeze_or_expand_to_same_rank(*_as_tensors(y_true, y_pred))
     return _tf.reduce_mean(_tf.square(y_pred - y_true), axis=-1)
 
 
 def mean_absolute_error(y_true, y_pred):
-    y_true, y_pred = squeeze_to_same_rank(*_as_tensors(y_true, y_pred))
+    y_true, y_pred = squeeze_or_expand_to_same_rank(*_as_tensors(y_true, y_pred))
     return _tf.reduce_mean(_tf.abs(y_pred - y_true), axis=-1)
 
 
 def mean_absolute_percentage_error(y_true, y_pred):
-    y_true, y_pred = squeeze_to_same_rank(*_as_tensors(y_true, y_pred))
+    y_true, y_pred = squeeze_or_expand_to_same_rank(*_as_tensors(y_true, y_pred))
     diff = _tf.abs((y_true - y_pred) / _tf.maximum(_tf.abs(y_true), EPSILON))
     return 100.0 * _tf.reduce_mean(diff, axis=-1)
 
 
 def mean_squared_logarithmic_error(y_true, y_pred):
-    y_true, y_pred = squeeze_to_same_rank(*_as_tensors(y_true, y_pred))
+    y_true, y_pred = squeeze_or_expand_to_same_rank(*_as_tensors(y_true, y_pred))
     first = _tf.log(_tf.maximum(y_pred, EPSILON) + 1.0)
     second = _tf.log(_tf.maximum(y_true, EPSILON) + 1.0)
     return _tf.reduce_mean(_tf.square(first - second), axis=-1)
@@ -52,7 +52,7 @@ def mean_squared_logarithmic_error(y_true, y_pred):
 
 def huber(y_true, y_pred, delta=1.0):
     """0.5 * error² for |error| <= delta, delta * |error| - 0.5 * delta² beyond."""
-    y_true, y_pred = squeeze_to_same_rank(*_as_tensors(y_true, y_pred))
+    y_true, y_pred = squeeze_or_expand_to_same_rank(*_as_tensors(y_true, y_pred))
     delta = _tf.cast(delta, y_pred.dtype)
     error = y_pred - y_true
     abs_error = _tf.abs(error)
@@ -63,7 +63,7 @@ def huber(y_true, y_pred, delta=1.0):
 
 def log_cosh(y_true, y_pred):
     """log(cosh(error)), computed as x + softplus(-2x) - log 2 so large errors do not overflow."""
-    y_true, y_pred = squeeze_to_same_rank(*_as_tensors(y_true, y_pred))
+    y_true, y_pred = squeeze_or_expand_to_same_rank(*_as_tensors(y_true, y_pred))
     error = y_pred - y_true
     return _tf.reduce_mean(error + _tf.nn.softplus(-2.0 * error) - math.log(2.0), axis=-1)
 
@@ -73,7 +73,8 @@ def _smooth_binary(y_true, label_smoothing):
 
 
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
-    y_true, y_pred = squeeze_to_same_rank(*_as_tensors(y_true, y_pred))
+    y_true, y_pred = _as_tensors(y_true, y_pred)  # Keras 3 matches ranks in the Loss object, not here
+    _check_same_shape(y_true, y_pred, "binary_crossentropy")
     y_true = _smooth_binary(y_true, label_smoothing)
     if from_logits:
         values = _tf.nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
@@ -84,10 +85,12 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
 
 
 def _check_same_shape(y_true, y_pred, name):
-    if len(y_true.shape) != len(y_pred.shape) or any(
-            a is not None and b is not None and a != b for a, b in zip(y_true.shape, y_pred.shape)):
-        raise ValueError(f"{name}: arguments `target` and `output` must have the same shape. Received: "
-                         f"target.shape={tuple(y_true.shape.as_list())}, output.shape={tuple(y_pred.shape.as_list())}")
+    shapes = f"target.shape={tuple(y_true.shape.as_list())}, output.shape={tuple(y_pred.shape.as_list())}"
+    if len(y_true.shape) != len(y_pred.shape):
+        raise ValueError(f"{name}: Arguments `target` and `output` must have the same rank (ndim). Received: "
+                         f"{shapes}")
+    if any(a is not None and b is not None and a != b for a, b in zip(y_true.shape, y_pred.shape)):
+        raise ValueError(f"{name}: Arguments `target` and `output` must have the same shape. Received: {shapes}")
 
 
 def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
@@ -144,12 +147,12 @@ def _hinge_labels(y_true):
 
 
 def hinge(y_true, y_pred):
-    y_true, y_pred = squeeze_to_same_rank(*_as_tensors(y_true, y_pred))
+    y_true, y_pred = _as_tensors(y_true, y_pred)  # no rank matching in Keras 3: (B,) * (B, 1) broadcasts
     return _tf.reduce_mean(_tf.maximum(1.0 - _hinge_labels(y_true) * y_pred, 0.0), axis=-1)
 
 
 def squared_hinge(y_true, y_pred):
-    y_true, y_pred = squeeze_to_same_rank(*_as_tensors(y_true, y_pred))
+    y_true, y_pred = _as_tensors(y_true, y_pred)  # no rank matching in Keras 3: (B,) * (B, 1) broadcasts
     return _tf.reduce_mean(_tf.square(_tf.maximum(1.0 - _hinge_labels(y_true) * y_pred, 0.0)), axis=-1)
 
 
@@ -159,7 +162,7 @@ def _l2_normalize(x, axis):
 
 def cosine_similarity(y_true, y_pred, axis=-1):
     """Minus the cosine of the angle between y_true and y_pred (so that minimizing aligns them)."""
-    y_true, y_pred = squeeze_to_same_rank(*_as_tensors(y_true, y_pred))
+    y_true, y_pred = squeeze_or_expand_to_same_rank(*_as_tensors(y_true, y_pred))
     return -_tf.reduce_sum(_l2_normalize(y_true, axis) * _l2_normalize(y_pred, axis), axis=axis)
 
 
@@ -181,7 +184,7 @@ def reduce_weighted_values(values, sample_weight=None, reduction="sum_over_batch
         sample_weight = masking.apply_mask(sample_weight, mask, values.dtype, reduction)
     if sample_weight is not None:
         sample_weight = _tf.cast(_tf.convert_to_tensor(sample_weight), values.dtype)
-        values, sample_weight = squeeze_to_same_rank(values, sample_weight)
+        values, sample_weight = squeeze_or_expand_to_same_rank(values, sample_weight)
         while len(sample_weight.shape) < len(values.shape):
             sample_weight = _tf.expand_dims(sample_weight, -1)
         values = values * sample_weight
@@ -243,6 +246,10 @@ class LossFunctionWrapper(Loss):
         self.fn, self._fn_kwargs = fn, kwargs
 
     def call(self, y_true, y_pred):
+        # Keras 3 matches the ranks here, not in the functions (binary_crossentropy itself refuses (B,) vs (B, 1))
+        if not isinstance(y_true, dict) and not isinstance(y_pred, dict):
+            y_true, y_pred = squeeze_or_expand_to_same_rank(_tf.convert_to_tensor(y_true),
+                                                            _tf.convert_to_tensor(y_pred))
         return self.fn(y_true, y_pred, **self._fn_kwargs)
 
     def get_config(self) -> dict:
@@ -299,27 +306,19 @@ CosineSimilarity = _wrapper("CosineSimilarity", cosine_similarity, "cosine_simil
                             config_has_params=False)
 
 
-def _squeezing(fn):
-    """`fn` called as Keras 3's LossFunctionWrapper calls it: ranks made equal first."""
-    def call(y_true, y_pred, **kwargs):
-        return fn(*squeeze_to_same_rank(_tf.convert_to_tensor(y_true), _tf.convert_to_tensor(y_pred)), **kwargs)
-    call.__name__ = fn.__name__
-    return call
-
-
 BinaryFocalCrossentropy = _wrapper(
-    "BinaryFocalCrossentropy", _squeezing(binary_focal_crossentropy), "binary_focal_crossentropy",
+    "BinaryFocalCrossentropy", binary_focal_crossentropy, "binary_focal_crossentropy",
     [("apply_class_balancing", False), ("alpha", 0.25), ("gamma", 2.0), ("from_logits", False),
      ("label_smoothing", 0.0), ("axis", -1)])
 CategoricalFocalCrossentropy = _wrapper(
-    "CategoricalFocalCrossentropy", _squeezing(categorical_focal_crossentropy), "categorical_focal_crossentropy",
+    "CategoricalFocalCrossentropy", categorical_focal_crossentropy, "categorical_focal_crossentropy",
     [("alpha", 0.25), ("gamma", 2.0), ("from_logits", False), ("label_smoothing", 0.0), ("axis", -1)])
-CategoricalHinge = _wrapper("CategoricalHinge", _squeezing(categorical_hinge), "categorical_hinge")
-Dice = _wrapper("Dice", _squeezing(dice), "dice", [("axis", None)])
-Tversky = _wrapper("Tversky", _squeezing(tversky), "tversky", [("alpha", 0.5), ("beta", 0.5), ("axis", None)])
-Circle = _wrapper("Circle", _squeezing(circle), "circle", [("gamma", 80.0), ("margin", 0.4), ("remove_diagonal", True)])
+CategoricalHinge = _wrapper("CategoricalHinge", categorical_hinge, "categorical_hinge")
+Dice = _wrapper("Dice", dice, "dice", [("axis", None)])
+Tversky = _wrapper("Tversky", tversky, "tversky", [("alpha", 0.5), ("beta", 0.5), ("axis", None)])
+Circle = _wrapper("Circle", circle, "circle", [("gamma", 80.0), ("margin", 0.4), ("remove_diagonal", True)])
 _GeneralizedCrossEntropy = _wrapper("CategoricalGeneralizedCrossEntropy",
-                                    _squeezing(categorical_generalized_cross_entropy),
+                                    categorical_generalized_cross_entropy,
                                     "categorical_generalized_cross_entropy", [("q", 0.5)])
 
 

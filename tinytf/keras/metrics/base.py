@@ -9,7 +9,7 @@ from tinytf.scopes import init_scope
 from tinytf.variables import Variable
 
 from .. import losses as _losses
-from ..losses import squeeze_to_same_rank
+from ..losses import squeeze_or_expand_to_same_rank
 from ..masking import apply_mask, get_keras_mask
 from ..naming import snake_case
 
@@ -75,17 +75,23 @@ class Metric:
         return f"<{type(self).__name__} name={self.name}>"
 
 
-def _weighted(values, sample_weight, dtype):
-    """(weighted values, weights broadcast to the values' shape)."""
+def samplewise_values(values, sample_weight, reduce_fn, dtype):
+    """Keras 3's reduce_to_samplewise_values: one value per sample (the inner axes reduced by `reduce_fn`),
+    weighted when weights are given, and the weights at the samples' level (None without weights)."""
     values = _tf.cast(_tf.convert_to_tensor(values), dtype)
-    if sample_weight is None:
-        return values, _tf.ones_like(values)
-    weights = _tf.cast(_tf.convert_to_tensor(sample_weight), dtype)
-    values, weights = squeeze_to_same_rank(values, weights)
-    while len(weights.shape) < len(values.shape):
-        weights = _tf.expand_dims(weights, -1)
-    weights = weights * _tf.ones_like(values)
-    return values * weights, weights
+    if sample_weight is not None:
+        sample_weight = _tf.cast(_tf.convert_to_tensor(sample_weight), dtype)
+        values, sample_weight = squeeze_or_expand_to_same_rank(values, sample_weight)
+        weight_rank, value_rank = len(sample_weight.shape), len(values.shape)
+        if value_rank > weight_rank:
+            values = reduce_fn(values, axis=list(range(weight_rank, value_rank)))
+        sample_weight = _tf.broadcast_to(sample_weight, _tf.shape(values))
+        values = values * sample_weight
+        if weight_rank > 1:
+            sample_weight = reduce_fn(sample_weight, axis=list(range(1, weight_rank)))
+    if len(values.shape) > 1:
+        values = reduce_fn(values, axis=list(range(1, len(values.shape))))
+    return values, sample_weight
 
 
 class Sum(Metric):
@@ -96,7 +102,7 @@ class Sum(Metric):
         self.total = self.add_variable(name="total")
 
     def update_state(self, values, sample_weight=None):
-        values, _ = _weighted(values, sample_weight, self._dtype)
+        values, _ = samplewise_values(values, sample_weight, _tf.reduce_sum, self._dtype)
         self.total.assign_add(_tf.reduce_sum(values))
 
     def result(self):
@@ -104,7 +110,7 @@ class Sum(Metric):
 
 
 class Mean(Metric):
-    """The (weighted) mean of every value seen."""
+    """The (weighted) mean of every value seen: per-sample means, counted by samples (or their weights)."""
 
     def __init__(self, name="mean", dtype=None):
         super().__init__(name=name, dtype=dtype)
@@ -114,9 +120,13 @@ class Mean(Metric):
     def update_state(self, values, sample_weight=None):
         if sample_weight is not None:  # Keras 3 folds a mask on the values into given weights only
             sample_weight = apply_mask(sample_weight, get_keras_mask(values), self._dtype, "sum")
-        values, weights = _weighted(values, sample_weight, self._dtype)
+        values, sample_weight = samplewise_values(values, sample_weight, _tf.reduce_mean, self._dtype)
         self.total.assign_add(_tf.reduce_sum(values))
-        self.count.assign_add(_tf.reduce_sum(weights))
+        if sample_weight is not None:
+            samples = _tf.reduce_sum(sample_weight)
+        else:
+            samples = _tf.shape(values)[0] if len(values.shape) else 1
+        self.count.assign_add(_tf.cast(samples, self._dtype))
 
     def result(self):
         return _tf.math.divide_no_nan(self.total.read_value(), self.count.read_value())

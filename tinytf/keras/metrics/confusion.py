@@ -40,6 +40,11 @@ def _counts(y_true, y_pred, thresholds, sample_weight):
 
 
 class _ThresholdMetric(Metric):
+    """tp / (tp + other) per threshold, where `other` (false positives or false negatives) names the metric's
+    second count; the two are its only variables, in Keras 3's order."""
+
+    _other = ""
+
     def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
         super().__init__(name=name, dtype=dtype)
         if top_k is not None or class_id is not None:
@@ -48,18 +53,16 @@ class _ThresholdMetric(Metric):
         self.thresholds, self._scalar = _as_list(thresholds, 0.5)
         size = len(self.thresholds)
         self.true_positives = self.add_variable((size,), name="true_positives")
-        self.false_positives = self.add_variable((size,), name="false_positives")
-        self.false_negatives = self.add_variable((size,), name="false_negatives")
+        setattr(self, self._other, self.add_variable((size,), name=self._other))
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         tp, fp, _, fn = _counts(y_true, y_pred, self.thresholds, sample_weight)
         self.true_positives.assign_add(tp)
-        self.false_positives.assign_add(fp)
-        self.false_negatives.assign_add(fn)
+        getattr(self, self._other).assign_add(fp if self._other == "false_positives" else fn)
 
-    def _ratio(self, denominator_extra):
+    def result(self):
         tp = self.true_positives.read_value()
-        value = _tf.math.divide_no_nan(tp, tp + denominator_extra.read_value())
+        value = _tf.math.divide_no_nan(tp, tp + getattr(self, self._other).read_value())
         return value[0] if self._scalar else value
 
     def get_config(self) -> dict:
@@ -70,24 +73,20 @@ class Precision(_ThresholdMetric):
     """tp / (tp + fp): of the predicted positives, the share that are positive."""
 
     _direction = "up"
+    _other = "false_positives"
 
     def __init__(self, thresholds=None, top_k=None, class_id=None, name="precision", dtype=None):
         super().__init__(thresholds, top_k, class_id, name, dtype)
-
-    def result(self):
-        return self._ratio(self.false_positives)
 
 
 class Recall(_ThresholdMetric):
     """tp / (tp + fn): of the positives, the share predicted positive."""
 
     _direction = "up"
+    _other = "false_negatives"
 
     def __init__(self, thresholds=None, top_k=None, class_id=None, name="recall", dtype=None):
         super().__init__(thresholds, top_k, class_id, name, dtype)
-
-    def result(self):
-        return self._ratio(self.false_negatives)
 
 
 class AUC(Metric):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import tinytf as _tf
 
-from ..losses import squeeze_to_same_rank
+from ..losses import squeeze_or_expand_to_same_rank
 from ..naming import snake_case, unique_name
 from .base import Metric
 
@@ -17,7 +17,7 @@ def confusion_counts(y_true, y_pred, thresholds, sample_weight=None, class_id=No
     a weight per sample broadcast over the remaining axes; `class_id` keeps one column of y_true and y_pred."""
     y_pred = _tf.cast(_tf.convert_to_tensor(y_pred), _tf.float32)
     y_true = _tf.cast(_tf.convert_to_tensor(y_true), _tf.float32)
-    y_pred, y_true = squeeze_to_same_rank(y_pred, y_true)
+    y_pred, y_true = squeeze_or_expand_to_same_rank(y_pred, y_true)
     weights = None
     if sample_weight is not None:
         weights = _tf.expand_dims(_tf.cast(_tf.convert_to_tensor(sample_weight), _tf.float32), -1)

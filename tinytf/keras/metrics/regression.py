@@ -32,7 +32,7 @@ class RootMeanSquaredError(Mean):
         super().__init__(name=name, dtype=dtype)
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        y_true, y_pred = losses.squeeze_to_same_rank(*losses._as_tensors(y_true, y_pred, self.dtype))
+        y_true, y_pred = losses.squeeze_or_expand_to_same_rank(*losses._as_tensors(y_true, y_pred, self.dtype))
         super().update_state(_tf.square(y_pred - y_true), sample_weight)
 
     def result(self):

@@ -9,7 +9,7 @@ import warnings
 import tinytf as _tf
 
 from .. import losses
-from ..loss_inputs import EPSILON, squeeze_to_same_rank
+from ..loss_inputs import EPSILON, squeeze_or_expand_to_same_rank
 from .base import MeanMetricWrapper, Metric
 
 
@@ -18,7 +18,9 @@ def _same_rank(y_true, y_pred):
     if not y_pred.dtype.is_floating:
         y_pred = _tf.cast(y_pred, _tf.float32)
     y_true = _tf.convert_to_tensor(y_true)
-    return squeeze_to_same_rank(y_true if y_true.dtype is y_pred.dtype else _tf.cast(y_true, y_pred.dtype), y_pred)
+    if y_true.dtype is not y_pred.dtype:
+        y_true = _tf.cast(y_true, y_pred.dtype)
+    return squeeze_or_expand_to_same_rank(y_true, y_pred)
 
 
 def cosine_similarity(y_true, y_pred, axis=-1):
@@ -154,7 +156,7 @@ class R2Score(Metric):
     def update_state(self, y_true, y_pred, sample_weight=None):
         y_true = _tf.cast(_tf.convert_to_tensor(y_true), self._dtype)
         y_pred = _tf.cast(_tf.convert_to_tensor(y_pred), self._dtype)
-        y_true, y_pred = squeeze_to_same_rank(y_true, y_pred)
+        y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
         if not self._built:
             self._build(y_true.shape.as_list(), y_pred.shape.as_list())
         weight = _tf.ones_like(y_true) if sample_weight is None else _tf.cast(

@@ -133,8 +133,17 @@ class IndexLookup(Layer):
             return token.item()
         return token
 
-    def _shown_token(self, token):
+    def _plain_token(self, token):
         return token.decode("utf-8") if isinstance(token, bytes) else token
+
+    def _shown_token(self, token):
+        """A vocabulary token as Keras 3's get_vocabulary lists it: read back from its lookup table as a numpy
+        array, so a numpy scalar (np.str_, np.int64), which numpy 2 prints with its type; the special tokens
+        stay Python's."""
+        token = self._plain_token(token)
+        if isinstance(token, str):
+            return np.str_(token)
+        return np.int64(token) if isinstance(token, (int, np.integer)) else token
 
     # --- indices ----------------------------------------------------------------------------------------------
     def _oov_start_index(self) -> int:
@@ -189,7 +198,7 @@ class IndexLookup(Layer):
             return
         if hasattr(vocabulary, "numpy"):
             vocabulary = vocabulary.numpy()
-        vocabulary = [self._shown_token(v.item() if isinstance(v, np.generic) else v) for v in
+        vocabulary = [self._plain_token(v.item() if isinstance(v, np.generic) else v) for v in
                       (vocabulary.tolist() if isinstance(vocabulary, np.ndarray) else list(vocabulary))]
         if hasattr(idf_weights, "numpy"):
             idf_weights = idf_weights.numpy()
