@@ -588,6 +588,18 @@ SAMPLES.update({
     "decode_png": [lambda: [tf.io.decode_png(tf.io.encode_png(c(_PNG_IMAGE)), channels=ch) for ch in (0, 1, 3, 4)]],
 })
 
+# --- candidate samplers (runtime/ops/candidate_sampling.py) ---
+_TRUE_CLASSES = np.array([[3], [7], [0]], np.int64)
+SKIPPED.update({
+    "log_uniform_candidate_sampler": "stateful random stream (tests/conformance/word2vec_sampling.py)",
+    "uniform_candidate_sampler": "stateful random stream (tests/conformance/word2vec_sampling.py)",
+})
+SAMPLES.update({
+    "all_candidate_sampler": [lambda: tf.random.all_candidate_sampler(c(_TRUE_CLASSES), 1, 8, True)],
+    "compute_accidental_hits": [lambda: tf.nn.compute_accidental_hits(c(_TRUE_CLASSES), c(np.array([7, 1], np.int64)),
+                                                                      1)],
+})
+
 # --- JPEG, GIF and BMP codecs (runtime/ops/image_decode.py) ---
 _JPEG = lambda: tf.io.encode_jpeg(c(_PNG_IMAGE), quality=90)  # noqa: E731
 SAMPLES.update({

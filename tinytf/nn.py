@@ -3,6 +3,7 @@
 from tinytf.clip_ops import l2_normalize  # noqa: E402
 from tinytf.distribute.losses import compute_average_loss, scale_regularization_loss  # noqa: E402,F401
 from tinytf.embedding_ops import embedding_lookup  # noqa: F401
+from tinytf.runtime.ops.candidate_sampling import all_candidate_sampler, compute_accidental_hits  # noqa: F401
 from tinytf.runtime.ops.conv import *  # noqa: F401,F403
 from tinytf.runtime.ops.conv import __all__ as _conv_all
 from tinytf.runtime.ops.conv_variants import conv1d, conv2d_transpose, depthwise_conv2d  # noqa: F401

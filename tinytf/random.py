@@ -4,10 +4,16 @@ tf.random.Generator, whose state is a variable."""
 
 from tinytf.runtime.ops import random as _stateful
 from tinytf.runtime.ops import stateless_random as _stateless
+from tinytf.runtime.ops.candidate_sampling import (  # noqa: F401
+    all_candidate_sampler,
+    log_uniform_candidate_sampler,
+    uniform_candidate_sampler,
+)
 from tinytf.runtime.ops.random import *  # noqa: F401,F403
 from tinytf.runtime.ops.stateless_random import *  # noqa: F401,F403
 
 from . import random_generator as _generator
 from .random_generator import *  # noqa: F401,F403
 
-__all__ = [*_stateful.__all__, *_stateless.__all__, *_generator.__all__]
+__all__ = [*_stateful.__all__, *_stateless.__all__, *_generator.__all__, "all_candidate_sampler",
+           "log_uniform_candidate_sampler", "uniform_candidate_sampler"]

@@ -5,6 +5,7 @@ differentiation machinery: autodiff/control_grad.py attaches them."""
 from . import (  # noqa: F401
     array,
     bitwise,
+    candidate_sampling,
     check_numerics,
     collective,
     complex,

@@ -1146,7 +1146,11 @@ UNEXPORTED = {
        for name, form in (("decode_jpeg", "DecodeJpeg"), ("decode_and_crop_jpeg", "DecodeAndCropJpeg"),
                           ("decode_gif", "DecodeGif"), ("decode_bmp", "DecodeBmp"), ("decode_image", "DecodeImageV2"),
                           ("encode_jpeg", "EncodeJpeg"), ("encode_jpeg_variable_quality", "EncodeJpegVariableQuality"),
-                          ("extract_jpeg_shape", "ExtractJpegShape"))},
+                          ("extract_jpeg_shape", "ExtractJpegShape"),
+                          ("uniform_candidate_sampler", "UniformCandidateSampler"),
+                          ("log_uniform_candidate_sampler", "LogUniformCandidateSampler"),
+                          ("all_candidate_sampler", "AllCandidateSampler"),
+                          ("compute_accidental_hits", "ComputeAccidentalHits"))},
     "encode_png": "TF's EncodePng is its form, but no export rule is written and checked in TF yet",
     "image_projective_transform_grad": "the exact adjoint of image_projective_transform_v3's sampling: TF has no "
                                        "such op (its own gradient reruns the transform with the inverse matrix)",

@@ -1,5 +1,7 @@
-"""keras.preprocessing.sequence.pad_sequences (the same function as keras.utils.pad_sequences)."""
+"""keras.preprocessing.sequence: pad_sequences (the same function as keras.utils.pad_sequences), and the
+word2vec helpers skipgrams and make_sampling_table."""
 
 from ..utils.sequence_utils import pad_sequences
+from .skipgrams import make_sampling_table, skipgrams
 
-__all__ = ["pad_sequences"]
+__all__ = ["make_sampling_table", "pad_sequences", "skipgrams"]
