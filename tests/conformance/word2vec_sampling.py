@@ -81,3 +81,20 @@ def p_word2vec_generate_training_data(tf):
             contexts.append(context)
             labels.append(label)
     return [targets, [val(c) for c in contexts], [val(l) for l in labels]]
+
+
+@program
+def p_fit_on_a_dataset_with_no_full_batch(tf):
+    """The tutorial at a small corpus size: drop_remainder leaves no batch. Keras 3 warns, trains nothing and
+    returns an empty history (it does not raise)."""
+    import warnings
+
+    x = np.arange(6, dtype="float32").reshape(3, 2)
+    dataset = tf.data.Dataset.from_tensor_slices((x, x[:, :1])).batch(4, drop_remainder=True)
+    model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1, kernel_initializer="ones")])
+    model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        history = model.fit(dataset, epochs=2, verbose=0)
+    ran_out = sum("ran out of data" in str(w.message) for w in caught)
+    return [history.history, ran_out > 0, val(tf.convert_to_tensor(model.weights[0]))]

@@ -55,6 +55,11 @@ def compile_config(optimizer, loss, loss_weights, metrics, weighted_metrics, run
             "jit_compile": jit_compile if isinstance(jit_compile, bool) else False}
 
 
+
+RAN_OUT_OF_DATA = ("Your input ran out of data; interrupting training. Make sure that your dataset or generator can "
+                   "generate at least `steps_per_epoch * epochs` batches. You may need to use the `.repeat()` "
+                   "function when building your dataset.")
+
 class Trainer:
     """The training half of keras.Model."""
 
@@ -433,9 +438,8 @@ class Trainer:
                 callback_list.on_train_batch_end(step, logs)  # made Python numbers only if a callback reads them
                 if self.stop_training:
                     break
-            if step < 0:
-                raise ValueError("The training data produced no batches: the generator or dataset is empty or "
-                                 "exhausted (pass steps_per_epoch with a repeating source)")
+            if step < 0:  # Keras 3 warns, trains nothing this epoch and goes on (its history stays empty)
+                warnings.warn(RAN_OUT_OF_DATA, stacklevel=2)
             epoch_logs = dict(self._metrics_result_or_logs(logs))  # made Python numbers (sorted) by the callbacks
             if validation_data is not None and _validates_at(epoch, validation_freq):
                 vx, vy, vsw = data_adapter.unpack(validation_data) if isinstance(validation_data, tuple) else (
