@@ -23,35 +23,11 @@ from .random import stream_for
 _SAMPLES32_PER_CANDIDATE = 2048
 
 
-class _WordStream:
-    """TF's SimplePhilox over a reserved counter range: 32-bit words in order, four per Philox block."""
-
-    def __init__(self, generator, samples32):
-        self._key = generator.key
-        self._counter = generator.reserve(-(-samples32 // 4))
-        self._words: list = []
-
-    def word(self) -> int:
-        if not self._words:
-            self._words = philox.blocks(self._key, self._counter, 64).reshape(-1).tolist()[::-1]
-            self._counter += 64
-        return self._words.pop()
-
-    def double(self) -> float:
-        """Uint64ToDouble: 20 mantissa bits of the first word, 32 of the second, in [0, 1)."""
-        high, low = self.word(), self.word()
-        return float.fromhex("1." + format(((high & 0xFFFFF) << 32) | low, "013x")) - 1.0
-
-    def uint64(self) -> int:
-        low, high = self.word(), self.word()
-        return low | high << 32
-
-
 class _LogUniform:
     def __init__(self, range_max):
         self.range_max, self.log_range = range_max, math.log1p(range_max)
 
-    def sample(self, words: _WordStream) -> int:
+    def sample(self, words: philox.WordStream) -> int:
         return (int(math.exp(words.double() * self.log_range)) - 1) % self.range_max
 
     def probability(self, value: int) -> np.float32:
@@ -62,7 +38,7 @@ class _Uniform:
     def __init__(self, range_max):
         self.range_max = range_max
 
-    def sample(self, words: _WordStream) -> int:
+    def sample(self, words: philox.WordStream) -> int:
         return words.uint64() % self.range_max
 
     def probability(self, value: int) -> np.float32:
@@ -100,7 +76,8 @@ def _sampler_kernel(sampler_class, kernel_name):
         sampler = sampler_class(range_max)
         # TF caches one kernel (and generator) per distinct attribute set: the attributes name the generator
         kernel_key = f"{kernel_name}/{num_true}/{num_sampled}/{unique}/{range_max}"
-        words = _WordStream(stream.generator_for(kernel_key, np.int64), _SAMPLES32_PER_CANDIDATE * num_sampled)
+        generator = stream.generator_for(kernel_key, np.int64)
+        words = philox.WordStream(generator.key, generator.reserve(-(-_SAMPLES32_PER_CANDIDATE * num_sampled // 4)))
         picked, used, tries = [], set(), 0
         while len(picked) < num_sampled:
             tries += 1

@@ -133,6 +133,31 @@ class PhiloxGenerator:
         return self.reserve(count * RESERVED_PER_OUTPUT)
 
 
+class WordStream:
+    """TF's SimplePhilox: the 32-bit words of the blocks at counter, counter + 1, ... in order, four a block,
+    as a sequential kernel reads them (candidate samplers, multinomial, tf.data's RandomDataset)."""
+
+    __slots__ = ("_key", "_counter", "_words")
+
+    def __init__(self, key, counter: int):
+        self._key, self._counter, self._words = key, counter, []
+
+    def word(self) -> int:
+        if not self._words:
+            self._words = blocks(self._key, self._counter, 64).reshape(-1).tolist()[::-1]
+            self._counter = (self._counter + 64) & _MASK128
+        return self._words.pop()
+
+    def double(self) -> float:
+        """Uint64ToDouble: 20 mantissa bits from the first word, 32 from the second, in [0, 1)."""
+        high, low = self.word(), self.word()
+        return float.fromhex("1." + format(((high & 0xFFFFF) << 32) | low, "013x")) - 1.0
+
+    def uint64(self) -> int:
+        low, high = self.word(), self.word()
+        return low | high << 32
+
+
 # --- bits to numbers (TF's Uint32ToFloat, Uint64ToDouble, Uint16ToHalf) -----------------------------------
 def _float_from_bits(words, in_place=False):
     """[0, 1) from 23 random mantissa bits: the float in [1, 2) with that mantissa, minus 1. `in_place` reuses

@@ -33,6 +33,7 @@ def _draws(tf, sampler, *args, **kwargs):
 
 @program
 def p_candidate_samplers(tf):
+    tf.random.set_seed(None)  # no global seed from an earlier program: op seeds as in a fresh process
     classes = tf.constant([[3], [7], [0]], tf.int64)
     out = []
     for unique in (True, False):
@@ -60,6 +61,7 @@ def p_candidate_samplers(tf):
 @program
 def p_word2vec_generate_training_data(tf):
     """The tutorial's function, at a small size (window 2, 4 negatives, seed 42)."""
+    tf.random.set_seed(None)  # no global seed from an earlier program: op seeds as in a fresh process
     seed, num_ns = 42, 4
     sequences = [[1, 3, 5, 2, 4], [2, 6, 1, 0, 0], [7, 1, 3, 8, 2]]
     vocab_size = 9

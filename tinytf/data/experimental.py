@@ -12,6 +12,7 @@ from .csv_datasets import CsvDataset, make_csv_dataset  # noqa: F401
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, DatasetV2  # noqa: F401
 from .iterator import Optional  # noqa: F401
 from .options import ThreadingOptions  # noqa: F401
+from .sampling import RandomDataset  # noqa: F401
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN

@@ -68,27 +68,29 @@ class _Failure:
 
 
 def prefetched(items, buffer_size: int):
-    """`items` produced ahead by one background thread into a queue of `buffer_size` elements."""
-    slots = queue.Queue(maxsize=max(buffer_size, 1))
+    """`items` produced ahead by one background thread, at most `buffer_size` elements beyond what the consumer
+    has taken. As TF's prefetch thread, it waits for a free slot before it pulls the next element, so the input
+    runs exactly buffer_size elements ahead (a shuffle behind a repeat draws its next pass's seeds when TF's
+    does)."""
+    slots: queue.Queue = queue.Queue()
+    free = threading.Semaphore(max(buffer_size, 1))
     stop = threading.Event()
 
-    def put(value) -> bool:
+    def wait_for_room() -> bool:
         while not stop.is_set():
-            try:
-                slots.put(value, timeout=0.05)
+            if free.acquire(timeout=0.05):
                 return True
-            except queue.Full:
-                continue
         return False
 
     def produce():
         try:
-            for item in items:
-                if not put(item):
+            while wait_for_room():
+                item = next(items, _END)
+                slots.put(item)
+                if item is _END:
                     return
-            put(_END)
         except BaseException as e:  # noqa: BLE001 - handed to the consumer, which raises it
-            put(_Failure(e))
+            slots.put(_Failure(e))
         finally:
             items.close()
 
@@ -101,6 +103,7 @@ def prefetched(items, buffer_size: int):
                 return
             if type(value) is _Failure:
                 raise value.error
+            free.release()
             yield value
     finally:
         stop.set()

@@ -6,8 +6,11 @@ import numpy as np
 
 from tinytf.runtime import dtypes, nest
 from tinytf.runtime.errors import InvalidArgumentError
+from tinytf.runtime.ops import multinomial, philox
 from tinytf.runtime.ops.random import get_seed
+from tinytf.runtime.ops.stateless_random import generator_from_seed
 
+from ..tensor_spec import TensorSpec
 from .dataset import INFINITE, UNKNOWN, DatasetV2, dataset_methods
 from .structure import ElementError, common_spec
 
@@ -64,35 +67,78 @@ class ChooseFromDatasets(DatasetV2):
             yield item
 
 
+class RandomDataset(DatasetV2):
+    """tf.data.Dataset.random: int64 values in [0, 2**32), the 32-bit words of a Philox stream seeded as TF's
+    RandomDataset kernel (get_seed's two seeds), so TF's numbers. Every iteration starts the stream over, unless
+    rerandomize_each_iteration: then each iteration seeds a new stream (tinytf's own derivation of the seeds,
+    not TF's seed generator)."""
+
+    _tf_name = "_RandomDataset"
+
+    def __init__(self, seed=None, rerandomize_each_iteration=None):
+        super().__init__(TensorSpec((), dtypes.int64))
+        self._seeds = get_seed(seed) or (0, 0)  # (0, 0): random seeds, drawn per generator
+        self._rerandomize = bool(rerandomize_each_iteration)
+        self._epoch = 0  # iterations begun (named as the other random stages': iterator checkpoints restore it)
+
+    def _cardinality(self):
+        return INFINITE
+
+    def _flat_iter(self):
+        seed, seed2 = self._seeds
+        if self._rerandomize:
+            seed2 = (seed2 + self._epoch * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
+            self._epoch += 1
+        generator = philox.PhiloxGenerator(seed, seed2)
+        words = philox.WordStream(generator.key, generator.counter)
+        while True:
+            yield (np.int64(words.word()),)
+
+
+def _log_weights(weights, count):
+    """TF's selector logits: log of the weights as a float32 (or float64) row; None means all 1."""
+    if weights is None:
+        return np.ones((1, count), np.float32)
+    array = np.asarray(weights.numpy() if hasattr(weights, "numpy") else weights)
+    if array.dtype not in (np.float32, np.float64):
+        array = array.astype(np.float32)
+    with np.errstate(divide="ignore"):
+        return np.log(array).reshape(1, -1)
+
+
 class SampleFromDatasets(DatasetV2):
-    """A random member (by weight) for each element; exhausted members drop out (or end it)."""
+    """TF's sample_from_datasets: a selector of stateless multinomial draws, seeded by pairs of a
+    RandomDataset(seed), picks the member for each element; a draw of an exhausted member is skipped (the next
+    draw decides), so a seeded pipeline gives TF's order, the same at every iteration."""
 
     _tf_name = "_DirectedInterleaveDataset"
 
-    def __init__(self, datasets, weights, seed, stop_on_empty_dataset):
+    def __init__(self, datasets, weights, seed, stop_on_empty_dataset, rerandomize_each_iteration=None):
         datasets = list(datasets)
-        super().__init__(_common(datasets, "sample_from_datasets"), tuple(datasets))
-        self._datasets = datasets
+        seeds = RandomDataset(seed, rerandomize_each_iteration)
+        # the seed source is an input too, so an iterator checkpoint finds its iteration count
+        super().__init__(_common(datasets, "sample_from_datasets"), (*datasets, seeds))
+        self._seeds = seeds
         self._weights_dataset = None
         if isinstance(weights, DatasetV2):
-            # one weight vector per draw (rejection_resample's mixing probability comes as such a dataset)
-            # each element's components together are the weights (TF takes log(element) as one [1, n] logits
-            # row: rejection_resample's weights are the pairs ((m, 1 - m),))
+            # one weight vector per draw (rejection_resample's mixing probability comes as such a dataset): each
+            # element's components together are the weights, whose log is the draw's logits row
             spec = weights.element_spec
             if not all(getattr(getattr(c, "dtype", None), "is_floating", False) for c in nest.flatten(spec)):
                 raise TypeError(f"Invalid `weights`. `weights` type must be either a `tf.data.Dataset` of float "
                                 f"weights, or a list of floats, got element_spec {spec}.")
             self._weights_dataset = weights
-            weights = None
-        if weights is None:
-            weights = [1.0] * len(datasets)
-        weights = np.asarray(weights.numpy() if hasattr(weights, "numpy") else weights, np.float64)
-        if weights.shape != (len(datasets),):
-            raise ValueError(f"Invalid `weights`. The shape of `weights` should be compatible with `[len(datasets)]` "
-                             f"but is {list(weights.shape)}.")
-        self._weights = weights
-        self._seeds = get_seed(seed)
-        self._epoch = 0
+        elif weights is not None:
+            given = np.asarray(weights.numpy() if hasattr(weights, "numpy") else weights)
+            if given.shape != (len(datasets),):
+                raise ValueError(f"Invalid `weights`. The shape of `weights` should be compatible with "
+                                 f"`[len(datasets)]` but is {list(given.shape)}.")
+            if not hasattr(weights, "numpy"):  # TF drops the members of a Python list's zero weights
+                kept = [i for i, w in enumerate(given) if w > 0]
+                datasets = [datasets[i] for i in kept] or [datasets[0].take(0)]
+                weights = [given[i] for i in kept] or [1.0]
+        self._datasets = datasets
+        self._logits = None if self._weights_dataset is not None else _log_weights(weights, len(datasets))
         self._stop = stop_on_empty_dataset
 
     def _cardinality(self):
@@ -101,14 +147,11 @@ class SampleFromDatasets(DatasetV2):
             return INFINITE
         return UNKNOWN
 
-    def _flat_iter(self):
-        rng = np.random.default_rng(None if self._seeds is None else [*self._seeds, self._epoch])
-        self._epoch += 1
-        iterators = [d._flat_iter() for d in self._datasets]
-        weights = self._weights.copy()
-        live = np.ones(len(weights))  # members not yet exhausted
+    def _selections(self):
+        seeds = self._seeds._flat_iter()
         weight_stream = None if self._weights_dataset is None else self._weights_dataset._flat_iter()
-        while (weights * live).sum() > 0:
+        while True:
+            logits = self._logits
             if weight_stream is not None:
                 drawn = next(weight_stream, None)
                 if drawn is None:
@@ -116,25 +159,46 @@ class SampleFromDatasets(DatasetV2):
                 if type(drawn) is ElementError:
                     yield drawn
                     continue
-                weights = np.concatenate([np.asarray(c, np.float64).reshape(-1) for c in drawn])
-                if weights.shape != live.shape:
+                weights = np.concatenate([np.asarray(c).reshape(-1) for c in drawn])
+                if weights.size != len(self._datasets):
                     raise InvalidArgumentError(f"sample_from_datasets: a weights element holds {weights.size} "
-                                               f"weights for {live.size} datasets")
-                if (weights * live).sum() <= 0:
-                    return
-            p = weights * live
-            c = int(rng.choice(len(p), p=p / p.sum()))
-            item = next(iterators[c], None)
-            if item is None:
-                if self._stop:
-                    return
-                live[c] = 0
+                                               f"weights for {len(self._datasets)} datasets")
+                with np.errstate(divide="ignore"):
+                    logits = np.log(weights).reshape(1, -1)
+            pair = (int(next(seeds)[0]), int(next(seeds)[0]))
+            generator = generator_from_seed(pair)
+            yield int(multinomial.draw(philox.WordStream(generator.key, generator.counter), logits, 1)[0, 0])
+
+    def _flat_iter(self):
+        if len(self._datasets) == 1 and self._weights_dataset is None:
+            yield from self._datasets[0]._flat_iter()
+            return
+        iterators = [d._flat_iter() for d in self._datasets]
+        live = len(iterators)
+        for choice in self._selections():
+            if type(choice) is ElementError:
+                yield choice
                 continue
-            yield item
+            if not 0 <= choice < len(iterators):
+                raise InvalidArgumentError(f"Selector index out of range: {choice} >= {len(iterators)} "
+                                           "(sample_from_datasets)")
+            if iterators[choice] is None:  # an exhausted member: the next draw decides
+                continue
+            item = next(iterators[choice], None)
+            if item is not None:
+                yield item
+                continue
+            if self._stop:
+                return
+            iterators[choice] = None
+            live -= 1
+            if live == 0:
+                return
 
 
-def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False):
-    return SampleFromDatasets(datasets, weights, seed, stop_on_empty_dataset)
+def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
+                         rerandomize_each_iteration=None):
+    return SampleFromDatasets(datasets, weights, seed, stop_on_empty_dataset, rerandomize_each_iteration)
 
 
 @dataset_methods
@@ -146,4 +210,8 @@ class _SamplingMethods:
     @staticmethod
     def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
                              rerandomize_each_iteration=None):
-        return sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset)
+        return sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset, rerandomize_each_iteration)
+
+    @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None):
+        return RandomDataset(seed, rerandomize_each_iteration)

@@ -477,8 +477,7 @@ class Trainer:
         else:
             callback_list = self._callbacks(callbacks if not _internal else [], verbose, steps=batches.steps,
                                             is_evaluate=not _internal)
-        saved = {m.name: [v.read_value() for v in m.variables] for m in self._flat_metrics()} if _internal else None
-        self._reset_metrics()
+        self._reset_metrics()  # inside fit too: after validation the metrics hold its results, as in Keras 3
         callback_list.on_test_begin()
         logs = None
         for first, step, function, leaves in self._executions(batches, "test"):
@@ -487,10 +486,6 @@ class Trainer:
             callback_list.on_test_batch_end(step, logs)
         logs = self._python_logs(self._metrics_result_or_logs(logs))
         callback_list.on_test_end(logs)
-        if saved is not None:  # validation inside fit must not disturb the epoch's training metrics
-            for metric in self._flat_metrics():
-                for variable, value in zip(metric.variables, saved.get(metric.name, [])):
-                    variable.assign(value)
         return self._batch_result(logs, return_dict)
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
