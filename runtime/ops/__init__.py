@@ -61,6 +61,7 @@ from . import (  # noqa: F401
     string_hash,
     summary,
     tensor_array,
+    tensor_list,
     tensor_list_reduce,
 )
 
@@ -82,4 +83,5 @@ from . import (  # noqa: F401
     special_math_grad,
     state_grad,
     tensor_array_grad,
+    tensor_list_grad,
 )

@@ -13,9 +13,11 @@ from tensorboard.compat.proto import function_pb2, graph_pb2, node_def_pb2, op_d
 
 from tinytf.runtime import dtypes
 from tinytf.runtime.graph import Graph, is_stateful
+from tinytf.runtime.ops.gradient_stack import stack_new_op
 
 from . import protos as p
 from .rules import NodeView, rule_for
+from .rules_tensor_list import stack_elements, stack_rule
 
 
 def unique_name(taken: set, base: str) -> str:
@@ -50,7 +52,8 @@ _OTHER = {"MatMul": "product", "Softmax": "softmax", "LogSoftmax": "logsoftmax",
           "TensorListLength": "length", "PrintV2": "output", "StringFormat": "output",
           "AddN": "sum", "VarHandleOp": "resource", "Fingerprint": "fingerprint",
           "DynamicPartition": "outputs", "DynamicStitch": "merged", "BroadcastArgs": "r0", "Timestamp": "ts",
-          "CumulativeLogsumexp": "out", "InvertPermutation": "y"}
+          "CumulativeLogsumexp": "out", "InvertPermutation": "y", "EmptyTensorList": "handle",
+          "TensorListPushBack": "output_handle", "TensorListElementShape": "element_shape"}
 
 # Ops whose outputs are separate output arguments (each `name:0`), in order.
 _SEPARATE = {"TopKV2": ("values", "indices"), "Unique": ("y", "idx"),
@@ -58,7 +61,8 @@ _SEPARATE = {"TopKV2": ("values", "indices"), "Unique": ("y", "idx"),
              "SoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
              "SparseSoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
              "UniqueWithCounts": ("y", "idx", "count"), "StatelessRandomGetKeyCounter": ("key", "counter"),
-             "BroadcastGradientArgs": ("r0", "r1"), "TensorListConcatV2": ("tensor", "lengths")}
+             "BroadcastGradientArgs": ("r0", "r1"), "TensorListConcatV2": ("tensor", "lengths"),
+             "TensorListPopBack": ("output_handle", "tensor")}
 
 
 def output_ref(name: str, tf_op: str, index: int) -> str:
@@ -213,7 +217,11 @@ class Exporter:
             view = NodeView(kind, node.inputs, [body.refs[id(t)] for t in node.inputs], node.outputs, node.attrs)
             name = self.unique(base)
             helpers = {hint: body.scope + tf_name for hint, tf_name in (node.tf_helpers or {}).items()}
-            tf_op, refs, attrs = rule_for(view, _Consts(body, name, helpers))
+            if node.op is stack_new_op:  # the one rule that needs more than its node: the pushes' element
+                element = stack_elements(node.graph).get(id(node))  # the loop it feeds is in the same graph
+                tf_op, refs, attrs = stack_rule(element, _Consts(body, name, helpers))
+            else:
+                tf_op, refs, attrs = rule_for(view, _Consts(body, name, helpers))
             body.nodes.append(_node_def(name, tf_op, refs, attrs, control))
         body.node_names[id(node)] = name
         self.note_shapes(body, [t._shape for t in node.outputs])

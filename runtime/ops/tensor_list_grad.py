@@ -1,0 +1,72 @@
+"""Gradients of the TensorList ops (ops/tensor_list.py). As for TensorArrays, the gradient of a list is a
+gradient list (ops/gradient_list.py: element i is the gradient of element i, None or past the end standing for
+zeros), so the rules pair up as in TF: SetItem's gradient reads the element, GetItem's sets it, Stack's is the
+rows as a list (FromTensor), FromTensor's stacks them, PushBack's reads the pushed element, PopBack's sets it.
+Every rule is written with ops that have gradients themselves (second derivatives)."""
+
+from __future__ import annotations
+
+from ..registry import gradient, wants
+from .gradient_list import (
+    add_lists,
+    clear_elements,
+    empty_gradient_list,
+    read_element,
+    set_element,
+    stack_rows,
+    unstack_rows,
+)
+from .tensor_list import (
+    add_op,
+    from_tensor_op,
+    get_item_op,
+    pop_back_op,
+    push_back_op,
+    set_item_op,
+    stack_op,
+    tensor_list_length,
+)
+
+
+@gradient(push_back_op)
+def _push_back_grad(record, g_list):
+    handle, tensor = record.inputs
+    index = tensor_list_length(handle)  # where the pushed element sits
+    tensor_grad = read_element(g_list, index, tensor.dtype, tensor._shape, tensor) if wants(record, 1) else None
+    # the pushed element's gradient goes to the tensor only, not to the list pushed onto
+    return clear_elements(g_list, index), tensor_grad
+
+
+@gradient(pop_back_op)
+def _pop_back_grad(record, g_list, g_item):
+    if g_item is None:
+        return (empty_gradient_list() if g_list is None else g_list), None
+    popped = set_element(tensor_list_length(record.outputs[0]), g_item)
+    return (popped if g_list is None else add_lists(g_list, popped)), None
+
+
+@gradient(set_item_op)
+def _set_item_grad(record, g_list):
+    _, index, item = record.inputs
+    item_grad = read_element(g_list, index, item.dtype, item._shape, item) if wants(record, 2) else None
+    return clear_elements(g_list, index), None, item_grad  # the old element was overwritten: no gradient
+
+
+@gradient(get_item_op)
+def _get_item_grad(record, g):
+    return set_element(record.inputs[1], g), None, None
+
+
+@gradient(stack_op)
+def _stack_grad(record, g):
+    return unstack_rows(g), None
+
+
+@gradient(from_tensor_op)
+def _from_tensor_grad(record, g_list):
+    return stack_rows(g_list, record.inputs[0]), None
+
+
+@gradient(add_op)
+def _add_grad(record, g_list):
+    return g_list, g_list

@@ -1,0 +1,109 @@
+"""tinytf's side of the loop-gradient SavedModels TensorFlow reads (tests/test_saved_model_loop_gradients.py,
+tests/testdata/check_tf_reads_loop_gradients.py): `own` holds tinytf's own while-loop gradients (its gradient
+stacks exported as TF's accumulators), `again` re-exports the functions of TF's loop_gradients SavedModel that
+tinytf imported (TF's TensorList ops, written back). Run with tinytf's Python:
+
+    python tests/testdata/tinytf_loop_gradients.py OUT_DIR     # writes OUT_DIR/own and OUT_DIR/again
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+XS = [[0.1, -0.2], [0.3, 0.4], [-0.5, 0.6]]
+
+
+def own_module(tf):
+    class LoopGradients(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable([[0.5, -0.25], [0.75, 0.125]])
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def while_grad(self, x):
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, tf.sin(v) * x), [0, x])[1]
+            return {"y": y, "dy_dx": tape.gradient(y, x)}
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        def rnn_grad(self, xs):
+            with tf.GradientTape() as tape:
+                tape.watch(xs)
+                h = tf.zeros([2])
+                for x in xs:  # AutoGraph: a while loop over the rows
+                    h = tf.tanh(tf.linalg.matvec(self.w, h) + x)
+                loss = tf.reduce_sum(h * h)
+            dw, dxs = tape.gradient(loss, [self.w, xs])
+            return {"loss": loss, "dw": dw, "dxs": dxs}
+
+    return LoopGradients()
+
+
+def again_module(tf):
+    loaded = tf.saved_model.load(os.path.join(HERE, "loop_gradients"))
+
+    class Again(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.inner = loaded
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def while_grad(self, x):
+            return self.inner.while_grad(x)
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        def rnn_grad(self, xs):
+            return self.inner.rnn_grad(xs)
+
+        @tf.function(input_signature=[tf.TensorSpec([3], tf.float32)])
+        def tensor_array_grad(self, x):
+            return self.inner.tensor_array_grad(x)
+
+    return Again()
+
+
+def calls(module, tf):
+    """The calls whose results TF records, by name."""
+    out = {"while_grad": module.while_grad(tf.constant(0.5)), "rnn_grad": module.rnn_grad(tf.constant(XS))}
+    if hasattr(module, "tensor_array_grad"):
+        out["tensor_array_grad"] = module.tensor_array_grad(tf.constant([1.0, 2.0, 3.0]))
+    return {name: {k: v.numpy().tolist() for k, v in result.items()} for name, result in out.items()}
+
+
+def op_counts(path) -> list:
+    """The op kinds of each FunctionDef of a SavedModel's library except TF's saver functions: a sorted list of
+    sorted [op, count] lists (function names carry counters, their contents do not)."""
+    from tinytf.saved_model.proto import SavedModel
+
+    model = SavedModel()
+    with open(os.path.join(path, "saved_model.pb"), "rb") as f:
+        model.ParseFromString(f.read())
+    found = []
+    for function in model.meta_graphs[0].graph_def.library.function:
+        counts = collections.Counter(node.op for node in function.node_def)
+        if "SaveV2" in counts or "RestoreV2" in counts:
+            continue
+        found.append(sorted([op, n] for op, n in counts.items()))
+    return sorted(found)
+
+
+def write(out_dir, tf) -> dict:
+    """Write both SavedModels; return {name: {"ops": op_counts, "tinytf": calls}}."""
+    result = {}
+    for name, make in (("own", own_module), ("again", again_module)):
+        module = make(tf)
+        path = os.path.join(out_dir, name)
+        tf.saved_model.save(module, path)
+        result[name] = {"ops": op_counts(path), "tinytf": calls(module, tf)}
+    return result
+
+
+if __name__ == "__main__":
+    import tinytf
+
+    print(json.dumps(write(sys.argv[1], tinytf)))
