@@ -22,6 +22,7 @@ def _program(x):
     pushed = tl.tensor_list_push_back(pushed, tf.sin(x[2]))
     popped, last = tl.tensor_list_pop_back(pushed, [2], x.dtype)
     reserved = tl.tensor_list_set_item(tl.tensor_list_reserve([2], 3, x.dtype), 2, last * 2.0)
+    reserved = tl.tensor_list_resize(tl.tensor_list_resize(reserved, 5), 3)  # grown, then cut back
     first = tl.tensor_list_get_item(popped, 0, [2], x.dtype)
     total = tl.tensor_list_add(reserved, tl.tensor_list_from_tensor(x * x, [2]))
     return (tl.tensor_list_stack(rows, [2], x.dtype) ** 2, first * x[2],

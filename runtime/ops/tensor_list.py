@@ -343,6 +343,24 @@ stack_op = _op("tensor_list_stack", _stack_kernel, _infer_stack,
                "TF's TensorListStack: the elements as the rows of one tensor")
 
 
+def _resize_kernel(handle, size):
+    size = int(size)
+    if size < 0:
+        raise InvalidArgumentError(f"TensorListResize expects size to be non-negative. Got: {size}")
+    items = list(handle)[:size]
+    return _like(handle, items + [None] * (size - len(items)))
+
+
+def _infer_resize(handle, size):
+    _check_list(handle, "TensorListResize")
+    _check_int(size, "size", "TensorListResize")
+    return VARIANT, ()
+
+
+resize_op = _op("tensor_list_resize", _resize_kernel, _infer_resize,
+                "TF's TensorListResize: the first `size` elements, unset ones added at the end")
+
+
 def _length_kernel(handle):
     return np.int32(len(handle))
 
@@ -421,6 +439,10 @@ def tensor_list_zeros_like(handle):
 
 def tensor_list_add(a, b):
     return apply(add_op, (a, b))
+
+
+def tensor_list_resize(handle, size):
+    return apply(resize_op, (handle, _int(size)))
 
 
 def tensor_list_length(handle):

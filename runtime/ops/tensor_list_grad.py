@@ -22,9 +22,11 @@ from .tensor_list import (
     get_item_op,
     pop_back_op,
     push_back_op,
+    resize_op,
     set_item_op,
     stack_op,
     tensor_list_length,
+    tensor_list_resize,
 )
 
 
@@ -70,3 +72,9 @@ def _from_tensor_grad(record, g_list):
 @gradient(add_op)
 def _add_grad(record, g_list):
     return g_list, g_list
+
+
+@gradient(resize_op)
+def _resize_grad(record, g_list):
+    # the elements kept pass their gradients through; those cut off, or added unset, have none
+    return tensor_list_resize(g_list, tensor_list_length(record.inputs[0])), None

@@ -41,6 +41,29 @@ def own_module(tf):
             dw, dxs = tape.gradient(loss, [self.w, xs])
             return {"loss": loss, "dw": dw, "dxs": dxs}
 
+        @tf.function(input_signature=[tf.TensorSpec([3], tf.float32)])
+        def tensor_array_grad(self, x):
+            """Writes in a loop, then a stack: the gradient reads and clears the written elements."""
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                arr = tf.TensorArray(tf.float32, size=3)
+                for i in tf.range(3):
+                    arr = arr.write(i, x[i] * x[i])
+                y = tf.reduce_sum(arr.stack() ** 2)
+            return {"y": y, "dy_dx": tape.gradient(y, x)}
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        def tensor_array_read_grad(self, xs):
+            """An unstack read in a loop: the gradient sets one element per iteration and adds them up."""
+            with tf.GradientTape() as tape:
+                tape.watch(xs)
+                arr = tf.TensorArray(tf.float32, size=0, dynamic_size=True).unstack(xs)
+                total = tf.zeros([2])
+                for i in tf.range(arr.size()):
+                    total = total * 0.5 + tf.sin(arr.read(i))
+                y = tf.reduce_sum(total)
+            return {"y": y, "dy_dxs": tape.gradient(y, xs)}
+
     return LoopGradients()
 
 
@@ -72,6 +95,8 @@ def calls(module, tf):
     out = {"while_grad": module.while_grad(tf.constant(0.5)), "rnn_grad": module.rnn_grad(tf.constant(XS))}
     if hasattr(module, "tensor_array_grad"):
         out["tensor_array_grad"] = module.tensor_array_grad(tf.constant([1.0, 2.0, 3.0]))
+    if hasattr(module, "tensor_array_read_grad"):
+        out["tensor_array_read_grad"] = module.tensor_array_read_grad(tf.constant(XS))
     return {name: {k: v.numpy().tolist() for k, v in result.items()} for name, result in out.items()}
 
 

@@ -61,6 +61,7 @@ RULES = {
     "tensor_list_set_item": _set_item,
     "tensor_list_stack": _stack,
     "tensor_list_length": lambda n, const: ("TensorListLength", n.refs, {}),
+    "tensor_list_resize": lambda n, const: ("TensorListResize", n.refs, {}),
     "tensor_list_element_shape": lambda n, const: ("TensorListElementShape", n.refs,
                                                    {"shape_type": p.attr_type(n.attrs["shape_type"])}),
     "tensor_list_zeros_like": lambda n, const: ("ZerosLike", n.refs, {"T": p.attr_type(n.inputs[0].dtype)}),
@@ -77,7 +78,8 @@ TF_NAMES = {
     "tensor_list_from_tensor": "TensorListFromTensor", "tensor_list_push_back": "TensorListPushBack",
     "tensor_list_pop_back": "TensorListPopBack", "tensor_list_get_item": "TensorListGetItem",
     "tensor_list_set_item": "TensorListSetItem", "tensor_list_stack": "TensorListStack",
-    "tensor_list_length": "TensorListLength", "tensor_list_element_shape": "TensorListElementShape",
+    "tensor_list_length": "TensorListLength", "tensor_list_resize": "TensorListResize",
+    "tensor_list_element_shape": "TensorListElementShape",
     "tensor_list_zeros_like": "ZerosLike", "tensor_list_add": "AddN",
     "gradient_stack": "EmptyTensorList", "gradient_stack_push": "TensorListPushBack",
     "gradient_stack_read": "TensorListGetItem", "gradient_stack_take": "TensorListGetItem",
@@ -120,3 +122,154 @@ def stack_elements(graph) -> dict:
 
     walk(graph)
     return found
+
+
+# --- TensorArray gradients (runtime/ops/gradient_list.py) as TF's lists -------------------------------------------
+# A gradient list holds element gradients by index, where an element never set, or past the list's end, counts as
+# zeros. A TF list's element that was never set reads as zeros too (given its full shape), so each op is written
+# with its list first grown to the length it reaches (TensorListResize to Maximum(TensorListLength, n) adds
+# unset elements): the same numbers, and each op has TF's element dtype from its own node.
+_INT32 = {"T": p.attr_type(dtypes.int32)}
+
+
+def _int32_index(n, const, i):
+    ref = n.refs[i]
+    if n.inputs[i].dtype is not dtypes.int32:
+        ref = const.node("Cast", "Cast", [ref], {"SrcT": p.attr_type(n.inputs[i].dtype),
+                                                 "DstT": p.attr_type(dtypes.int32), "Truncate": p.attr(False)})
+    return ref
+
+
+def _grown(const, list_ref, size_ref, hint="grown"):
+    """The list grown (with unset elements) to at least `size_ref` elements."""
+    length = const.node(f"{hint}/TensorListLength", "TensorListLength", [list_ref], {})
+    size = const.node(f"{hint}/Maximum", "Maximum", [length, size_ref], _INT32)
+    return const.node(f"{hint}/TensorListResize", "TensorListResize", [list_ref, size], {})
+
+
+def _plus_one(const, index_ref):
+    return const.node("add", "AddV2", [index_ref, _int(const, "add/y", 1)], _INT32)
+
+
+def _shape_of(n, const, tensor, ref, part, hint):
+    """Shape(tensor)[1:] ("rows") or [0] ("count"): a Const when the shape is known, else Shape and StridedSlice."""
+    shape = tensor._shape
+    if shape is not None and None not in shape:
+        return _int(const, hint, list(shape[1:]) if part == "rows" else shape[0])
+    full = const.node(f"{hint}/Shape", "Shape", [ref], {"T": p.attr_type(tensor.dtype), "out_type": _INT32["T"]})
+    begin, end = (1, 0) if part == "rows" else (0, 1)
+    masks = {"end_mask": p.attr(1), "shrink_axis_mask": p.attr(0)} if part == "rows" else \
+        {"end_mask": p.attr(0), "shrink_axis_mask": p.attr(1)}
+    attrs = {"T": _INT32["T"], "Index": _INT32["T"], "begin_mask": p.attr(0), "ellipsis_mask": p.attr(0),
+             "new_axis_mask": p.attr(0), **masks}
+    bounds = [_int(const, f"{hint}/{what}", [value]) for what, value in (("begin", begin), ("end", end),
+                                                                          ("strides", 1))]
+    return const.node(hint, "StridedSlice", [full] + bounds, attrs)
+
+
+def _element_shape_ref(n, const, like_index=2):
+    """A read's element shape: the static attribute when fully known, else the shape of its `like` input."""
+    shape = n.attrs.get("element_shape")
+    if shape is not None and None not in shape:
+        return _shape_const(const, shape)
+    like = n.inputs[like_index]
+    return const.node("element_shape", "Shape", [n.refs[like_index]],
+                      {"T": p.attr_type(like.dtype), "out_type": _INT32["T"]})
+
+
+def _list_read(n, const):  # (g_list, index[, like]): element `index`, zeros where unset or past the end
+    index = _int32_index(n, const, 1)
+    grown = _grown(const, n.refs[0], _plus_one(const, index))
+    return "TensorListGetItem", [grown, index, _element_shape_ref(n, const)], \
+        {"element_dtype": p.attr_type(n.attrs["dtype"])}
+
+
+def _list_set(n, const):  # (index, g): a list of index + 1 elements, only the last set
+    index = _int32_index(n, const, 0)
+    g = n.inputs[1]
+    reserved = const.node("TensorListReserve", "TensorListReserve",
+                          [_shape_const(const, g._shape), _plus_one(const, index)],
+                          {"element_dtype": p.attr_type(g.dtype), "shape_type": _INT32["T"]})
+    return "TensorListSetItem", [reserved, index, n.refs[1]], {"element_dtype": p.attr_type(g.dtype),
+                                                               "resize_if_index_out_of_bounds": p.attr(False)}
+
+
+def _list_add(n, const):  # the two lists grown to the longer one's length, then TF's elementwise AddN of lists
+    length = const.node("TensorListLength", "TensorListLength", [n.refs[1]], {})
+    a = _grown(const, n.refs[0], length, "grown_a")
+    b = _grown(const, n.refs[1], const.node("TensorListLength_1", "TensorListLength", [a], {}), "grown_b")
+    return "AddN", [a, b], {"N": p.attr(2), "T": p.attr_type(n.inputs[0].dtype)}
+
+
+def _list_unstack(n, const):  # (g): its rows as a list
+    g = n.inputs[0]
+    return "TensorListFromTensor", [n.refs[0], _shape_of(n, const, g, n.refs[0], "rows", "element_shape")], \
+        {"element_dtype": p.attr_type(g.dtype), "shape_type": _INT32["T"]}
+
+
+def _list_stack(n, const):  # (g_list, like): the element gradients as like's rows, zeros where unset
+    like = n.inputs[1]
+    rows = _shape_of(n, const, like, n.refs[1], "count", "num_rows")
+    resized = const.node("TensorListResize", "TensorListResize", [n.refs[0], rows], {})
+    return "TensorListStack", [resized, _shape_of(n, const, like, n.refs[1], "rows", "element_shape")], \
+        {"element_dtype": p.attr_type(n.attrs["dtype"]), "num_elements": p.attr(-1)}
+
+
+def list_clear_rule(n, const, read):
+    """gradient_list_clear(g_list, index) -> element `index` set to zeros (TF has no op that unsets an element;
+    zeros read, add and stack the same). Its zeros take their dtype and shape from `read`: the NodeView of the
+    gradient_list_read of the same list and index (a TensorArray write's gradient makes both)."""
+    if read is None or n.inputs[1]._shape not in ((), None):
+        raise NotImplementedError("a TensorArray gradient's cleared elements (gradient_list_clear) without the read "
+                                  "of the same element, or at several indices (a scatter's gradient): no TF form "
+                                  "is written for them")
+    index = _int32_index(n, const, 1)
+    grown = _grown(const, n.refs[0], _plus_one(const, index))
+    dtype = read.attrs["dtype"]
+    zeros = const.node("zeros", "Fill", [_element_shape_ref(read, const), const("zeros/value", np.zeros((), dtype.np),
+                                                                                dtype)],
+                       {"T": p.attr_type(dtype), "index_type": _INT32["T"]})
+    return "TensorListSetItem", [grown, index, zeros], {"element_dtype": p.attr_type(dtype),
+                                                        "resize_if_index_out_of_bounds": p.attr(False)}
+
+
+RULES.update({
+    "gradient_list_read": _list_read, "gradient_list_set": _list_set, "gradient_list_add": _list_add,
+    "gradient_list_unstack": _list_unstack, "gradient_list_stack": _list_stack,
+})
+TF_NAMES.update({
+    "gradient_list_read": "TensorListGetItem", "gradient_list_set": "TensorListSetItem", "gradient_list_add": "AddN",
+    "gradient_list_unstack": "TensorListFromTensor", "gradient_list_stack": "TensorListStack",
+    "gradient_list_clear": "TensorListSetItem",
+})
+
+
+def _gradient_list_dtypes(graph, found: set) -> set:
+    """The element dtypes of the gradient-list ops in `graph` and the graphs nested in it."""
+    for node in graph.nodes:
+        name = node.op.name
+        if name in ("gradient_list_read", "gradient_list_stack"):
+            found.add(node.attrs["dtype"])
+        elif name == "gradient_list_set":
+            found.add(node.inputs[1].dtype)
+        elif name == "gradient_list_unstack":
+            found.add(node.inputs[0].dtype)
+        for _, sub in node.subgraph_items():
+            _gradient_list_dtypes(sub, found)
+    return found
+
+
+def empty_gradient_list_rule(node, const):
+    """A constant empty gradient list (the zero gradient of a TensorArray) -> EmptyTensorList. TF's lists have an
+    element dtype that adding two lists checks; the constant has none, so it is the one element dtype of the
+    gradient lists around it (the graph holding it and its loops), if they agree."""
+    value = node.attrs["value"]
+    if not isinstance(value, list) or len(value):
+        raise NotImplementedError("a constant TensorArray handle holding elements: no TF form")
+    dtypes_found = _gradient_list_dtypes(node.graph, set())
+    if len(dtypes_found) != 1:
+        raise NotImplementedError("an empty TensorArray gradient among TensorArray gradients of "
+                                  f"{len(dtypes_found) or 'no'} element dtypes: its own element dtype is not known")
+    (dtype,) = dtypes_found
+    refs = [_int(const, "element_shape", -1), _int(const, "max_num_elements", -1)]
+    return refs, {"element_dtype": p.attr_type(dtype), "shape_type": p.attr_type(dtypes.int32)}

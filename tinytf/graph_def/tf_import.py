@@ -342,6 +342,7 @@ _TENSOR_LIST = {
     "TensorListStack": lambda n: [tl.tensor_list_stack(n.inputs[0], n.inputs[1], _dtype(n),
                                                        int(n.attr("num_elements", -1)))],
     "TensorListLength": lambda n: [tl.tensor_list_length(n.inputs[0])],
+    "TensorListResize": lambda n: [tl.tensor_list_resize(n.inputs[0], n.inputs[1])],
     "TensorListElementShape": lambda n: [tl.tensor_list_element_shape(n.inputs[0], n.attr("shape_type"))],
 }
 
