@@ -107,8 +107,9 @@ def p_tensor_array_in_a_loop_is_a_tensor_list(tf):
 
 
 @program
-def p_tensor_array_gradient_values(tf):
-    """The numbers of a TensorArray written in a loop, stacked and differentiated (its export: see the tests)."""
+def p_tensor_array_gradient_as_tensor_lists(tf):
+    """A TensorArray written in a loop, stacked and differentiated: the stack's gradient is TensorListFromTensor,
+    the gradient loop reads each element's gradient (TensorListGetItem) and zeroes it (TensorListSetItem)."""
 
     @tf.function
     def f(x):
@@ -120,4 +121,11 @@ def p_tensor_array_gradient_values(tf):
             y = tf.reduce_sum(arr.stack() ** 2)
         return y, tape.gradient(y, x)
 
-    return [val(t) for t in f(tf.constant([1.0, 2.0, 3.0]))]
+    concrete = f.get_concrete_function(tf.TensorSpec([3], tf.float32))
+    graph_def = concrete.graph.as_graph_def()
+    forward, backward = _bodies(graph_def)
+    layout = {"top": _count(graph_def.node, _LOOPS + ("TensorListReserve", "TensorListStack", "TensorListFromTensor")),
+              "forward_sets": _count(forward.node_def, ("TensorListSetItem",)),
+              "gradient_sets": _count(backward.node_def, ("TensorListSetItem",)),
+              "gradient_reads_an_element": any(n.op == "TensorListGetItem" for n in backward.node_def)}
+    return [layout, _layout(graph_def)["one_list_per_push"], [val(t) for t in concrete(tf.constant([1.0, 2.0, 3.0]))]]
