@@ -31,6 +31,8 @@ def main():
             results = {"while_grad": loaded.while_grad(tf.constant(0.5)), "rnn_grad": loaded.rnn_grad(tf.constant(XS))}
             if "tensor_array_grad" in entry["tinytf"]:
                 results["tensor_array_grad"] = loaded.tensor_array_grad(tf.constant([1.0, 2.0, 3.0]))
+            if "while_second_derivative" in entry["tinytf"]:
+                results["while_second_derivative"] = loaded.while_second_derivative(tf.constant(0.5))
             if "tensor_array_read_grad" in entry["tinytf"]:
                 results["tensor_array_read_grad"] = loaded.tensor_array_read_grad(tf.constant(XS))
             entry["tf"] = {call: {k: v.numpy().tolist() for k, v in r.items()} for call, r in results.items()}

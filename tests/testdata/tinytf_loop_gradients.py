@@ -30,6 +30,17 @@ def own_module(tf):
                 y = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, tf.sin(v) * x), [0, x])[1]
             return {"y": y, "dy_dx": tape.gradient(y, x)}
 
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def while_second_derivative(self, x):
+            """The backward loop differentiated again: its stack reads' gradients are gradient lists."""
+            with tf.GradientTape() as outer:
+                outer.watch(x)
+                with tf.GradientTape() as inner:
+                    inner.watch(x)
+                    y = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, tf.sin(v) * x), [0, x])[1]
+                dy_dx = inner.gradient(y, x)
+            return {"dy_dx": dy_dx, "d2y_dx2": outer.gradient(dy_dx, x)}
+
         @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
         def rnn_grad(self, xs):
             with tf.GradientTape() as tape:
@@ -95,6 +106,8 @@ def calls(module, tf):
     out = {"while_grad": module.while_grad(tf.constant(0.5)), "rnn_grad": module.rnn_grad(tf.constant(XS))}
     if hasattr(module, "tensor_array_grad"):
         out["tensor_array_grad"] = module.tensor_array_grad(tf.constant([1.0, 2.0, 3.0]))
+    if hasattr(module, "while_second_derivative"):
+        out["while_second_derivative"] = module.while_second_derivative(tf.constant(0.5))
     if hasattr(module, "tensor_array_read_grad"):
         out["tensor_array_read_grad"] = module.tensor_array_read_grad(tf.constant(XS))
     return {name: {k: v.numpy().tolist() for k, v in result.items()} for name, result in out.items()}
