@@ -230,7 +230,9 @@ add_op = _op("tensor_list_add", _add_kernel, _infer_add,
 def _push_back_kernel(handle, tensor, *, element_dtype):
     _check_dtype(handle, element_dtype, "TensorListPushBack")
     _fits(tensor, _list_shape(handle), "TensorListPushBack")
-    return _like(handle, list(handle) + [tensor])
+    items = list(handle)  # one copy of the references (the pushed-onto list keeps its own)
+    items.append(tensor)
+    return _like(handle, items)
 
 
 def _infer_push_back(handle, tensor, *, element_dtype):
@@ -250,7 +252,7 @@ def _pop_back_kernel(handle, element_shape, *, element_dtype):
     shape = _merge(_list_shape(handle), decode_shape(element_shape))
     value = handle[-1]
     item = _zeros(element_dtype, shape, len(handle) - 1) if value is None else value
-    return _like(handle, list(handle)[:-1]), item
+    return _like(handle, handle[:-1]), item
 
 
 def _infer_pop_back(handle, element_shape, *, element_dtype):
