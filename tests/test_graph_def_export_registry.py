@@ -42,7 +42,13 @@ EXPORTED_ELSEWHERE = {
        "tests/test_saved_model_loop_gradients.py: `again`, TF's loop gradients imported and written back; "
        "TensorListResize in `own`, where TensorArray gradients use it)"
        for name in ("empty", "reserve", "from_tensor", "push_back", "pop_back", "get_item", "set_item", "stack",
-                    "length", "element_shape", "zeros_like", "add", "resize")},
+                    "length", "element_shape", "zeros_like", "add", "resize", "scatter_into_existing", "gather",
+                    "concat", "split")},
+    **{f"optional_{name}": "TF's Optional ops one for one (TF ran them: the `again` SavedModel of "
+       "tests/test_saved_model_loop_gradients.py, a cond in a loop's gradient)"
+       for name in ("from_value", "none", "get_value")},
+    "optional_has_value": "TF's OptionalHasValue, one for one (TF's cond gradients do not use it, so no graph TF ran "
+                          "holds it yet)",
     **{name: "a while-loop gradient's stack as TF's accumulator: EmptyTensorList / TensorListPushBack / "
        "TensorListGetItem (TF ran them: the `own` SavedModel of tests/test_saved_model_loop_gradients.py)"
        for name in ("gradient_stack", "gradient_stack_push", "gradient_stack_read")},

@@ -47,6 +47,19 @@ def test_tf_tensor_array_gradient(loaded, passes):
     _close(loaded.tensor_array_grad(tf.constant([1.0, 2.0, 3.0])), REFERENCE["tensor_array_grad"])
 
 
+def test_tf_cond_in_a_loop_gradient_through_optionals(loaded, passes):
+    _close(loaded.cond_in_loop(tf.constant([0.5, -1.0, 2.0])), REFERENCE["cond_in_loop"])
+
+
+def test_tf_map_fn_gradient(loaded, passes):
+    _close(loaded.map_fn_grad(tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3) / 5)), REFERENCE["map_fn_grad"])
+
+
+def test_tf_tensor_array_scatter_gather_concat_gradient(loaded, passes):
+    x = np.arange(8, dtype=np.float32).reshape(4, 2)
+    _close(loaded.gather_scatter(tf.constant(x)), REFERENCE["gather_scatter"])
+
+
 def test_the_loaded_gradient_is_differentiable_again(loaded):
     # the second derivative of TF's program, through the imported list ops, against finite differences
     def first(x):
@@ -99,7 +112,9 @@ def test_tinytf_writes_the_ops_tf_ran(written, name):
     kinds = {op for function in record[name]["ops"] for op, _ in function}
     assert {"StatelessWhile", "EmptyTensorList", "TensorListPushBack"} <= kinds
     if name == "again":
-        assert {"TensorListPopBack", "TensorListSetItem", "TensorListStack", "TensorListFromTensor"} <= kinds
+        assert {"TensorListPopBack", "TensorListSetItem", "TensorListStack", "TensorListFromTensor", "TensorListGather",
+                "TensorListScatterIntoExistingList", "TensorListConcatV2", "TensorListSplit", "OptionalFromValue",
+                "OptionalNone", "OptionalGetValue"} <= kinds
 
 
 @pytest.mark.parametrize("name", ["own", "again"])

@@ -129,3 +129,49 @@ def test_pop_then_push_sends_each_gradient_to_its_own_value():
         return tl.tensor_list_stack(lst, [], x.dtype) * tf.constant([1.0, 2.0, 3.0], tf.float64)
 
     check_gradients(f, [np.array([0.5, -1.0, 2.0])])
+
+
+def test_scatter_gather_concat_split(passes):
+    from tinytf.runtime.ops import tensor_list as tl2
+
+    @tf.function
+    def f(x):
+        lst = tl2.tensor_list_scatter_into_existing(tl.tensor_list_reserve([2], 2, x.dtype), x, [3, 0, 2, 1])
+        gathered = tl2.tensor_list_gather(lst, tf.constant([1, 2]), [2], x.dtype)
+        joined, lengths = tl2.tensor_list_concat(lst, [-1], tf.zeros([0], tf.int64), x.dtype)
+        pieces = tl2.tensor_list_split(tf.reshape(x, [-1]), [-1], tf.constant([3, 5], tf.int64))
+        return gathered, joined, lengths, tl.tensor_list_get_item(pieces, 1, [-1], x.dtype)
+
+    x = np.arange(8, dtype=np.float32).reshape(4, 2)
+    gathered, joined, lengths, piece = f(tf.constant(x))
+    assert gathered.numpy().tolist() == [x[3].tolist(), x[2].tolist()]
+    assert joined.numpy().tolist() == x[[1, 3, 2, 0]].reshape(-1).tolist() and lengths.numpy().tolist() == [2] * 4
+    assert piece.numpy().tolist() == [3.0, 4.0, 5.0, 6.0, 7.0]
+
+
+def test_scatter_gather_concat_split_gradients():
+    def f(x):
+        lst = tl.tensor_list_scatter_into_existing(tl.tensor_list_reserve([2], 2, x.dtype), x, [3, 0, 2, 1])
+        gathered = tl.tensor_list_gather(lst, tf.constant([1, 2, 1]), [2], x.dtype)
+        pieces = tl.tensor_list_split(tf.reshape(x, [-1]) * 2.0, [-1], tf.constant([3, 5], tf.int64))
+        joined, _ = tl.tensor_list_concat(pieces, [-1], tf.zeros([0], tf.int64), x.dtype)
+        return tf.reduce_sum(gathered * gathered) + tf.reduce_sum(tf.sin(joined))
+
+    check_gradients(f, [np.arange(8, dtype=np.float64).reshape(4, 2) / 7])
+
+
+def test_optionals_carry_values_and_gradients(passes):
+    from tinytf.runtime.ops import tensor_list_optional as opt
+
+    def f(x):
+        full, empty = opt.optional_from_value([x * 2.0, tf.sin(x)]), opt.optional_none()
+        doubled, sine = opt.optional_get_value(full, [x.dtype, x.dtype], [(2,), (2,)])
+        return doubled * sine, opt.optional_has_value(full), opt.optional_has_value(empty)
+
+    x = np.array([0.3, -1.2])
+    for product, has, has_not in (f(tf.constant(x)), tf.function(f)(tf.constant(x))):
+        np.testing.assert_allclose(product.numpy(), 2 * x * np.sin(x))
+        assert bool(has) and not bool(has_not)
+    check_gradients(lambda x: f(x)[0], [x])
+    with pytest.raises(InvalidArgumentError, match="does not have a value"):
+        opt.optional_get_value(opt.optional_none(), [tf.float32], [()])

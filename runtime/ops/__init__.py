@@ -62,6 +62,7 @@ from . import (  # noqa: F401
     summary,
     tensor_array,
     tensor_list,
+    tensor_list_optional,
     tensor_list_reduce,
 )
 

@@ -363,6 +363,116 @@ resize_op = _op("tensor_list_resize", _resize_kernel, _infer_resize,
                 "TF's TensorListResize: the first `size` elements, unset ones added at the end")
 
 
+def _scatter_kernel(handle, tensor, indices, *, element_dtype):
+    _check_dtype(handle, element_dtype, "TensorListScatterIntoExistingList")
+    items = list(handle)
+    indices = [int(i) for i in np.reshape(indices, -1)]
+    if len(indices) != np.shape(tensor)[0]:
+        raise InvalidArgumentError(f"TensorListScatterIntoExistingList: {len(indices)} indices for "
+                                   f"{np.shape(tensor)[0]} rows of the tensor")
+    if indices and min(indices) < 0:
+        raise InvalidArgumentError(f"TensorListScatterIntoExistingList: negative index {min(indices)}")
+    if indices and max(indices) >= len(items):  # TF grows the list to hold the largest index
+        items.extend([None] * (max(indices) + 1 - len(items)))
+    for index, row in zip(indices, np.asarray(tensor)):
+        _fits(row, _list_shape(handle), "TensorListScatterIntoExistingList")
+        items[index] = row
+    return _like(handle, items)
+
+
+def _infer_scatter(handle, tensor, indices, *, element_dtype):
+    _check_list(handle, "TensorListScatterIntoExistingList")
+    _check_int(indices, "indices", "TensorListScatterIntoExistingList")
+    _check_element(tensor, element_dtype, None, "TensorListScatterIntoExistingList")
+    return VARIANT, ()
+
+
+scatter_op = _op("tensor_list_scatter_into_existing", _scatter_kernel, _infer_scatter,
+                 "TF's TensorListScatterIntoExistingList: the tensor's rows set at `indices` (the list grows to hold "
+                 "them)")
+
+
+def _gather_kernel(handle, indices, element_shape, *, element_dtype):
+    _check_dtype(handle, element_dtype, "TensorListGather")
+    shape = _merge(_list_shape(handle), decode_shape(element_shape))
+    rows = []
+    for index in np.reshape(indices, -1):
+        index = _index(handle, index, "TensorListGather")
+        rows.append(_zeros(element_dtype, shape, index) if handle[index] is None else handle[index])
+    if not rows:
+        if shape is None or None in shape:
+            raise InvalidArgumentError("TensorListGather: no indices and an element_shape that is not fully "
+                                       f"defined: {fmt(shape)}")
+        return np.zeros((0,) + shape, element_dtype.np)
+    return np.stack(rows).astype(element_dtype.np, copy=False)
+
+
+def _infer_gather(handle, indices, element_shape, *, element_dtype):
+    _check_list(handle, "TensorListGather")
+    _check_int(indices, "indices", "TensorListGather")
+    shape = _static_shape(element_shape)
+    count = None if indices._shape is None else indices._shape[0]
+    return element_dtype, None if shape is None else (count,) + shape
+
+
+gather_op = _op("tensor_list_gather", _gather_kernel, _infer_gather,
+                "TF's TensorListGather: the elements at `indices`, stacked")
+
+
+def _concat_kernel(handle, element_shape, leading_dims, *, element_dtype):
+    _check_dtype(handle, element_dtype, "TensorListConcatV2")
+    shape = _merge(_list_shape(handle), decode_shape(element_shape))
+    leading = np.reshape(leading_dims, -1)
+    parts = []
+    for i, value in enumerate(handle):
+        if value is None:  # an unset element: TF needs its leading dimension and the rest of the shape
+            if i >= len(leading) or shape is None or None in shape[1:]:
+                raise InvalidArgumentError(f"TensorListConcatV2: element {i} was never set and its shape is not "
+                                           "known (give leading_dims and element_shape)")
+            value = np.zeros((int(leading[i]),) + tuple(shape[1:]), element_dtype.np)
+        if np.ndim(value) == 0:
+            raise InvalidArgumentError("TensorListConcatV2: Concat requires elements to be at least vectors, "
+                                       "found scalars instead.")
+        parts.append(value)
+    lengths = np.array([np.shape(v)[0] for v in parts], np.int64)
+    if not parts:
+        if shape is None or None in shape[1:]:
+            raise InvalidArgumentError("TensorListConcatV2: an empty list needs a known element shape")
+        return np.zeros((0,) + tuple(shape[1:]), element_dtype.np), lengths
+    return np.concatenate(parts).astype(element_dtype.np, copy=False), lengths
+
+
+def _infer_concat(handle, element_shape, leading_dims, *, element_dtype):
+    _check_list(handle, "TensorListConcatV2")
+    shape = _static_shape(element_shape)
+    return [(element_dtype, None if not shape else (None,) + shape[1:]), (dtypes.int64, (None,))]
+
+
+concat_op = _op("tensor_list_concat", _concat_kernel, _infer_concat,
+                "TF's TensorListConcatV2: the elements joined along their first axis, and each one's length")
+
+
+def _split_kernel(tensor, element_shape, lengths, *, element_dtype):
+    lengths = [int(n) for n in np.reshape(lengths, -1)]
+    if sum(lengths) != np.shape(tensor)[0]:
+        raise InvalidArgumentError(f"TensorListSplit: the lengths sum to {sum(lengths)} but the tensor has "
+                                   f"{np.shape(tensor)[0]} rows")
+    starts = np.cumsum([0] + lengths)
+    items = [np.asarray(tensor)[a:b] for a, b in zip(starts[:-1], starts[1:])]
+    return ValueList(items, decode_shape(element_shape), element_dtype.np)
+
+
+def _infer_split(tensor, element_shape, lengths, *, element_dtype):
+    _check_int(lengths, "lengths", "TensorListSplit")
+    if tensor.dtype is not element_dtype:
+        raise TypeError(f"TensorListSplit: element_dtype {element_dtype.name} but the tensor is {tensor.dtype.name}")
+    return VARIANT, ()
+
+
+split_op = _op("tensor_list_split", _split_kernel, _infer_split,
+               "TF's TensorListSplit: the tensor cut along its first axis into elements of `lengths` rows")
+
+
 def _length_kernel(handle):
     return np.int32(len(handle))
 
@@ -395,6 +505,10 @@ def _shape_input(shape):
 
 def _int(value):
     return value if isinstance(value, Tensor) else convert_to_tensor(np.int32(value), dtypes.int32)
+
+
+def _ints(values):
+    return values if isinstance(values, Tensor) else convert_to_tensor(np.asarray(values, np.int32), dtypes.int32)
 
 
 def empty_tensor_list(element_shape, element_dtype, max_num_elements=-1):
@@ -445,6 +559,22 @@ def tensor_list_add(a, b):
 
 def tensor_list_resize(handle, size):
     return apply(resize_op, (handle, _int(size)))
+
+
+def tensor_list_scatter_into_existing(handle, tensor, indices):
+    return apply(scatter_op, (handle, tensor, _ints(indices)), {"element_dtype": tensor.dtype})
+
+
+def tensor_list_gather(handle, indices, element_shape, element_dtype):
+    return apply(gather_op, (handle, _ints(indices), _shape_input(element_shape)), {"element_dtype": element_dtype})
+
+
+def tensor_list_concat(handle, element_shape, leading_dims, element_dtype):
+    return apply(concat_op, (handle, _shape_input(element_shape), leading_dims), {"element_dtype": element_dtype})
+
+
+def tensor_list_split(tensor, element_shape, lengths):
+    return apply(split_op, (tensor, _shape_input(element_shape), lengths), {"element_dtype": tensor.dtype})
 
 
 def tensor_list_length(handle):

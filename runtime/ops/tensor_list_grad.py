@@ -7,27 +7,37 @@ Every rule is written with ops that have gradients themselves (second derivative
 from __future__ import annotations
 
 from ..registry import gradient, wants
+from .array import zeros_like
 from .gradient_list import (
     add_lists,
     clear_elements,
+    concat_rows,
     empty_gradient_list,
+    gather_rows,
     read_element,
+    scatter_rows,
     set_element,
+    split_rows,
     stack_rows,
     unstack_rows,
 )
 from .tensor_list import (
     add_op,
+    concat_op,
     from_tensor_op,
+    gather_op,
     get_item_op,
     pop_back_op,
     push_back_op,
     resize_op,
+    scatter_op,
     set_item_op,
+    split_op,
     stack_op,
     tensor_list_length,
     tensor_list_resize,
 )
+from .tensor_list_optional import from_value_op, get_value_op, optional_from_value, optional_get_value
 
 
 @gradient(push_back_op)
@@ -78,3 +88,39 @@ def _add_grad(record, g_list):
 def _resize_grad(record, g_list):
     # the elements kept pass their gradients through; those cut off, or added unset, have none
     return tensor_list_resize(g_list, tensor_list_length(record.inputs[0])), None
+
+
+# --- TF's optionals (ops/tensor_list_optional.py): FromValue and GetValue are each other's transpose ---------------
+@gradient(from_value_op)
+def _from_value_grad(record, g):
+    types, shapes = zip(*[(t.dtype, t._shape) for t in record.inputs])
+    return tuple(optional_get_value(g, types, shapes))
+
+
+@gradient(get_value_op)
+def _get_value_grad(record, *grads):
+    return (optional_from_value([zeros_like(o) if g is None else g for g, o in zip(grads, record.outputs)]),)
+
+
+@gradient(scatter_op)
+def _scatter_grad(record, g_list):
+    _, tensor, indices = record.inputs
+    tensor_grad = gather_rows(g_list, indices, tensor) if wants(record, 1) else None
+    return clear_elements(g_list, indices), tensor_grad, None  # the overwritten elements get no gradient
+
+
+@gradient(gather_op)
+def _gather_grad(record, g):
+    return scatter_rows(record.inputs[1], g), None, None
+
+
+@gradient(concat_op)
+def _concat_grad(record, g, g_lengths):
+    if g is None:
+        return None, None, None
+    return split_rows(record.inputs[0], g), None, None
+
+
+@gradient(split_op)
+def _split_grad(record, g_list):
+    return concat_rows(g_list, record.outputs[0], record.inputs[0].dtype), None, None

@@ -13,6 +13,8 @@ import numpy as np
 import tensorflow as tf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+XS3 = np.arange(6, dtype=np.float32).reshape(2, 3) / 5
+X42 = np.arange(8, dtype=np.float32).reshape(4, 2)
 
 
 class LoopGradients(tf.Module):
@@ -50,6 +52,36 @@ class LoopGradients(tf.Module):
             y = tf.reduce_sum(s * s)
         return {"y": y, "dy_dx": tape.gradient(y, x)}
 
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def cond_in_loop(self, xs):
+        """An `if` in a for loop: the cond's values reach the gradient loop as optionals in TensorLists."""
+        with tf.GradientTape() as tape:
+            tape.watch(xs)
+            s = tf.constant(0.0)
+            for x in xs:
+                if x > 0:
+                    s = s + tf.sin(x) * x
+                else:
+                    s = s - x * x
+        return {"y": s, "dy_dxs": tape.gradient(s, xs)}
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def map_fn_grad(self, xs):
+        with tf.GradientTape() as tape:
+            tape.watch(xs)
+            y = tf.reduce_sum(tf.map_fn(lambda r: tf.reduce_sum(tf.sin(r) * r), xs))
+        return {"y": y, "dy_dxs": tape.gradient(y, xs)}
+
+    @tf.function(input_signature=[tf.TensorSpec([4, 2], tf.float32)])
+    def gather_scatter(self, x):
+        """TensorArray scatter, gather and concat: TensorListScatterIntoExistingList, TensorListGather,
+        TensorListConcatV2, and TensorListSplit in the gradient."""
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            ta = tf.TensorArray(tf.float32, size=4).scatter([3, 0, 2, 1], x)
+            y = tf.reduce_sum(ta.gather([1, 2]) ** 2) + tf.reduce_sum(ta.concat() * 0.5)
+        return {"y": y, "dy_dx": tape.gradient(y, x)}
+
 
 def main():
     module = LoopGradients()
@@ -66,6 +98,9 @@ def main():
         "rnn_xs": xs.tolist(), "rnn_grad": plain(module.rnn_grad(tf.constant(xs))),
         "rnn_grad_1row": plain(module.rnn_grad(tf.constant(xs[:1]))),
         "tensor_array_grad": plain(module.tensor_array_grad(tf.constant([1.0, 2.0, 3.0]))),
+        "cond_in_loop": plain(module.cond_in_loop(tf.constant([0.5, -1.0, 2.0]))),
+        "map_fn_grad": plain(module.map_fn_grad(tf.constant(XS3))),
+        "gather_scatter": plain(module.gather_scatter(tf.constant(X42))),
     }
     with open(os.path.join(HERE, "loop_gradients.json"), "w") as f:
         json.dump(reference, f, indent=1)

@@ -79,6 +79,7 @@ def own_module(tf):
 
 
 def again_module(tf):
+    """A module whose tf.functions call those of TF's SavedModel, as tinytf imported them."""
     loaded = tf.saved_model.load(os.path.join(HERE, "loop_gradients"))
 
     class Again(tf.Module):
@@ -86,30 +87,33 @@ def again_module(tf):
             super().__init__()
             self.inner = loaded
 
-        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
-        def while_grad(self, x):
-            return self.inner.while_grad(x)
+    def calling(name):
+        return lambda x: getattr(loaded, name)(x)
 
-        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
-        def rnn_grad(self, xs):
-            return self.inner.rnn_grad(xs)
+    again = Again()
+    for name, spec in SIGNATURES.items():
+        setattr(again, name, tf.function(calling(name), input_signature=[spec(tf)]))
+    return again
 
-        @tf.function(input_signature=[tf.TensorSpec([3], tf.float32)])
-        def tensor_array_grad(self, x):
-            return self.inner.tensor_array_grad(x)
 
-    return Again()
+SIGNATURES = {
+    "while_grad": lambda tf: tf.TensorSpec([], tf.float32),
+    "rnn_grad": lambda tf: tf.TensorSpec([None, 2], tf.float32),
+    "tensor_array_grad": lambda tf: tf.TensorSpec([3], tf.float32),
+    "cond_in_loop": lambda tf: tf.TensorSpec([None], tf.float32),
+    "map_fn_grad": lambda tf: tf.TensorSpec([None, 3], tf.float32),
+    "gather_scatter": lambda tf: tf.TensorSpec([4, 2], tf.float32),
+}
+ARGUMENTS = {
+    "while_grad": 0.5, "while_second_derivative": 0.5, "rnn_grad": XS, "tensor_array_grad": [1.0, 2.0, 3.0],
+    "tensor_array_read_grad": XS, "cond_in_loop": [0.5, -1.0, 2.0], "map_fn_grad": [[0.0, 0.2, 0.4], [0.6, 0.8, 1.0]],
+    "gather_scatter": [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0], [6.0, 7.0]],
+}
 
 
 def calls(module, tf):
-    """The calls whose results TF records, by name."""
-    out = {"while_grad": module.while_grad(tf.constant(0.5)), "rnn_grad": module.rnn_grad(tf.constant(XS))}
-    if hasattr(module, "tensor_array_grad"):
-        out["tensor_array_grad"] = module.tensor_array_grad(tf.constant([1.0, 2.0, 3.0]))
-    if hasattr(module, "while_second_derivative"):
-        out["while_second_derivative"] = module.while_second_derivative(tf.constant(0.5))
-    if hasattr(module, "tensor_array_read_grad"):
-        out["tensor_array_read_grad"] = module.tensor_array_read_grad(tf.constant(XS))
+    """The results of each function the module has (of ARGUMENTS), by name."""
+    out = {name: getattr(module, name)(tf.constant(arg)) for name, arg in ARGUMENTS.items() if hasattr(module, name)}
     return {name: {k: v.numpy().tolist() for k, v in result.items()} for name, result in out.items()}
 
 

@@ -56,7 +56,8 @@ _OTHER = {"MatMul": "product", "Softmax": "softmax", "LogSoftmax": "logsoftmax",
           "DynamicPartition": "outputs", "DynamicStitch": "merged", "BroadcastArgs": "r0", "Timestamp": "ts",
           "CumulativeLogsumexp": "out", "InvertPermutation": "y", "EmptyTensorList": "handle",
           "TensorListPushBack": "output_handle", "TensorListElementShape": "element_shape",
-          "TensorListResize": "output_handle"}
+          "TensorListResize": "output_handle", "TensorListSplit": "output_handle", "OptionalFromValue": "optional",
+          "OptionalNone": "optional", "OptionalGetValue": "components", "OptionalHasValue": "has_value"}
 
 # Ops whose outputs are separate output arguments (each `name:0`), in order.
 _SEPARATE = {"TopKV2": ("values", "indices"), "Unique": ("y", "idx"),

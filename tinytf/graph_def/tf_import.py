@@ -10,9 +10,11 @@ ValueError naming it (and its node), never a guess."""
 from __future__ import annotations
 
 import numpy as np
+from tensorboard.compat.proto import types_pb2
 
 import tinytf as tf
 from tinytf.runtime.ops import tensor_list as tl
+from tinytf.runtime.ops import tensor_list_optional as tlo
 from tinytf.runtime.resource import Resource
 
 from ..saved_model.attr_codec import array_of_proto, dtype_of_enum, shape_of_proto
@@ -326,6 +328,8 @@ def _unary(fn):
 
 
 def _dtype(n):
+    if n.nodedef.attr["element_dtype"].type == types_pb2.DT_VARIANT:  # a list of optionals (or of lists)
+        return tl.VARIANT
     return n.attr("element_dtype")
 
 
@@ -343,6 +347,16 @@ _TENSOR_LIST = {
                                                        int(n.attr("num_elements", -1)))],
     "TensorListLength": lambda n: [tl.tensor_list_length(n.inputs[0])],
     "TensorListResize": lambda n: [tl.tensor_list_resize(n.inputs[0], n.inputs[1])],
+    "TensorListScatterIntoExistingList": lambda n: [tl.tensor_list_scatter_into_existing(*n.inputs)],
+    "TensorListGather": lambda n: [tl.tensor_list_gather(n.inputs[0], n.inputs[1], n.inputs[2], _dtype(n))],
+    "TensorListConcatV2": lambda n: list(tl.tensor_list_concat(n.inputs[0], n.inputs[1], n.inputs[2], _dtype(n))),
+    "TensorListSplit": lambda n: [tl.tensor_list_split(n.inputs[0], n.inputs[1], n.inputs[2])],
+    # TF's optionals: a cond's values that a loop gradient needs, accumulated beside the lists
+    "OptionalFromValue": lambda n: [tlo.optional_from_value(n.inputs)],
+    "OptionalNone": lambda n: [tlo.optional_none()],
+    "OptionalGetValue": lambda n: tlo.optional_get_value(n.inputs[0], n.attr("output_types"),
+                                                          n.attr("output_shapes")),
+    "OptionalHasValue": lambda n: [tlo.optional_has_value(n.inputs[0])],
     "TensorListElementShape": lambda n: [tl.tensor_list_element_shape(n.inputs[0], n.attr("shape_type"))],
 }
 
@@ -508,7 +522,7 @@ def _in_dependency_order(nodes) -> list:
 
 
 # Ops with several output arguments: a FunctionDef names an output `node:arg:i`, counted within its argument.
-_OUTPUT_ARGS = {"TensorListPopBack": ("output_handle", "tensor")}
+_OUTPUT_ARGS = {"TensorListPopBack": ("output_handle", "tensor"), "TensorListConcatV2": ("tensor", "lengths")}
 
 
 def _function_ref(ref, env, outputs, ops=None):
