@@ -54,7 +54,7 @@ EXPORTED_ELSEWHERE = {
        for name in ("gradient_stack", "gradient_stack_push", "gradient_stack_read")},
     **{f"gradient_list_{name}": "a TensorArray gradient as TF's TensorList ops, grown with TensorListResize where "
        "tinytf reads past the end (TF ran them: the `own` SavedModel of tests/test_saved_model_loop_gradients.py)"
-       for name in ("read", "set", "add", "clear", "unstack", "stack")},
+       for name in ("read", "set", "add", "clear", "unstack", "stack", "scatter", "gather")},
     "gradient_stack_take": "gradient_stack_read's TensorListGetItem (the stack_release pass makes it, so only "
                            "as_graph_def(optimized=True) shows it: tests/test_saved_model_loop_gradients.py)",
     **{name: "TF's stateful random kernel with the op's (seed, seed2) (TF ran them in the random SavedModel of "

@@ -75,6 +75,16 @@ def own_module(tf):
                 y = tf.reduce_sum(total)
             return {"y": y, "dy_dxs": tape.gradient(y, xs)}
 
+        @tf.function(input_signature=[tf.TensorSpec([4, 2], tf.float32)])
+        def tensor_array_gather_scatter(self, x):
+            """Scatter, a gather with a repeated index, stack: the gradient gathers, clears and scatters (summing the
+            repeated index's rows)."""
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                ta = tf.TensorArray(tf.float32, size=4).scatter([3, 0, 2, 1], x)
+                y = tf.reduce_sum(ta.gather([1, 2, 1]) ** 2) + tf.reduce_sum(ta.stack() * 0.5)
+            return {"y": y, "dy_dx": tape.gradient(y, x)}
+
     return LoopGradients()
 
 
@@ -108,6 +118,7 @@ ARGUMENTS = {
     "while_grad": 0.5, "while_second_derivative": 0.5, "rnn_grad": XS, "tensor_array_grad": [1.0, 2.0, 3.0],
     "tensor_array_read_grad": XS, "cond_in_loop": [0.5, -1.0, 2.0], "map_fn_grad": [[0.0, 0.2, 0.4], [0.6, 0.8, 1.0]],
     "gather_scatter": [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0], [6.0, 7.0]],
+    "tensor_array_gather_scatter": [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0], [6.0, 7.0]],
 }
 
 

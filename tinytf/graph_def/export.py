@@ -14,6 +14,7 @@ from tensorboard.compat.proto import function_pb2, graph_pb2, node_def_pb2, op_d
 from tinytf.runtime import dtypes
 from tinytf.runtime.graph import Graph, is_stateful
 from tinytf.runtime.ops.gradient_list import clear_op as gradient_list_clear_op
+from tinytf.runtime.ops.gradient_list import gather_op as gradient_list_gather_op
 from tinytf.runtime.ops.gradient_list import read_op as gradient_list_read_op
 from tinytf.runtime.ops.gradient_stack import stack_new_op
 
@@ -373,7 +374,8 @@ def _read_of_same_element(body, clear):
     """The NodeView of the gradient_list_read of the list and index a gradient_list_clear clears (a TensorArray
     write's gradient reads the element, then clears it), with its inputs' refs in `body`; None if there is none."""
     for node in clear.graph.nodes:
-        if node.op is gradient_list_read_op and node.inputs[0] is clear.inputs[0] and node.inputs[1] is clear.inputs[1]:
+        if node.op in (gradient_list_read_op, gradient_list_gather_op) and node.inputs[0] is clear.inputs[0] \
+                and node.inputs[1] is clear.inputs[1]:
             if all(id(t) in body.refs for t in node.inputs):
                 return NodeView(node.op.name, node.inputs, [body.refs[id(t)] for t in node.inputs], node.outputs,
                                 node.attrs)

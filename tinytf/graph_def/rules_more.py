@@ -1101,10 +1101,10 @@ UNEXPORTED = {
        "resource and the stateless V2 ops, a different split of the same work: not written"
        for name in ("generator_random_float", "generator_random_int", "generator_random_full_int",
                     "generator_advance")},
-    **{f"gradient_list_{name}": "the gradient of a TensorArray scatter, gather, split or concat (a gradient list "
-       "by many indices or row counts): no TF form is written for it yet (read, set, add, clear, stack and unstack "
-       "are: rules_tensor_list.py)"
-       for name in ("scatter", "gather", "split", "concat")},
+    **{f"gradient_list_{name}": "the gradient of a TensorArray split or concat (element gradients by the forward "
+       "elements' row counts): no TF form is written for it yet (the other gradient-list ops are: "
+       "rules_tensor_list.py)"
+       for name in ("split", "concat")},
     **{name: "a tf.data iterator over a Python source: no dataset graph exists to export"
        for name in ("iterator_new", "iterator_get_next", "iterator_get_next_optional", "iterator_has_next")},
     "merge_call": "a cross-replica rendezvous of tf.distribute's thread replicas: no TF graph op",

@@ -230,14 +230,48 @@ def _list_stack(n, const):  # (g_list, like): the element gradients as like's ro
         {"element_dtype": p.attr_type(n.attrs["dtype"]), "num_elements": p.attr(-1)}
 
 
+def _flat_indices(n, const, i):
+    """Input i (indices of any rank) as an int32 vector, and the list length they need: Max + 1 (0 if empty)."""
+    flat = const.node("indices", "Reshape", [_int32_index(n, const, i), _int(const, "indices/shape", [-1])],
+                      {"T": _INT32["T"], "Tshape": _INT32["T"]})
+    largest = const.node("indices/Max", "Max", [flat, _int(const, "indices/Max/axis", 0)],
+                         {"T": _INT32["T"], "Tidx": _INT32["T"], "keep_dims": p.attr(False)})
+    need = const.node("indices/Maximum", "Maximum", [_plus_one(const, largest), _int(const, "indices/zero", 0)],
+                      _INT32)
+    return flat, need
+
+
+def _list_scatter(n, const):  # (indices, g): g's rows as the gradients of elements `indices` (repeats add up)
+    g = n.inputs[1]
+    flat, need = _flat_indices(n, const, 0)
+    summed = const.node("UnsortedSegmentSum", "UnsortedSegmentSum", [n.refs[1], flat, need],
+                        {"T": p.attr_type(g.dtype), "Tindices": _INT32["T"], "Tnumsegments": _INT32["T"]})
+    return "TensorListFromTensor", [summed, _shape_of(n, const, g, n.refs[1], "rows", "element_shape")], \
+        {"element_dtype": p.attr_type(g.dtype), "shape_type": _INT32["T"]}
+
+
+def _list_gather(n, const):  # (g_list, indices, like): the element gradients at `indices`, zeros where unset
+    flat, need = _flat_indices(n, const, 1)
+    like = n.inputs[2]
+    return "TensorListGather", [_grown(const, n.refs[0], need), flat,
+                                _shape_of(n, const, like, n.refs[2], "rows", "element_shape")], \
+        {"element_dtype": p.attr_type(n.attrs["dtype"])}
+
+
 def list_clear_rule(n, const, read):
-    """gradient_list_clear(g_list, index) -> element `index` set to zeros (TF has no op that unsets an element;
-    zeros read, add and stack the same). Its zeros take their dtype and shape from `read`: the NodeView of the
-    gradient_list_read of the same list and index (a TensorArray write's gradient makes both)."""
-    if read is None or n.inputs[1]._shape not in ((), None):
+    """gradient_list_clear(g_list, indices) -> the elements at `indices` set to zeros (TF has no op that unsets an
+    element; zeros read, add and stack the same). The zeros take their dtype and shape from `read`: the NodeView of
+    the gradient_list_read (one index: a TensorArray write's gradient) or gradient_list_gather (several: a
+    scatter's) of the same list and indices, which the same gradient rule makes."""
+    if read is None:
         raise NotImplementedError("a TensorArray gradient's cleared elements (gradient_list_clear) without the read "
-                                  "of the same element, or at several indices (a scatter's gradient): no TF form "
-                                  "is written for them")
+                                  "of the same elements: no TF form is written for them")
+    if read.op == "gradient_list_gather":
+        flat, need = _flat_indices(n, const, 1)
+        like = read.inputs[2]
+        zeros = const.node("zeros", "ZerosLike", [read.refs[2]], {"T": p.attr_type(like.dtype)})
+        return "TensorListScatterIntoExistingList", [_grown(const, n.refs[0], need), zeros, flat], \
+            {"element_dtype": p.attr_type(read.attrs["dtype"])}
     index = _int32_index(n, const, 1)
     grown = _grown(const, n.refs[0], _plus_one(const, index))
     dtype = read.attrs["dtype"]
@@ -251,11 +285,13 @@ def list_clear_rule(n, const, read):
 RULES.update({
     "gradient_list_read": _list_read, "gradient_list_set": _list_set, "gradient_list_add": _list_add,
     "gradient_list_unstack": _list_unstack, "gradient_list_stack": _list_stack,
+    "gradient_list_scatter": _list_scatter, "gradient_list_gather": _list_gather,
 })
 TF_NAMES.update({
     "gradient_list_read": "TensorListGetItem", "gradient_list_set": "TensorListSetItem", "gradient_list_add": "AddN",
     "gradient_list_unstack": "TensorListFromTensor", "gradient_list_stack": "TensorListStack",
-    "gradient_list_clear": "TensorListSetItem",
+    "gradient_list_clear": "TensorListSetItem", "gradient_list_scatter": "TensorListFromTensor",
+    "gradient_list_gather": "TensorListGather",
 })
 
 
@@ -263,12 +299,12 @@ def _gradient_list_dtypes(graph, found: set) -> set:
     """The element dtypes of the gradient-list ops in `graph` and the graphs nested in it."""
     for node in graph.nodes:
         name = node.op.name
-        if name in ("gradient_list_read", "gradient_list_stack"):
+        if name in ("gradient_list_read", "gradient_list_stack", "gradient_list_gather"):
             found.add(node.attrs["dtype"])
         elif name == "gradient_list_set":
             found.add(node.inputs[1].dtype)
-        elif name == "gradient_list_unstack":
-            found.add(node.inputs[0].dtype)
+        elif name in ("gradient_list_unstack", "gradient_list_scatter"):
+            found.add(node.inputs[-1].dtype)
         for _, sub in node.subgraph_items():
             _gradient_list_dtypes(sub, found)
     return found

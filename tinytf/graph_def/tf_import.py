@@ -447,6 +447,7 @@ def _table() -> dict:
         **_TENSOR_LIST,
         "TanhGrad": lambda n: [n.inputs[1] * (1 - n.inputs[0] * n.inputs[0])],  # (y, dy): TF's tanh gradient
         "VariableShape": _variable_shape,
+        "UnsortedSegmentSum": lambda n: [tf.math.unsorted_segment_sum(*n.inputs)],
         "Slice": lambda n: [tf.slice(n.inputs[0], n.inputs[1], n.inputs[2])],
     }
 
