@@ -70,6 +70,13 @@ SKIPPED = {
     "gradient_list_fill": "made by the simplification pass only (tests/test_stacked_reductions.py)",
     **{f"gradient_list_{name}": "mutates a list made by TensorArray gradients (tests/test_gradients_control_flow.py)"
        for name in ("add", "read", "set", "clear", "unstack", "stack", "scatter", "gather", "split", "concat")},
+    **{f"tensor_list_{name}": "a TensorList value (a list of arrays), not an array: tests/test_tensor_list.py checks "
+       "each op eagerly, in graphs with passes on and off, and its gradient against finite differences"
+       for name in ("empty", "reserve", "from_tensor", "push_back", "pop_back", "get_item", "set_item", "stack",
+                    "length", "element_shape", "zeros_like", "add", "resize", "scatter_into_existing", "gather",
+                    "concat", "split")},
+    **{f"optional_{name}": "a TF optional value, not an array: tests/test_tensor_list.py checks each op eagerly, in "
+       "graphs with passes on and off, and its gradient" for name in ("from_value", "none", "get_value", "has_value")},
     **{f"tensor_array_{name}": "a mutable TensorArray handle, not a value (tests/test_tensor_array.py)"
        for name in ("new", "write", "read", "stack", "gather", "concat", "unstack", "scatter", "size")},
 }

@@ -23,6 +23,11 @@ CHECKED_ELSEWHERE = {
                                     "norm with ord=2, spectral_norm_direction)",
     **{f"tensor_array_{name}": "test_gradients_control_flow.py (TensorArray programs)"
        for name in ("write", "read", "stack", "gather", "concat", "unstack", "scatter")},
+    **{f"tensor_list_{name}": "test_tensor_list.py (TF's TensorList ops, against finite differences)"
+       for name in ("from_tensor", "push_back", "pop_back", "get_item", "set_item", "stack", "add", "resize",
+                    "scatter_into_existing", "gather", "concat", "split")},
+    **{f"optional_{name}": "test_tensor_list.py (TF's optionals, against finite differences)"
+       for name in ("from_value", "get_value")},
     **{f"gradient_list_{name}": "test_gradients_control_flow.py (second derivatives of TensorArray programs)"
        for name in ("add", "read", "set", "clear", "unstack", "stack", "scatter", "gather", "split", "concat")},
 }

@@ -38,6 +38,25 @@ EXPORTED_ELSEWHERE = {
     **{f"tensor_array_{name}": "TF's TensorList ops (TF ran them in the tensor_array SavedModel of "
        "tests/test_saved_model_tf_reads.py)"
        for name in ("new", "write", "read", "stack", "gather", "concat", "unstack", "scatter", "size")},
+    **{f"tensor_list_{name}": "TF's TensorList ops one for one (TF ran them in the SavedModels of "
+       "tests/test_saved_model_loop_gradients.py: `again`, TF's loop gradients imported and written back; "
+       "TensorListResize in `own`, where TensorArray gradients use it)"
+       for name in ("empty", "reserve", "from_tensor", "push_back", "pop_back", "get_item", "set_item", "stack",
+                    "length", "element_shape", "zeros_like", "add", "resize", "scatter_into_existing", "gather",
+                    "concat", "split")},
+    **{f"optional_{name}": "TF's Optional ops one for one (TF ran them: the `again` SavedModel of "
+       "tests/test_saved_model_loop_gradients.py, a cond in a loop's gradient)"
+       for name in ("from_value", "none", "get_value")},
+    "optional_has_value": "TF's OptionalHasValue, one for one (TF's cond gradients do not use it, so no graph TF ran "
+                          "holds it yet)",
+    **{name: "a while-loop gradient's stack as TF's accumulator: EmptyTensorList / TensorListPushBack / "
+       "TensorListGetItem (TF ran them: the `own` SavedModel of tests/test_saved_model_loop_gradients.py)"
+       for name in ("gradient_stack", "gradient_stack_push", "gradient_stack_read")},
+    **{f"gradient_list_{name}": "a TensorArray gradient as TF's TensorList ops, grown with TensorListResize where "
+       "tinytf reads past the end (TF ran them: the `own` SavedModel of tests/test_saved_model_loop_gradients.py)"
+       for name in ("read", "set", "add", "clear", "unstack", "stack", "scatter", "gather")},
+    "gradient_stack_take": "gradient_stack_read's TensorListGetItem (the stack_release pass makes it, so only "
+                           "as_graph_def(optimized=True) shows it: tests/test_saved_model_loop_gradients.py)",
     **{name: "TF's stateful random kernel with the op's (seed, seed2) (TF ran them in the random SavedModel of "
        "tests/test_saved_model_tf_reads.py, drawing tinytf's numbers)"
        for name in ("random_uniform", "random_standard_normal", "truncated_normal", "random_uniform_int",

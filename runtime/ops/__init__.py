@@ -63,6 +63,8 @@ from . import (  # noqa: F401
     string_hash,
     summary,
     tensor_array,
+    tensor_list,
+    tensor_list_optional,
     tensor_list_reduce,
 )
 
@@ -84,4 +86,5 @@ from . import (  # noqa: F401
     special_math_grad,
     state_grad,
     tensor_array_grad,
+    tensor_list_grad,
 )

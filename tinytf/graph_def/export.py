@@ -13,9 +13,14 @@ from tensorboard.compat.proto import function_pb2, graph_pb2, node_def_pb2, op_d
 
 from tinytf.runtime import dtypes
 from tinytf.runtime.graph import Graph, is_stateful
+from tinytf.runtime.ops.gradient_list import clear_op as gradient_list_clear_op
+from tinytf.runtime.ops.gradient_list import gather_op as gradient_list_gather_op
+from tinytf.runtime.ops.gradient_list import read_op as gradient_list_read_op
+from tinytf.runtime.ops.gradient_stack import stack_new_op
 
 from . import protos as p
 from .rules import NodeView, rule_for
+from .rules_tensor_list import empty_gradient_list_rule, list_clear_rule, stack_elements, stack_rule
 
 
 def unique_name(taken: set, base: str) -> str:
@@ -50,7 +55,10 @@ _OTHER = {"MatMul": "product", "Softmax": "softmax", "LogSoftmax": "logsoftmax",
           "TensorListLength": "length", "PrintV2": "output", "StringFormat": "output",
           "AddN": "sum", "VarHandleOp": "resource", "Fingerprint": "fingerprint",
           "DynamicPartition": "outputs", "DynamicStitch": "merged", "BroadcastArgs": "r0", "Timestamp": "ts",
-          "CumulativeLogsumexp": "out", "InvertPermutation": "y"}
+          "CumulativeLogsumexp": "out", "InvertPermutation": "y", "EmptyTensorList": "handle",
+          "TensorListPushBack": "output_handle", "TensorListElementShape": "element_shape",
+          "TensorListResize": "output_handle", "TensorListSplit": "output_handle", "OptionalFromValue": "optional",
+          "OptionalNone": "optional", "OptionalGetValue": "components", "OptionalHasValue": "has_value"}
 
 # Ops whose outputs are separate output arguments (each `name:0`), in order.
 _SEPARATE = {"TopKV2": ("values", "indices"), "Unique": ("y", "idx"),
@@ -58,7 +66,8 @@ _SEPARATE = {"TopKV2": ("values", "indices"), "Unique": ("y", "idx"),
              "SoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
              "SparseSoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
              "UniqueWithCounts": ("y", "idx", "count"), "StatelessRandomGetKeyCounter": ("key", "counter"),
-             "BroadcastGradientArgs": ("r0", "r1"), "TensorListConcatV2": ("tensor", "lengths")}
+             "BroadcastGradientArgs": ("r0", "r1"), "TensorListConcatV2": ("tensor", "lengths"),
+             "TensorListPopBack": ("output_handle", "tensor")}
 
 
 def output_ref(name: str, tf_op: str, index: int) -> str:
@@ -205,6 +214,10 @@ class Exporter:
         elif kind == "fused":
             self.emit_fused(body, node, control)
             return
+        elif kind == "const" and node.attrs["dtype"].name == "variant":  # an empty TensorArray gradient
+            name, tf_op = self.unique(base), "EmptyTensorList"
+            refs, attrs = empty_gradient_list_rule(node, _Consts(body, name))
+            body.nodes.append(_node_def(name, tf_op, refs, attrs, control))
         elif kind == "const":
             dtype = node.attrs["dtype"]
             name, tf_op = body.add(base, "Const", [], {"value": p.attr_tensor(node.attrs["value"], dtype),
@@ -213,7 +226,14 @@ class Exporter:
             view = NodeView(kind, node.inputs, [body.refs[id(t)] for t in node.inputs], node.outputs, node.attrs)
             name = self.unique(base)
             helpers = {hint: body.scope + tf_name for hint, tf_name in (node.tf_helpers or {}).items()}
-            tf_op, refs, attrs = rule_for(view, _Consts(body, name, helpers))
+            if node.op is stack_new_op:  # rules that need more than their node: the pushes' element
+                element = stack_elements(node.graph).get(id(node))  # the loop it feeds is in the same graph
+                tf_op, refs, attrs = stack_rule(element, _Consts(body, name, helpers))
+            elif node.op is gradient_list_clear_op:  # ... and the read of the same element, for its zeros
+                read = _read_of_same_element(body, node)
+                tf_op, refs, attrs = list_clear_rule(view, _Consts(body, name, helpers), read)
+            else:
+                tf_op, refs, attrs = rule_for(view, _Consts(body, name, helpers))
             body.nodes.append(_node_def(name, tf_op, refs, attrs, control))
         body.node_names[id(node)] = name
         self.note_shapes(body, [t._shape for t in node.outputs])
@@ -348,6 +368,18 @@ class Exporter:
         function.node_def.extend(body.nodes)
         self.library.function.append(function)
         return fname
+
+
+def _read_of_same_element(body, clear):
+    """The NodeView of the gradient_list_read of the list and index a gradient_list_clear clears (a TensorArray
+    write's gradient reads the element, then clears it), with its inputs' refs in `body`; None if there is none."""
+    for node in clear.graph.nodes:
+        if node.op in (gradient_list_read_op, gradient_list_gather_op) and node.inputs[0] is clear.inputs[0] \
+                and node.inputs[1] is clear.inputs[1]:
+            if all(id(t) in body.refs for t in node.inputs):
+                return NodeView(node.op.name, node.inputs, [body.refs[id(t)] for t in node.inputs], node.outputs,
+                                node.attrs)
+    return None
 
 
 class _Literal:

@@ -123,14 +123,20 @@ def _strided_slice(n, const):
 
 def _strided_slice_grad(n, const):
     """StridedSliceGrad(shape, begin, end, strides, dy): the masks and vectors of the StridedSlice rule above for
-    the same key."""
+    the same key (run-time indices as Packs, as there: a loop body's `xs[i]`); a shape known only at run time is
+    the Shape of the `like` input (the forward input), the node's last."""
     shape = n.attrs.get("shape")
-    if shape is None or None in shape or len(n.refs) > 1:
-        raise NotImplementedError("strided_slice_grad with a shape or indices known only at run time")
-    view = NodeView("strided_slice", [n.outputs[0]], [n.refs[0]], n.inputs, {"spec": n.attrs["spec"]})
+    if shape is not None and None in shape:
+        raise NotImplementedError("strided_slice_grad with a partly known static shape")
+    dynamic = n.refs[1:] if shape is not None else n.refs[1:-1]
+    view = NodeView("strided_slice", [n.outputs[0]], [n.refs[0]] + dynamic, n.inputs, {"spec": n.attrs["spec"]})
     _, refs, attrs = _strided_slice(view, const)
     attrs["T"] = p.attr_type(n.inputs[0].dtype)
-    shape_ref = const("shape", np.asarray(list(shape), np.int32), dtypes.int32)
+    if shape is not None:
+        shape_ref = const("shape", np.asarray(list(shape), np.int32), dtypes.int32)
+    else:
+        shape_ref = const.node("Shape", "Shape", [n.refs[-1]], {"T": p.attr_type(n.inputs[-1].dtype),
+                                                                 "out_type": p.attr_type(dtypes.int32)})
     return "StridedSliceGrad", [shape_ref] + refs[1:] + [n.refs[0]], attrs
 
 

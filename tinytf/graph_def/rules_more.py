@@ -1101,11 +1101,10 @@ UNEXPORTED = {
        "resource and the stateless V2 ops, a different split of the same work: not written"
        for name in ("generator_random_float", "generator_random_int", "generator_random_full_int",
                     "generator_advance")},
-    **{f"gradient_stack{suffix}": "a mutable Python list of while_loop's gradient; TF's accumulators are "
-       "value-semantics TensorLists, so the same graph would compute otherwise in TF"
-       for suffix in ("", "_push", "_read", "_take")},
-    **{f"gradient_list_{name}": "a mutable Python list of TensorArray gradients; no TF op has its semantics"
-       for name in ("add", "read", "set", "clear", "unstack", "stack", "scatter", "gather", "split", "concat")},
+    **{f"gradient_list_{name}": "the gradient of a TensorArray split or concat (element gradients by the forward "
+       "elements' row counts): no TF form is written for it yet (the other gradient-list ops are: "
+       "rules_tensor_list.py)"
+       for name in ("split", "concat")},
     **{name: "a tf.data iterator over a Python source: no dataset graph exists to export"
        for name in ("iterator_new", "iterator_get_next", "iterator_get_next_optional", "iterator_has_next")},
     "merge_call": "a cross-replica rendezvous of tf.distribute's thread replicas: no TF graph op",
@@ -1210,3 +1209,10 @@ from .rules_core_api import UNEXPORTED as _CORE_API_UNEXPORTED  # noqa: E402
 RULES.update(_CORE_API_RULES)
 TF_NAMES.update(_CORE_API_TF_NAMES)
 UNEXPORTED.update(_CORE_API_UNEXPORTED)
+
+# TF's TensorList ops and the stacks of while-loop gradients (as TF's accumulators)
+from .rules_tensor_list import RULES as _TENSOR_LIST_RULES  # noqa: E402
+from .rules_tensor_list import TF_NAMES as _TENSOR_LIST_TF_NAMES  # noqa: E402
+
+RULES.update(_TENSOR_LIST_RULES)
+TF_NAMES.update(_TENSOR_LIST_TF_NAMES)

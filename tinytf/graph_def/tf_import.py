@@ -10,8 +10,11 @@ ValueError naming it (and its node), never a guess."""
 from __future__ import annotations
 
 import numpy as np
+from tensorboard.compat.proto import types_pb2
 
 import tinytf as tf
+from tinytf.runtime.ops import tensor_list as tl
+from tinytf.runtime.ops import tensor_list_optional as tlo
 from tinytf.runtime.resource import Resource
 
 from ..saved_model.attr_codec import array_of_proto, dtype_of_enum, shape_of_proto
@@ -68,20 +71,45 @@ class _Node:
         return value
 
 
-def _components(n, index):
+def _bounds_length(n, first):
+    """How many entries begin/end/strides have: from whichever of them is a Const or has a known length (a while
+    gradient pops begin and end from accumulators of unknown shape; strides stays a Const)."""
+    for index in (first, first + 1, first + 2):
+        if index in n.constants:
+            return len(n.constants[index])
+        shape = n.inputs[index].shape
+        if shape.rank == 1 and shape[0] is not None:
+            return shape[0]
+    raise ValueError(f"{n.nodedef.op} (node {n.nodedef.name}): the length of its bounds must be known")
+
+
+def _components(n, index, length):
     """The entries of a begin/end/strides input: Python ints when a Const computes it, else scalar tensors
     (tinytf's slicing takes tensors too)."""
     if index in n.constants:
         return [int(v) for v in n.constants[index]]
     t = n.inputs[index]
-    if t.shape.rank != 1 or t.shape[0] is None:
-        raise ValueError(f"StridedSlice (node {n.nodedef.name}): the length of its bounds must be known")
-    return [t[j] for j in range(t.shape[0])]
+    return [t[j] for j in range(length)]
 
 
 def _strided_slice(n):
-    x = n.inputs[0]
-    begin, end, strides = (_components(n, i) for i in (1, 2, 3))
+    return [n.inputs[0][_slice_key(n)]]
+
+
+def _strided_slice_grad(n):
+    """StridedSliceGrad(shape, begin, end, strides, dy): dy in zeros of `shape` where the slice took its values,
+    taken as the gradient of that slice (so it runs tinytf's own strided_slice_grad op)."""
+    dy = n.inputs[4]
+    base = tf.zeros(n.constants[0].tolist() if 0 in n.constants else n.inputs[0], dy.dtype)
+    with tf.GradientTape() as tape:
+        tape.watch(base)
+        sliced = base[_slice_key(n)]
+    return [tape.gradient(sliced, base, output_gradients=dy)]
+
+
+def _slice_key(n):
+    length = _bounds_length(n, 1)
+    begin, end, strides = (_components(n, i, length) for i in (1, 2, 3))
     masks = {k: int(n.attr(k, 0)) for k in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
                                             "shrink_axis_mask")}
     key = []
@@ -95,7 +123,7 @@ def _strided_slice(n):
             key.append(b)
         else:
             key.append(slice(None if masks["begin_mask"] & bit else b, None if masks["end_mask"] & bit else e, s))
-    return [x[tuple(key)]]
+    return tuple(key)
 
 
 def _reduce(fn):
@@ -246,11 +274,37 @@ def _while(n):
 
     def body(*values):
         out = n.library.replay(body_name, full(values))
-        return [out[i] for i in carried]
+        return [_with_shape(out[i], invariants[k]) if invariants else out[i] for k, i in enumerate(carried)]
 
     result = tf.while_loop(cond, body, [inputs[i] for i in carried], shape_invariants=invariants)
     result = list(result) if isinstance(result, (list, tuple)) else [result]
     return full(result)
+
+
+def _with_shape(value, shape):
+    """A body result whose shape TF knew (its output_shapes) where tinytf's inference did not: TF tracks a
+    TensorList's element shape through the loop, tinytf knows the shape of a popped element only at run time."""
+    if isinstance(value, Resource) or value.dtype is tl.VARIANT or shape.rank is None:
+        return value
+    if value.shape.rank is None or any(d is None for d in value.shape.as_list()):
+        return tf.ensure_shape(value, shape)
+    return value
+
+
+def _add_n(n):
+    if n.inputs[0].dtype is tl.VARIANT:  # gradients of TensorLists: their elementwise sum
+        total = n.inputs[0]
+        for other in n.inputs[1:]:
+            total = tl.tensor_list_add(total, other)
+        return [total]
+    return [tf.math.add_n(list(n.inputs))]
+
+
+def _variable_shape(n):
+    handle = n.inputs[0]
+    if not isinstance(handle, Resource):
+        raise ValueError(f"VariableShape (node {n.nodedef.name}) reads {handle!r}, not a variable")
+    return [tf.shape(handle.read_value(), out_type=n.attr("out_type", tf.int32))]
 
 
 def _read_variable(n):
@@ -271,6 +325,40 @@ def _binary(fn):
 
 def _unary(fn):
     return lambda n: [fn(n.inputs[0])]
+
+
+def _dtype(n):
+    if n.nodedef.attr["element_dtype"].type == types_pb2.DT_VARIANT:  # a list of optionals (or of lists)
+        return tl.VARIANT
+    return n.attr("element_dtype")
+
+
+# TF 2's TensorList ops (TensorArrays, and the accumulators of while-loop gradients), one for one
+_TENSOR_LIST = {
+    "EmptyTensorList": lambda n: [tl.empty_tensor_list(n.inputs[0], _dtype(n), n.inputs[1])],
+    "TensorListReserve": lambda n: [tl.tensor_list_reserve(n.inputs[0], n.inputs[1], _dtype(n))],
+    "TensorListFromTensor": lambda n: [tl.tensor_list_from_tensor(n.inputs[0], n.inputs[1])],
+    "TensorListPushBack": lambda n: [tl.tensor_list_push_back(n.inputs[0], n.inputs[1])],
+    "TensorListPopBack": lambda n: list(tl.tensor_list_pop_back(n.inputs[0], n.inputs[1], _dtype(n))),
+    "TensorListGetItem": lambda n: [tl.tensor_list_get_item(n.inputs[0], n.inputs[1], n.inputs[2], _dtype(n))],
+    "TensorListSetItem": lambda n: [tl.tensor_list_set_item(
+        n.inputs[0], n.inputs[1], n.inputs[2], bool(n.attr("resize_if_index_out_of_bounds", False)))],
+    "TensorListStack": lambda n: [tl.tensor_list_stack(n.inputs[0], n.inputs[1], _dtype(n),
+                                                       int(n.attr("num_elements", -1)))],
+    "TensorListLength": lambda n: [tl.tensor_list_length(n.inputs[0])],
+    "TensorListResize": lambda n: [tl.tensor_list_resize(n.inputs[0], n.inputs[1])],
+    "TensorListScatterIntoExistingList": lambda n: [tl.tensor_list_scatter_into_existing(*n.inputs)],
+    "TensorListGather": lambda n: [tl.tensor_list_gather(n.inputs[0], n.inputs[1], n.inputs[2], _dtype(n))],
+    "TensorListConcatV2": lambda n: list(tl.tensor_list_concat(n.inputs[0], n.inputs[1], n.inputs[2], _dtype(n))),
+    "TensorListSplit": lambda n: [tl.tensor_list_split(n.inputs[0], n.inputs[1], n.inputs[2])],
+    # TF's optionals: a cond's values that a loop gradient needs, accumulated beside the lists
+    "OptionalFromValue": lambda n: [tlo.optional_from_value(n.inputs)],
+    "OptionalNone": lambda n: [tlo.optional_none()],
+    "OptionalGetValue": lambda n: tlo.optional_get_value(n.inputs[0], n.attr("output_types"),
+                                                          n.attr("output_shapes")),
+    "OptionalHasValue": lambda n: [tlo.optional_has_value(n.inputs[0])],
+    "TensorListElementShape": lambda n: [tl.tensor_list_element_shape(n.inputs[0], n.attr("shape_type"))],
+}
 
 
 def _table() -> dict:
@@ -310,7 +398,7 @@ def _table() -> dict:
         "Relu": _unary(tf.nn.relu), "Relu6": _unary(tf.nn.relu6), "Elu": _unary(tf.nn.elu), "Selu": _unary(tf.nn.selu),
         "Softplus": _unary(tf.math.softplus), "Softmax": _unary(tf.nn.softmax), "LogSoftmax": _unary(tf.nn.log_softmax),
         "LeakyRelu": lambda n: [tf.nn.leaky_relu(n.inputs[0], alpha=n.attr("alpha", 0.2))],
-        "AddN": lambda n: [tf.math.add_n(list(n.inputs))],
+        "AddN": _add_n,
         "ClipByValue": lambda n: [tf.clip_by_value(*n.inputs)],
         "MatMul": lambda n: [tf.matmul(n.inputs[0], n.inputs[1], transpose_a=bool(n.attr("transpose_a", False)),
                                        transpose_b=bool(n.attr("transpose_b", False)))],
@@ -330,7 +418,7 @@ def _table() -> dict:
         "ConcatV2": lambda n: [tf.concat(list(n.inputs[:-1]), axis=int(n.const(len(n.inputs) - 1, "axis")))],
         "Pack": lambda n: [tf.stack(list(n.inputs), axis=n.attr("axis", 0))],
         "Unpack": lambda n: list(tf.unstack(n.inputs[0], num=n.attr("num"), axis=n.attr("axis", 0))),
-        "StridedSlice": _strided_slice,
+        "StridedSlice": _strided_slice, "StridedSliceGrad": _strided_slice_grad,
         "Fill": lambda n: [tf.fill(n.constants[0].tolist() if 0 in n.constants else n.inputs[0], n.inputs[1])],
         "BroadcastTo": lambda n: [tf.broadcast_to(n.inputs[0], n.constants[1].tolist() if 1 in n.constants
                                                   else n.inputs[1])],
@@ -343,7 +431,8 @@ def _table() -> dict:
         "Select": lambda n: [tf.where(*n.inputs)],
         "Where": lambda n: [tf.where(n.inputs[0])],  # one input: the true positions (int64 [k, rank])
         "SelectV2": lambda n: [tf.where(*n.inputs)],
-        "ZerosLike": _unary(tf.zeros_like), "OnesLike": _unary(tf.ones_like),
+        "ZerosLike": lambda n: [tl.tensor_list_zeros_like(n.inputs[0]) if n.inputs[0].dtype is tl.VARIANT
+                                else tf.zeros_like(n.inputs[0])], "OnesLike": _unary(tf.ones_like),
         "Sum": _reduce(tf.math.reduce_sum), "Mean": _reduce(tf.math.reduce_mean), "Max": _reduce(tf.math.reduce_max),
         "Min": _reduce(tf.math.reduce_min), "Prod": _reduce(tf.math.reduce_prod), "All": _reduce(tf.math.reduce_all),
         "Any": _reduce(tf.math.reduce_any),
@@ -355,6 +444,11 @@ def _table() -> dict:
         "PartitionedCall": _call,
         "StatelessIf": _if, "If": _if,
         "StatelessWhile": _while, "While": _while,
+        **_TENSOR_LIST,
+        "TanhGrad": lambda n: [n.inputs[1] * (1 - n.inputs[0] * n.inputs[0])],  # (y, dy): TF's tanh gradient
+        "VariableShape": _variable_shape,
+        "UnsortedSegmentSum": lambda n: [tf.math.unsorted_segment_sum(*n.inputs)],
+        "Slice": lambda n: [tf.slice(n.inputs[0], n.inputs[1], n.inputs[2])],
     }
 
 
@@ -392,24 +486,55 @@ def replay_tf_function(library, fdef, inputs) -> list:
     const_env = {}
     outputs = {}
     where = f"function {fdef.signature.name}"
-    for nd in fdef.node_def:
+    ops = {nd.name: nd.op for nd in fdef.node_def}
+    for nd in _in_dependency_order(fdef.node_def):
         refs = [r for r in nd.input if not r.startswith("^")]
-        values = [_function_ref(r, env, outputs) for r in refs]
+        values = [_function_ref(r, env, outputs, ops) for r in refs]
         constants = {i: const_env[r] for i, r in enumerate(refs) if r in const_env}
         result = convert_node(nd, values, constants, library, where)
         outputs[nd.name] = result
         value = _const_value(nd)
         if value is not None:
             const_env[f"{nd.name}:output:0"] = value
-    return [_function_ref(fdef.ret[arg.name], env, outputs) for arg in fdef.signature.output_arg]
+    return [_function_ref(fdef.ret[arg.name], env, outputs, ops) for arg in fdef.signature.output_arg]
 
 
-def _function_ref(ref, env, outputs):
+def _in_dependency_order(nodes) -> list:
+    """A FunctionDef's nodes, each after the nodes it reads (TF does not keep them in that order: a while
+    gradient's body lists its accumulators' pops after their readers)."""
+    by_name = {nd.name: nd for nd in nodes}
+    done, order = set(), []
+    for root in nodes:
+        stack = [(root, False)]
+        while stack:
+            nd, expanded = stack.pop()
+            if nd.name in done:
+                continue
+            if expanded:
+                done.add(nd.name)
+                order.append(nd)
+                continue
+            stack.append((nd, True))
+            for ref in nd.input:
+                dep = by_name.get(ref.lstrip("^").split(":")[0])
+                if dep is not None and dep.name not in done:
+                    stack.append((dep, False))
+    return order
+
+
+# Ops with several output arguments: a FunctionDef names an output `node:arg:i`, counted within its argument.
+_OUTPUT_ARGS = {"TensorListPopBack": ("output_handle", "tensor"), "TensorListConcatV2": ("tensor", "lengths")}
+
+
+def _function_ref(ref, env, outputs, ops=None):
     if ref in env:
         return env[ref]
     parts = ref.split(":")
     node = outputs[parts[0]]
-    return node[int(parts[2]) if len(parts) == 3 else 0]
+    if len(parts) != 3:
+        return node[0]
+    args = _OUTPUT_ARGS.get((ops or {}).get(parts[0]))
+    return node[(args.index(parts[1]) if args else 0) + int(parts[2])]
 
 
 def import_graph_def(graph_def, input_map=None, return_elements=None, name=None, op_dict=None,

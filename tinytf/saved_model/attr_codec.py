@@ -13,6 +13,7 @@ from tensorboard.compat.proto import attr_value_pb2, tensor_pb2, tensor_shape_pb
 
 from tinytf.runtime import dtypes
 from tinytf.runtime.graph import RESOURCE, Graph
+from tinytf.runtime.ops.tensor_array import TensorList
 
 _TINYTF = "tinytf."
 
@@ -160,6 +161,8 @@ def encode(value, graph_name) -> attr_value_pb2.AttrValue:
         return attr_value_pb2.AttrValue(tensor=tensor_proto(value))
     if isinstance(value, np.generic):
         return _scalar(value)
+    if type(value) is TensorList:  # a constant TensorArray value (the empty gradient of one): None where unset
+        return _container("tensor_list", {str(i): encode(v, graph_name) for i, v in enumerate(value)})
     if isinstance(value, (tuple, list)):
         kind = "tuple" if isinstance(value, tuple) else "list"
         return _container(kind, {str(i): encode(v, graph_name) for i, v in enumerate(value)})
@@ -212,6 +215,8 @@ def decode(value: attr_value_pb2.AttrValue, graph_of):
     if kind in ("tuple", "list"):
         items = [decode(parts[str(i)], graph_of) for i in range(len(parts))]
         return tuple(items) if kind == "tuple" else items
+    if kind == "tensor_list":
+        return TensorList(decode(parts[str(i)], graph_of) for i in range(len(parts)))
     if kind == "dict":
         return {decode(parts[f"k{i}"], graph_of): decode(parts[f"v{i}"], graph_of) for i in range(len(parts) // 2)}
     if kind == "none":
