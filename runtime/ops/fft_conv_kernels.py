@@ -1,0 +1,321 @@
+"""Convolutions with large windows in the frequency domain: conv2d, its input gradient and its filter gradient
+for stride 1 (any dilation and padding), as discrete Fourier transforms done by GEMMs.
+
+Why: the CNN's second conv (64x14x14x32, 5x5 window, 64 filters) is 642M multiply-adds direct, and the
+im2col GEMMs already run near the cores' peak. In the frequency domain a convolution is a product per
+frequency: (2 * out channels, 2 * in channels) @ (2 * in channels, batch) real GEMMs over 16 x 9 frequencies,
+75M multiply-adds, plus the transforms.
+
+Why not numpy.fft: its transforms of 2048 small 18x18 images took 8.5 ms of CPU for the input alone (numpy
+2.4, pocketfft, float32), more than the direct conv's 13.4 ms all told. The images are small, so each 1-D
+transform is a small dense DFT matrix, and a batch of them is one GEMM of that matrix with the batch's
+columns: 1 ms for the input's transform, 1.8 ms for the inverse. And with explicit matrices, the padded size
+need not suit an FFT: 16 for SAME 5x5 on 14 (see `_sizes`), where an FFT would take 18.
+
+The transforms (signal positions t, frequencies u = 0 .. P - 1 along the height, v = 0 .. Q // 2 along the
+width, the rest known by symmetry since the signals are real):
+  spectrum:  S[u, v] = sum_{h, w} s[h, w] exp(-2 pi i (u * pos_h / P + v * pos_w / Q))
+  spatial:   s[a, b] = Re sum_{u, v} c_v S[u, v] exp(+-2 pi i (u * pos_a / P + v * pos_b / Q)) / (P Q)
+with c_v = 2 but for v = 0 and v = Q / 2. With x at positions h + top, w + left and the filter at i * dh,
+j * dw:
+  conv2d                 y  = spatial(conj(W) X) at positions (p, q), sign +
+  conv2d_backprop_input  dx = spatial(W G) at positions (h + top, w + left), sign +
+  conv2d_backprop_filter dw = spatial(sum over the batch of conj(X) G) at positions (i * dh, j * dw), sign -
+all exact (no wrap-around) when P >= H + max(top, bottom) and Q >= W + max(left, right) (`_sizes`).
+
+Layout: a signal (H, W, M) (M = channels x batch, batch last) goes, by one GEMM batched over rows and one
+batched over the width frequencies, to (Vf, P, 2, M): for each frequency, the real and imaginary rows of
+the (channels, batch) matrix one above the other, which is the operand of the per-frequency product as it
+is. The product for the input gradient is [[Wr, -Wi], [Wi, Wr]] @ [Gr; Gi], conv2d uses the transpose of
+that matrix (the adjoint), the filter gradient [Xr; Xi] @ [Gr; Gi]^T.
+
+Threads: every GEMM here is batched over a leading axis (rows, frequencies); that axis is cut into at most
+SPLIT slices fixed by the shapes, run on conv_kernels' threads. Every output element is one BLAS call's,
+whatever the thread count: the same bits on 1 or 2 threads. The filter gradient sums over the batch inside
+one GEMM per frequency.
+
+`choose(...)` is the dispatch rule conv_kernels asks (TINYTF_CONV_ALGO=direct|fft|auto, default auto)."""
+
+from __future__ import annotations
+
+import functools
+import os
+import threading
+
+import numpy as np
+
+from . import conv_kernels
+from .thread_buffers import workspace
+
+SPLIT = 4  # a batched GEMM's leading axis is cut into this many slices at most (tasks for the threads)
+# The cost model (in direct-conv multiply-add equivalents): the transform GEMMs are thin (depth 2 x a
+# window side, or a side of the image) and ran at about half the GEMM rate of the direct conv's, the
+# per-frequency products at about the same rate. Measured on the CNN's convs, 1 thread (docs/performance.md).
+TRANSFORM_COST = 2.0
+PRODUCT_COST = 1.0
+ADVANTAGE = 0.6  # the frequency domain is chosen when its cost is at most this share of the direct conv's
+MIN_DIRECT_MACS = 20_000_000  # below this the direct conv's few calls win over the transforms' many
+
+_local = threading.local()
+_MODES = ("auto", "direct", "fft")
+
+
+def _workspace(name, shape, dtype):
+    return workspace(_local, name, shape, dtype)
+
+
+# --- the choice --------------------------------------------------------------------------------------------
+def mode() -> str:
+    """TINYTF_CONV_ALGO: `direct` (im2col + GEMM always), `fft` (the frequency domain wherever it applies),
+    `auto` (by the cost model, the default)."""
+    value = os.environ.get("TINYTF_CONV_ALGO", "auto").strip().lower() or "auto"
+    if value not in _MODES:
+        raise ValueError(f"TINYTF_CONV_ALGO must be one of {', '.join(_MODES)}, got {value!r}")
+    return value
+
+
+def applies(dtype, geo) -> bool:
+    """The frequency-domain kernels handle float32 and float64, stride 1, any dilation and padding."""
+    return np.dtype(dtype) in (np.float32, np.float64) and tuple(geo.strides) == (1, 1)
+
+
+def choose(dtype, in_shape, filter_shape, geo) -> bool:
+    """Whether the convolution (and each of its gradients: the same shapes, the same answer, so a train step
+    runs one algorithm in all three) goes by the frequency domain."""
+    wanted = mode()
+    if wanted == "direct" or not applies(dtype, geo):
+        return False
+    if wanted == "fft":
+        return True
+    direct, transformed = costs(in_shape, filter_shape, geo)
+    return direct >= MIN_DIRECT_MACS and transformed <= ADVANTAGE * direct
+
+
+def costs(in_shape, filter_shape, geo):
+    """(direct, frequency-domain) multiply-adds of the forward conv, the latter weighted by the cost model.
+    The gradients cost about the same each way (the filter gradient transforms two signals, but its direct
+    way pays as much as the forward conv)."""
+    batch, height, width, channels = in_shape
+    kh, kw, _, out_channels = filter_shape
+    out_h, out_w = geo.out_hw
+    direct = batch * out_h * out_w * kh * kw * channels * out_channels
+    p, q = _sizes(in_shape, filter_shape, geo)
+    vf = q // 2 + 1
+    columns_in, columns_out = channels * batch, out_channels * batch
+    transforms = (height * 2 * vf * width + vf * 2 * p * 2 * height) * columns_in  # the input's spectrum
+    transforms += (kh * 2 * vf * kw + vf * 2 * p * 2 * kh) * channels * out_channels  # the filter's
+    transforms += (vf * 2 * out_h * 2 * p + out_h * out_w * 2 * vf) * columns_out  # back to the output
+    products = vf * p * 4 * channels * out_channels * batch
+    return direct, TRANSFORM_COST * transforms + PRODUCT_COST * products
+
+
+def _sizes(in_shape, filter_shape, geo):
+    """(P, Q): the smallest transform sizes without wrap-around. A value y[p] sums x[h] w[i] over
+    h + top - i * dh = p; modulo P, those positions range over [top - (KH - 1) dh, H - 1 + top] and the wanted
+    p over [0, OH), so no other p' = p +- kP may fall in that range: P >= H + top and P >= OH + (KH - 1) dh - top
+    = H + bottom. The gradients are the adjoints of the same maps: the same sizes serve them."""
+    top, bottom, left, right = geo.pads
+    return in_shape[1] + max(top, bottom), in_shape[2] + max(left, right)
+
+
+# --- transform matrices ------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=64)
+def _rows_matrix(size, positions, dtype):
+    """(Vf * 2, len(positions)), rows (real, imag) x v: the half-spectrum DFT of size `size` along the width
+    of signals whose samples sit at `positions`."""
+    vf = size // 2 + 1
+    angle = 2 * np.pi * (np.outer(np.arange(vf), positions) % size) / size
+    return np.concatenate([np.cos(angle), -np.sin(angle)]).astype(dtype)
+
+
+@functools.lru_cache(maxsize=64)
+def _columns_matrix(size, positions, dtype):
+    """(size * 2, len(positions) * 2): the complex DFT of size `size` along the height, as a real matrix
+    from rows (h, real/imag) to rows (u, real/imag): multiplication by exp(-i angle)."""
+    angle = 2 * np.pi * (np.outer(np.arange(size), positions) % size) / size
+    c, s = np.cos(angle), np.sin(angle)
+    m = np.empty((size, 2, len(positions), 2))
+    m[:, 0, :, 0], m[:, 0, :, 1] = c, s
+    m[:, 1, :, 0], m[:, 1, :, 1] = -s, c
+    return m.reshape(2 * size, 2 * len(positions)).astype(dtype)
+
+
+@functools.lru_cache(maxsize=64)
+def _inverse_columns_matrix(size, positions, sign, dtype):
+    """(2 * len(positions), size * 2): from rows (u, real/imag) to rows (real/imag, a): the sum over u of
+    exp(sign * i * 2 pi u * positions[a] / size) times the value."""
+    angle = 2 * np.pi * (np.outer(positions, np.arange(size)) % size) / size
+    c, s = np.cos(angle), sign * np.sin(angle)
+    m = np.empty((2, len(positions), size, 2))
+    m[0, :, :, 0], m[0, :, :, 1] = c, -s
+    m[1, :, :, 0], m[1, :, :, 1] = s, c
+    return m.reshape(2 * len(positions), 2 * size).astype(dtype)
+
+
+@functools.lru_cache(maxsize=64)
+def _inverse_rows_matrix(p, q, positions, sign, dtype):
+    """(len(positions), Vf * 2): the real part of the half-spectrum inverse along the width, over rows
+    (v, real/imag), with the weights c_v and the 1 / (P Q) of the whole inverse."""
+    vf = q // 2 + 1
+    weight = np.full(vf, 2.0)
+    weight[0] = 1.0
+    if q % 2 == 0:
+        weight[-1] = 1.0
+    angle = 2 * np.pi * (np.outer(positions, np.arange(vf)) % q) / q
+    m = np.empty((len(positions), vf, 2))
+    m[:, :, 0] = weight * np.cos(angle) / (p * q)
+    m[:, :, 1] = -sign * weight * np.sin(angle) / (p * q)
+    return m.reshape(len(positions), 2 * vf).astype(dtype)
+
+
+# --- batched GEMMs on the kernels' threads -----------------------------------------------------------------
+def _matmul(a, b, out):
+    """np.matmul(a, b, out=out) over the leading (batch) axis of `out`, cut into at most SPLIT slices fixed by
+    the shapes; `a` or `b` may be one matrix for all. Each slice's matrices go to BLAS one by one, as the
+    whole call's would: the bits do not depend on the cut or on the threads."""
+    batch = out.shape[0]
+    per = -(-batch // SPLIT)
+    tasks = [(s, min(s + per, batch)) for s in range(0, batch, per)]
+    flops = 2 * out.size * (a.shape[-1])
+    count = conv_kernels.threads() if flops >= conv_kernels.PARALLEL_MIN_FLOPS else 1
+
+    def work(task, _worker):
+        s0, s1 = task
+        np.matmul(a if a.ndim == 2 else a[s0:s1], b if b.ndim == 2 else b[s0:s1], out=out[s0:s1])
+
+    conv_kernels._run(tasks, work, count)
+    return out
+
+
+def _spectrum(signal, row_positions, col_positions, p, q, name):
+    """The (Vf, P, 2, M) half spectrum of the real (R, S, M) `signal` whose samples sit at the given row and
+    column positions, in this thread's buffer `name`."""
+    rows, cols, m = signal.shape
+    vf, dtype = q // 2 + 1, signal.dtype
+    by_rows = _workspace(name + "_w", (rows, 2 * vf, m), dtype)  # (h, real/imag, v, M)
+    _matmul(_rows_matrix(q, col_positions, dtype), signal, by_rows)
+    # for a fixed v, the (h, real/imag) rows are evenly spaced (h's step is twice real/imag's): one matrix
+    per_v = by_rows.reshape(2 * rows, vf, m).transpose(1, 0, 2)
+    out = _workspace(name, (vf, 2 * p, m), dtype)
+    _matmul(_columns_matrix(p, row_positions, dtype), per_v, out)
+    return out.reshape(vf, p, 2, m)
+
+
+def _spatial(spectrum, p, q, row_positions, col_positions, sign, name):
+    """The real (A, B, M) signal at the given positions of the (Vf, P, 2, M) half spectrum (the module's
+    `spatial`), in this thread's buffer `name`."""
+    vf, m, dtype = spectrum.shape[0], spectrum.shape[3], spectrum.dtype
+    a, b = len(row_positions), len(col_positions)
+    by_cols = _workspace(name + "_h", (vf, 2 * a, m), dtype)  # (v, real/imag, a, M)
+    _matmul(_inverse_columns_matrix(p, row_positions, sign, dtype), spectrum.reshape(vf, 2 * p, m), by_cols)
+    per_a = by_cols.reshape(2 * vf, a, m).transpose(1, 0, 2)  # (a, (v, real/imag), M): evenly spaced rows
+    out = _workspace(name, (a, b, m), dtype)
+    _matmul(_inverse_rows_matrix(p, q, col_positions, sign, dtype), per_a, out)
+    return out
+
+
+def _filter_spectrum(filters, p, q, geo, dtype):
+    """The filter's half spectrum as the per-frequency real matrices [[Wr, -Wi], [Wi, Wr]], (Vf * P, 2C, 2O)."""
+    kh, kw, channels, out_channels = filters.shape
+    (dh, dw) = geo.dilations
+    taps = np.ascontiguousarray(filters, dtype).reshape(kh, kw, channels * out_channels)
+    spectrum = _spectrum(taps, tuple(range(0, kh * dh, dh)), tuple(range(0, kw * dw, dw)), p, q, "filter")
+    spectrum = spectrum.reshape(-1, 2, channels, out_channels)
+    blocks = _workspace("blocks", (spectrum.shape[0], 2, channels, 2, out_channels), dtype)
+    blocks[:, 0, :, 0] = spectrum[:, 0]
+    np.negative(spectrum[:, 1], out=blocks[:, 0, :, 1])
+    blocks[:, 1, :, 0] = spectrum[:, 1]
+    blocks[:, 1, :, 1] = spectrum[:, 0]
+    return blocks.reshape(-1, 2 * channels, 2 * out_channels)
+
+
+def _batch_last(a, name):
+    """(N, H, W, C) as (H, W, C * N), batch last, in this thread's buffer `name`."""
+    n, h, w, c = a.shape
+    out = _workspace(name, (h, w, c, n), a.dtype)
+    np.copyto(out, a.transpose(1, 2, 3, 0))
+    return out.reshape(h, w, c * n)
+
+
+def _batch_first(signal, out):
+    """The (A, B, C * N) signal, batch last, copied into `out` (N, A, B, C). One 2-D transpose per (a, b): a
+    single copy of the whole walks the source with a stride of A * B * C * N floats between consecutive reads
+    of one output row and re-reads each cache line N / 16 times (4.4 ms for the CNN's 64x14x14x64 output,
+    0.6 ms this way). Rows of a are tasks on the kernels' threads."""
+    n, a, b, c = out.shape
+    source = signal.reshape(a, b, c, n)
+
+    def work(task, _worker):
+        for i in range(task[0], task[1]):
+            for j in range(b):
+                np.copyto(out[:, i, j], source[i, j].T)
+
+    per = -(-a // SPLIT)
+    count = conv_kernels.threads() if out.size >= 1 << 18 else 1
+    conv_kernels._run([(s, min(s + per, a)) for s in range(0, a, per)], work, count)
+    return out
+
+
+def _input_positions(in_shape, geo):
+    top, _, left, _ = geo.pads
+    return tuple(range(top, top + in_shape[1])), tuple(range(left, left + in_shape[2]))
+
+
+# --- the kernels -------------------------------------------------------------------------------------------
+def conv2d(x, filters, geo, out):
+    """conv2d of the NHWC `x` (float32/64, stride 1) with the HWIO `filters`, written into `out` (N, OH, OW, O)."""
+    batch = x.shape[0]
+    kh, kw, channels, out_channels = filters.shape
+    out_h, out_w = geo.out_hw
+    p, q = _sizes(x.shape, filters.shape, geo)
+    dtype = out.dtype
+    rows, cols = _input_positions(x.shape, geo)
+    spectrum = _spectrum(_batch_last(np.asarray(x, dtype), "x"), rows, cols, p, q, "x_spectrum")
+    blocks = _filter_spectrum(filters, p, q, geo, dtype)
+    product = _workspace("product", (blocks.shape[0], 2 * out_channels, batch), dtype)
+    _matmul(blocks.transpose(0, 2, 1), spectrum.reshape(-1, 2 * channels, batch), product)
+    y = _spatial(product.reshape(q // 2 + 1, p, 2, -1), p, q, tuple(range(out_h)), tuple(range(out_w)), 1, "y")
+    return _batch_first(y, out)
+
+
+def conv2d_input_grad(g, filters, in_shape, geo, out):
+    """The input gradient (N, H, W, C) of conv2d for the output gradient `g`, written into `out`."""
+    batch, height, width, channels = out.shape
+    out_channels = filters.shape[3]
+    p, q = _sizes(in_shape, filters.shape, geo)
+    dtype = out.dtype
+    out_h, out_w = geo.out_hw
+    spectrum = _spectrum(_batch_last(np.asarray(g, dtype), "g"), tuple(range(out_h)), tuple(range(out_w)), p, q,
+                         "g_spectrum")
+    blocks = _filter_spectrum(filters, p, q, geo, dtype)
+    product = _workspace("product", (blocks.shape[0], 2 * channels, batch), dtype)
+    _matmul(blocks, spectrum.reshape(-1, 2 * out_channels, batch), product)
+    rows, cols = _input_positions(in_shape, geo)
+    dx = _spatial(product.reshape(q // 2 + 1, p, 2, -1), p, q, rows, cols, 1, "dx")
+    return _batch_first(dx, out)
+
+
+def conv2d_filter_grad(x, g, filter_shape, geo):
+    """The filter gradient (KH, KW, C, O) of conv2d: per frequency, the sum over the batch of conj(X) G in one
+    GEMM, then back to the filter's taps."""
+    kh, kw, channels, out_channels = filter_shape
+    batch = x.shape[0]
+    dtype = np.result_type(x, g)
+    p, q = _sizes(x.shape, filter_shape, geo)
+    (dh, dw), (out_h, out_w) = geo.dilations, geo.out_hw
+    rows, cols = _input_positions(x.shape, geo)
+    xs = _spectrum(_batch_last(np.asarray(x, dtype), "x"), rows, cols, p, q, "x_spectrum")
+    gs = _spectrum(_batch_last(np.asarray(g, dtype), "g"), tuple(range(out_h)), tuple(range(out_w)), p, q,
+                   "g_spectrum")
+    frequencies = xs.shape[0] * p
+    # [Xr; Xi] @ [Gr; Gi]^T: blocks (Xr Gr', Xr Gi'; Xi Gr', Xi Gi') of (2C, 2O) per frequency
+    blocks = _workspace("grad_blocks", (frequencies, 2 * channels, 2 * out_channels), dtype)
+    _matmul(xs.reshape(frequencies, 2 * channels, batch),
+            gs.reshape(frequencies, 2 * out_channels, batch).transpose(0, 2, 1), blocks)
+    b = blocks.reshape(frequencies, 2, channels, 2, out_channels)
+    d = _workspace("grad_spectrum", (frequencies, 2, channels, out_channels), dtype)
+    np.add(b[:, 0, :, 0], b[:, 1, :, 1], out=d[:, 0])  # Re conj(X) G = Xr Gr + Xi Gi
+    np.subtract(b[:, 0, :, 1], b[:, 1, :, 0], out=d[:, 1])  # Im conj(X) G = Xr Gi - Xi Gr
+    taps = _spatial(d.reshape(q // 2 + 1, p, 2, -1), p, q, tuple(range(0, kh * dh, dh)),
+                    tuple(range(0, kw * dw, dw)), -1, "dw")
+    return taps.reshape(filter_shape).copy()
