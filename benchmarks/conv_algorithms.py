@@ -2,7 +2,9 @@
 (runtime/ops/fft_conv_kernels.py), for the CNN train step's two convs, each direction (forward, input
 gradient, filter gradient), interleaved, CPU time and wall time per call (medians of ROUNDS rounds).
 
-    PYTHONPATH=. python -m benchmarks.conv_algorithms [--threads N]
+    PYTHONPATH=. python -m benchmarks.conv_algorithms [--threads N] [--step]
+
+With --step, also the whole CNN train step (benchmarks/workloads.py, as a tf.function) by each algorithm.
 
 CPU time (time.process_time, all threads) is the figure to trust on a loaded machine; wall time is
 reported too. The thread count is the conv kernels' (`--threads` sets TINYTF_NUM_THREADS)."""
@@ -10,6 +12,7 @@ reported too. The thread count is the conv kernels' (`--threads` sets TINYTF_NUM
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import time
@@ -43,9 +46,28 @@ def _one_round(fn, algo):
     return (time.process_time() - c0) / CALLS * 1e3, (time.perf_counter() - w0) / CALLS * 1e3
 
 
+def _time_step():
+    import tinytf as tf
+    from benchmarks import workloads
+
+    steps = {}
+    for algo in ("direct", "fft"):
+        os.environ["TINYTF_CONV_ALGO"] = algo  # read at each call: each step function runs its algorithm
+        w = workloads.cnn_train_step()
+        steps[algo] = (tf.function(w.fn), w.args)
+    times = {"direct": [], "fft": []}
+    for _ in range(ROUNDS):
+        for algo, (fn, step_args) in steps.items():
+            times[algo].append(_one_round(functools.partial(fn, *step_args), "direct" if algo == "direct" else "auto"))
+    (dc, dw), (fc, fw) = ([statistics.median(t[k] for t in times[a]) for k in (0, 1)] for a in times)
+    print(f"{'cnn_train_step (tf.function)':32} {'auto vs direct':12} {dc:14.2f} {fc:11.2f} {fc / dc:6.2f} "
+          f"{dw:12.2f} {fw:9.2f}")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--step", action="store_true", help="also time the whole CNN train step")
     args = parser.parse_args(argv)
     if args.threads:
         os.environ["TINYTF_NUM_THREADS"] = str(args.threads)
@@ -72,6 +94,8 @@ def main(argv=None):
                         times[algo].append(_one_round(fn, algo))
                 (dc, dw), (fc, fw) = ([statistics.median(t[k] for t in times[a]) for k in (0, 1)] for a in times)
                 print(f"{name:32} {direction:12} {dc:14.2f} {fc:11.2f} {fc / dc:6.2f} {dw:12.2f} {fw:9.2f}  {picks}")
+        if args.step:
+            _time_step()
     finally:
         if saved is None:
             os.environ.pop("TINYTF_CONV_ALGO", None)

@@ -44,6 +44,7 @@ import threading
 
 import numpy as np
 
+from .. import blas_threads
 from . import conv_kernels
 from .thread_buffers import workspace
 
@@ -190,15 +191,26 @@ def _matmul(a, b, out):
 def _spectrum(signal, row_positions, col_positions, p, q, name):
     """The (Vf, P, 2, M) half spectrum of the real (R, S, M) `signal` whose samples sit at the given row and
     column positions, in this thread's buffer `name`."""
-    rows, cols, m = signal.shape
-    vf, dtype = q // 2 + 1, signal.dtype
-    by_rows = _workspace(name + "_w", (rows, 2 * vf, m), dtype)  # (h, real/imag, v, M)
-    _matmul(_rows_matrix(q, col_positions, dtype), signal, by_rows)
+    rows, _, m = signal.shape
+    by_rows = _along_width(signal, col_positions, q, name + "_w")
+    return _along_height(by_rows.reshape(rows, 2, q // 2 + 1, m), row_positions, p, name).reshape(
+        q // 2 + 1, p, 2, m)
+
+
+def _along_width(signal, col_positions, q, name):
+    """(R, S, M) -> (R, 2, Vf, M): the half-spectrum DFT along the width (rows real, imag)."""
+    rows, _, m = signal.shape
+    by_rows = _workspace(name, (rows, 2 * (q // 2 + 1), m), signal.dtype)
+    return _matmul(_rows_matrix(q, col_positions, signal.dtype), signal, by_rows)
+
+
+def _along_height(by_rows, row_positions, p, name):
+    """(R, 2, Vf, M) -> (Vf, 2P, M): the complex DFT along the height, rows (u, real/imag)."""
+    rows, _, vf, m = by_rows.shape
     # for a fixed v, the (h, real/imag) rows are evenly spaced (h's step is twice real/imag's): one matrix
     per_v = by_rows.reshape(2 * rows, vf, m).transpose(1, 0, 2)
-    out = _workspace(name, (vf, 2 * p, m), dtype)
-    _matmul(_columns_matrix(p, row_positions, dtype), per_v, out)
-    return out.reshape(vf, p, 2, m)
+    out = _workspace(name, (vf, 2 * p, m), by_rows.dtype)
+    return _matmul(_columns_matrix(p, row_positions, by_rows.dtype), per_v, out)
 
 
 def _spatial(spectrum, p, q, row_positions, col_positions, sign, name):
@@ -215,18 +227,25 @@ def _spatial(spectrum, p, q, row_positions, col_positions, sign, name):
 
 
 def _filter_spectrum(filters, p, q, geo, dtype):
-    """The filter's half spectrum as the per-frequency real matrices [[Wr, -Wi], [Wi, Wr]], (Vf * P, 2C, 2O)."""
+    """The filter's half spectrum W as the per-frequency real matrices [[Wr, -Wi], [Wi, Wr]], (Vf * P, 2C, 2O).
+
+    The right column of blocks, (-Wi, Wr), is the spectrum of i times the filter: the transform is linear, so
+    after the width's DFT the filter's columns are doubled, the copy's (real, imag) rows turned to (-imag, real),
+    and the height's DFT of both writes the whole matrix (the spectrum's columns are (C, 2, O)). Copying the
+    four blocks out of the spectrum instead cost 0.9 ms for the CNN's second conv, twice this way's."""
     kh, kw, channels, out_channels = filters.shape
     (dh, dw) = geo.dilations
     taps = np.ascontiguousarray(filters, dtype).reshape(kh, kw, channels * out_channels)
-    spectrum = _spectrum(taps, tuple(range(0, kh * dh, dh)), tuple(range(0, kw * dw, dw)), p, q, "filter")
-    spectrum = spectrum.reshape(-1, 2, channels, out_channels)
-    blocks = _workspace("blocks", (spectrum.shape[0], 2, channels, 2, out_channels), dtype)
-    blocks[:, 0, :, 0] = spectrum[:, 0]
-    np.negative(spectrum[:, 1], out=blocks[:, 0, :, 1])
-    blocks[:, 1, :, 0] = spectrum[:, 1]
-    blocks[:, 1, :, 1] = spectrum[:, 0]
-    return blocks.reshape(-1, 2 * channels, 2 * out_channels)
+    by_rows = _along_width(taps, tuple(range(0, kw * dw, dw)), q, "filter_w")
+    vf = q // 2 + 1
+    plain = by_rows.reshape(kh, 2, vf, channels, out_channels)
+    doubled = _workspace("filter_doubled", (kh, 2, vf, channels, 2, out_channels), dtype)
+    doubled[..., 0, :] = plain
+    np.negative(plain[:, 1], out=doubled[:, 0, :, :, 1])
+    doubled[:, 1, :, :, 1] = plain[:, 0]
+    blocks = _along_height(doubled.reshape(kh, 2, vf, 2 * channels * out_channels), tuple(range(0, kh * dh, dh)),
+                           p, "filter")
+    return blocks.reshape(vf * p, 2 * channels, 2 * out_channels)
 
 
 def _batch_last(a, name):
@@ -262,7 +281,7 @@ def _input_positions(in_shape, geo):
 
 
 # --- the kernels -------------------------------------------------------------------------------------------
-def conv2d(x, filters, geo, out):
+def _conv2d(x, filters, geo, out):
     """conv2d of the NHWC `x` (float32/64, stride 1) with the HWIO `filters`, written into `out` (N, OH, OW, O)."""
     batch = x.shape[0]
     kh, kw, channels, out_channels = filters.shape
@@ -278,7 +297,7 @@ def conv2d(x, filters, geo, out):
     return _batch_first(y, out)
 
 
-def conv2d_input_grad(g, filters, in_shape, geo, out):
+def _conv2d_input_grad(g, filters, in_shape, geo, out):
     """The input gradient (N, H, W, C) of conv2d for the output gradient `g`, written into `out`."""
     batch, height, width, channels = out.shape
     out_channels = filters.shape[3]
@@ -295,7 +314,7 @@ def conv2d_input_grad(g, filters, in_shape, geo, out):
     return _batch_first(dx, out)
 
 
-def conv2d_filter_grad(x, g, filter_shape, geo):
+def _conv2d_filter_grad(x, g, filter_shape, geo):
     """The filter gradient (KH, KW, C, O) of conv2d: per frequency, the sum over the batch of conj(X) G in one
     GEMM, then back to the filter's taps."""
     kh, kw, channels, out_channels = filter_shape
@@ -319,3 +338,19 @@ def conv2d_filter_grad(x, g, filter_shape, geo):
     taps = _spatial(d.reshape(q // 2 + 1, p, 2, -1), p, q, tuple(range(0, kh * dh, dh)),
                     tuple(range(0, kw * dw, dw)), -1, "dw")
     return taps.reshape(filter_shape).copy()
+
+
+def _in_one_region(kernel):
+    """The kernel inside one blas_threads.single() region: its batched GEMMs run as several rounds of tasks,
+    each of which would otherwise open and close a region of its own, and closing the last one wakes BLAS's
+    restorer thread (a GIL hand-off per round, which on a loaded machine costs a time slice)."""
+    @functools.wraps(kernel)
+    def run(*args):
+        with blas_threads.single():
+            return kernel(*args)
+    return run
+
+
+conv2d = _in_one_region(_conv2d)
+conv2d_input_grad = _in_one_region(_conv2d_input_grad)
+conv2d_filter_grad = _in_one_region(_conv2d_filter_grad)
