@@ -95,14 +95,18 @@ def test_empty_and_integer_inputs_stay_on_the_direct_kernels(algo):
 
 def test_the_rule_picks_the_frequency_domain_for_the_cnns_second_conv_only(algo):
     """auto: the CNN's 5x5x32->64 on 64x14x14 by frequency (0.5-0.65x the direct CPU time, measured), its
-    first conv (one input channel: the transforms cost more than the 40M multiply-adds direct) and small or
-    strided convs direct; `direct` and `fft` force the choice; other values are an error."""
+    first conv (one input channel: the transforms cost more than the 40M multiply-adds direct), 3x3 windows,
+    small batches and strided convs direct, as measured (fft_conv_kernels' cost model); `direct` and `fft` force the choice; other values are an error."""
     same = conv.conv_geometry((14, 14), (5, 5), (1, 1), (1, 1), "SAME")
     algo("auto")
     assert fft_conv_kernels.choose(np.float32, (64, 14, 14, 32), (5, 5, 32, 64), same)
     first = conv.conv_geometry((28, 28), (5, 5), (1, 1), (1, 1), "SAME")
     assert not fft_conv_kernels.choose(np.float32, (64, 28, 28, 1), (5, 5, 1, 32), first)
-    assert not fft_conv_kernels.choose(np.float32, (4, 14, 14, 32), (5, 5, 32, 64), same)  # too few MACs
+    assert not fft_conv_kernels.choose(np.float32, (4, 14, 14, 32), (5, 5, 32, 64), same)  # the blocks dominate
+    sevens = conv.conv_geometry((16, 16), (7, 7), (1, 1), (1, 1), "SAME")
+    assert fft_conv_kernels.choose(np.float32, (32, 16, 16, 32), (7, 7, 32, 64), sevens)  # 0.4x, measured
+    threes = conv.conv_geometry((8, 8), (3, 3), (1, 1), (1, 1), "SAME")
+    assert not fft_conv_kernels.choose(np.float32, (32, 8, 8, 128), (3, 3, 128, 128), threes)  # 1.4x, measured
     small = conv.conv_geometry((32, 32), (3, 3), (1, 1), (1, 1), "SAME")
     assert not fft_conv_kernels.choose(np.float32, (32, 32, 32, 3), (3, 3, 3, 32), small)  # the conv workload
     strided = conv.conv_geometry((14, 14), (5, 5), (2, 2), (1, 1), "SAME")

@@ -49,13 +49,21 @@ from . import conv_kernels
 from .thread_buffers import workspace
 
 SPLIT = 4  # a batched GEMM's leading axis is cut into this many slices at most (tasks for the threads)
-# The cost model (in direct-conv multiply-add equivalents): the transform GEMMs are thin (depth 2 x a
-# window side, or a side of the image) and ran at about half the GEMM rate of the direct conv's, the
-# per-frequency products at about the same rate. Measured on the CNN's convs, 1 thread (docs/performance.md).
-TRANSFORM_COST = 2.0
-PRODUCT_COST = 1.0
-ADVANTAGE = 0.6  # the frequency domain is chosen when its cost is at most this share of the direct conv's
-MIN_DIRECT_MACS = 20_000_000  # below this the direct conv's few calls win over the transforms' many
+# The cost model: CPU nanoseconds of the mean of the three directions, fitted (relative least squares) to 24
+# shapes timed on this project's 2-core machine, one thread, float32: 3x3 to 9x9 windows, 1 to 256 channels,
+# batches 4 to 128, images 7 to 64 (docs/performance.md). The frequency domain pays per transform
+# multiply-add, per product multiply-add, per float of the filter's block matrices (written once per call,
+# the bulk of a small batch's cost) and per float of input and output (the copies to and from batch-last);
+# the direct conv per multiply-add, per float of its window matrices and a fixed cost. The fit predicts the
+# measured ratio within about 0.15 on all 24; ADVANTAGE keeps the frequency domain to where it wins clearly.
+NS_PER_TRANSFORM_MAC = 0.0103
+NS_PER_PRODUCT_MAC = 0.0101
+NS_PER_BLOCK_FLOAT = 1.67
+NS_PER_MOVED_FLOAT = 4.33
+NS_PER_DIRECT_MAC = 0.0161
+NS_PER_WINDOW_FLOAT = 0.403
+NS_DIRECT_FIXED = 1.27e6
+ADVANTAGE = 0.85  # the frequency domain is chosen when its predicted time is at most this share of the direct
 
 _local = threading.local()
 _MODES = ("auto", "direct", "fft")
@@ -89,25 +97,25 @@ def choose(dtype, in_shape, filter_shape, geo) -> bool:
     if wanted == "fft":
         return True
     direct, transformed = costs(in_shape, filter_shape, geo)
-    return direct >= MIN_DIRECT_MACS and transformed <= ADVANTAGE * direct
+    return transformed <= ADVANTAGE * direct
 
 
 def costs(in_shape, filter_shape, geo):
-    """(direct, frequency-domain) multiply-adds of the forward conv, the latter weighted by the cost model.
-    The gradients cost about the same each way (the filter gradient transforms two signals, but its direct
-    way pays as much as the forward conv)."""
+    """(direct, frequency-domain) predicted nanoseconds of CPU time, by the cost model above."""
     batch, height, width, channels = in_shape
     kh, kw, _, out_channels = filter_shape
     out_h, out_w = geo.out_hw
-    direct = batch * out_h * out_w * kh * kw * channels * out_channels
+    windows = batch * out_h * out_w * kh * kw * channels
+    direct = NS_PER_DIRECT_MAC * windows * out_channels + NS_PER_WINDOW_FLOAT * windows + NS_DIRECT_FIXED
     p, q = _sizes(in_shape, filter_shape, geo)
     vf = q // 2 + 1
-    columns_in, columns_out = channels * batch, out_channels * batch
-    transforms = (height * 2 * vf * width + vf * 2 * p * 2 * height) * columns_in  # the input's spectrum
-    transforms += (kh * 2 * vf * kw + vf * 2 * p * 2 * kh) * channels * out_channels  # the filter's
-    transforms += (vf * 2 * out_h * 2 * p + out_h * out_w * 2 * vf) * columns_out  # back to the output
-    products = vf * p * 4 * channels * out_channels * batch
-    return direct, TRANSFORM_COST * transforms + PRODUCT_COST * products
+    transforms = (height * 2 * vf * width + vf * 2 * p * 2 * height) * channels * batch  # the input's spectrum
+    transforms += (vf * 2 * out_h * 2 * p + out_h * out_w * 2 * vf) * out_channels * batch  # back to the output
+    blocks = vf * p * 4 * channels * out_channels
+    moved = batch * (height * width * channels + out_h * out_w * out_channels)
+    transformed = (NS_PER_TRANSFORM_MAC * transforms + NS_PER_PRODUCT_MAC * blocks * batch
+                   + NS_PER_BLOCK_FLOAT * blocks + NS_PER_MOVED_FLOAT * moved)
+    return direct, transformed
 
 
 def _sizes(in_shape, filter_shape, geo):
