@@ -96,7 +96,8 @@ def test_empty_and_integer_inputs_stay_on_the_direct_kernels(algo):
 def test_the_rule_picks_the_frequency_domain_for_the_cnns_second_conv_only(algo):
     """auto: the CNN's 5x5x32->64 on 64x14x14 by frequency (0.5-0.65x the direct CPU time, measured), its
     first conv (one input channel: the transforms cost more than the 40M multiply-adds direct), 3x3 windows,
-    small batches and strided convs direct, as measured (fft_conv_kernels' cost model); `direct` and `fft` force the choice; other values are an error."""
+    small batches and strided convs direct, as measured (fft_conv_kernels' cost model); `direct` and `fft`
+    force the choice; other values are an error."""
     same = conv.conv_geometry((14, 14), (5, 5), (1, 1), (1, 1), "SAME")
     algo("auto")
     assert fft_conv_kernels.choose(np.float32, (64, 14, 14, 32), (5, 5, 32, 64), same)

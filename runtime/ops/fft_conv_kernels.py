@@ -49,21 +49,23 @@ from . import conv_kernels
 from .thread_buffers import workspace
 
 SPLIT = 4  # a batched GEMM's leading axis is cut into this many slices at most (tasks for the threads)
+CHUNK_BYTES = 1 << 20  # a chunk of columns through both DFTs: its input, intermediate and output stay in L2
 # The cost model: CPU nanoseconds of the mean of the three directions, fitted (relative least squares) to 24
 # shapes timed on this project's 2-core machine, one thread, float32: 3x3 to 9x9 windows, 1 to 256 channels,
-# batches 4 to 128, images 7 to 64 (docs/performance.md). The frequency domain pays per transform
-# multiply-add, per product multiply-add, per float of the filter's block matrices (written once per call,
-# the bulk of a small batch's cost) and per float of input and output (the copies to and from batch-last);
-# the direct conv per multiply-add, per float of its window matrices and a fixed cost. The fit predicts the
-# measured ratio within about 0.15 on all 24; ADVANTAGE keeps the frequency domain to where it wins clearly.
-NS_PER_TRANSFORM_MAC = 0.0103
-NS_PER_PRODUCT_MAC = 0.0101
-NS_PER_BLOCK_FLOAT = 1.67
-NS_PER_MOVED_FLOAT = 4.33
-NS_PER_DIRECT_MAC = 0.0161
-NS_PER_WINDOW_FLOAT = 0.403
-NS_DIRECT_FIXED = 1.27e6
-ADVANTAGE = 0.85  # the frequency domain is chosen when its predicted time is at most this share of the direct
+# batches 4 to 128, images 7 to 64 (benchmarks/conv_algorithms.py times the CNN's). The frequency domain pays
+# per transform multiply-add, per product multiply-add, per float of the filter's block matrices, per float
+# of input and output (the copies to and from batch-last) and a fixed cost; the direct conv per multiply-add,
+# per float of its window matrices and a fixed cost. On the 24 shapes the fit predicts the measured ratio
+# within about 0.2 (load 10-20); ADVANTAGE keeps the frequency domain to where it wins clearly.
+NS_PER_TRANSFORM_MAC = 0.047
+NS_PER_PRODUCT_MAC = 0.027
+NS_PER_BLOCK_FLOAT = 1.07
+NS_PER_MOVED_FLOAT = 0.72
+NS_FFT_FIXED = 0.45e6
+NS_PER_DIRECT_MAC = 0.0177
+NS_PER_WINDOW_FLOAT = 0.495
+NS_DIRECT_FIXED = 1.13e6
+ADVANTAGE = 0.8  # the frequency domain is chosen when its predicted time is at most this share of the direct
 
 _local = threading.local()
 _MODES = ("auto", "direct", "fft")
@@ -114,7 +116,7 @@ def costs(in_shape, filter_shape, geo):
     blocks = vf * p * 4 * channels * out_channels
     moved = batch * (height * width * channels + out_h * out_w * out_channels)
     transformed = (NS_PER_TRANSFORM_MAC * transforms + NS_PER_PRODUCT_MAC * blocks * batch
-                   + NS_PER_BLOCK_FLOAT * blocks + NS_PER_MOVED_FLOAT * moved)
+                   + NS_PER_BLOCK_FLOAT * blocks + NS_PER_MOVED_FLOAT * moved + NS_FFT_FIXED)
     return direct, transformed
 
 
@@ -198,62 +200,93 @@ def _matmul(a, b, out):
 
 def _spectrum(signal, row_positions, col_positions, p, q, name):
     """The (Vf, P, 2, M) half spectrum of the real (R, S, M) `signal` whose samples sit at the given row and
-    column positions, in this thread's buffer `name`."""
+    column positions, in this thread's buffer `name`. Both DFTs run on one chunk of columns after another
+    (_column_tasks), the intermediate staying in cache."""
     rows, _, m = signal.shape
-    by_rows = _along_width(signal, col_positions, q, name + "_w")
-    return _along_height(by_rows.reshape(rows, 2, q // 2 + 1, m), row_positions, p, name).reshape(
-        q // 2 + 1, p, 2, m)
+    vf, dtype = q // 2 + 1, signal.dtype
+    by_width = _rows_matrix(q, col_positions, dtype)
+    by_height = _columns_matrix(p, row_positions, dtype)
+    out = _workspace(name, (vf, 2 * p, m), dtype)
+
+    def work(task, _worker):
+        c0, c1 = task
+        mid = _workspace("spectrum_mid", (rows, 2 * vf, c1 - c0), dtype)  # (h, real/imag, v, columns)
+        np.matmul(by_width, signal[:, :, c0:c1], out=mid)
+        # for a fixed v, the (h, real/imag) rows are evenly spaced (h's step is twice real/imag's): one matrix
+        np.matmul(by_height, mid.reshape(2 * rows, vf, c1 - c0).transpose(1, 0, 2), out=out[:, :, c0:c1])
+
+    _run_columns(m, rows * signal.shape[1] + rows * 2 * vf + vf * 2 * p, work, out.size * 2 * rows)
+    return out.reshape(vf, p, 2, m)
 
 
-def _along_width(signal, col_positions, q, name):
-    """(R, S, M) -> (R, 2, Vf, M): the half-spectrum DFT along the width (rows real, imag)."""
-    rows, _, m = signal.shape
-    by_rows = _workspace(name, (rows, 2 * (q // 2 + 1), m), signal.dtype)
-    return _matmul(_rows_matrix(q, col_positions, signal.dtype), signal, by_rows)
-
-
-def _along_height(by_rows, row_positions, p, name):
-    """(R, 2, Vf, M) -> (Vf, 2P, M): the complex DFT along the height, rows (u, real/imag)."""
-    rows, _, vf, m = by_rows.shape
-    # for a fixed v, the (h, real/imag) rows are evenly spaced (h's step is twice real/imag's): one matrix
-    per_v = by_rows.reshape(2 * rows, vf, m).transpose(1, 0, 2)
-    out = _workspace(name, (vf, 2 * p, m), by_rows.dtype)
-    return _matmul(_columns_matrix(p, row_positions, by_rows.dtype), per_v, out)
+def _run_columns(m, floats_per_column, work, flops):
+    """work((c0, c1), worker) over column chunks whose data (`floats_per_column` each) is about CHUNK_BYTES,
+    on the kernels' threads. The chunks depend on the shapes alone: so do the bits."""
+    per = max(16, (CHUNK_BYTES // 4 // floats_per_column) // 16 * 16)
+    count = conv_kernels.threads() if flops >= conv_kernels.PARALLEL_MIN_FLOPS else 1
+    conv_kernels._run([(c, min(c + per, m)) for c in range(0, m, per)], work, count)
 
 
 def _spatial(spectrum, p, q, row_positions, col_positions, sign, name):
     """The real (A, B, M) signal at the given positions of the (Vf, P, 2, M) half spectrum (the module's
-    `spatial`), in this thread's buffer `name`."""
+    `spatial`), in this thread's buffer `name`, by chunks of columns as _spectrum."""
     vf, m, dtype = spectrum.shape[0], spectrum.shape[3], spectrum.dtype
     a, b = len(row_positions), len(col_positions)
-    by_cols = _workspace(name + "_h", (vf, 2 * a, m), dtype)  # (v, real/imag, a, M)
-    _matmul(_inverse_columns_matrix(p, row_positions, sign, dtype), spectrum.reshape(vf, 2 * p, m), by_cols)
-    per_a = by_cols.reshape(2 * vf, a, m).transpose(1, 0, 2)  # (a, (v, real/imag), M): evenly spaced rows
+    by_height = _inverse_columns_matrix(p, row_positions, sign, dtype)
+    by_width = _inverse_rows_matrix(p, q, col_positions, sign, dtype)
+    flat = spectrum.reshape(vf, 2 * p, m)
     out = _workspace(name, (a, b, m), dtype)
-    _matmul(_inverse_rows_matrix(p, q, col_positions, sign, dtype), per_a, out)
+
+    def work(task, _worker):
+        c0, c1 = task
+        mid = _workspace("spatial_mid", (vf, 2 * a, c1 - c0), dtype)  # (v, real/imag, a, columns)
+        np.matmul(by_height, flat[:, :, c0:c1], out=mid)
+        # (a, (v, real/imag), columns): evenly spaced rows again
+        np.matmul(by_width, mid.reshape(2 * vf, a, c1 - c0).transpose(1, 0, 2), out=out[:, :, c0:c1])
+
+    _run_columns(m, vf * 2 * p + vf * 2 * a + a * b, work, flat.size * 2 * a * 2)
     return out
 
 
-def _filter_spectrum(filters, p, q, geo, dtype):
-    """The filter's half spectrum W as the per-frequency real matrices [[Wr, -Wi], [Wi, Wr]], (Vf * P, 2C, 2O).
+def _times_filter(filters, spectrum, p, q, geo, adjoint, name):
+    """Per frequency, the filter's spectrum W as the real matrix [[Wr, -Wi], [Wi, Wr]] (2C, 2O) times the
+    (2O, N) spectrum (the input gradient), or its transpose times a (2C, N) one (`adjoint`: conv2d); the
+    result (Vf, P, 2, rows * N) in this thread's buffer `name`.
 
     The right column of blocks, (-Wi, Wr), is the spectrum of i times the filter: the transform is linear, so
     after the width's DFT the filter's columns are doubled, the copy's (real, imag) rows turned to (-imag, real),
-    and the height's DFT of both writes the whole matrix (the spectrum's columns are (C, 2, O)). Copying the
-    four blocks out of the spectrum instead cost 0.9 ms for the CNN's second conv, twice this way's."""
+    and the height's DFT of both gives the whole block matrix (its columns are (C, 2, O)). That DFT runs per
+    width frequency v, in a task that multiplies the P block matrices while they are in cache: written out
+    whole they are 4.7 MB for the CNN's second conv, and writing and reading them back cost as much as the
+    products."""
     kh, kw, channels, out_channels = filters.shape
-    (dh, dw) = geo.dilations
+    (dh, dw), dtype = geo.dilations, spectrum.dtype
+    vf, batch = q // 2 + 1, spectrum.shape[3] // (channels if adjoint else out_channels)
     taps = np.ascontiguousarray(filters, dtype).reshape(kh, kw, channels * out_channels)
-    by_rows = _along_width(taps, tuple(range(0, kw * dw, dw)), q, "filter_w")
-    vf = q // 2 + 1
+    by_rows = _workspace("filter_w", (kh, 2 * vf, channels * out_channels), dtype)
+    _matmul(_rows_matrix(q, tuple(range(0, kw * dw, dw)), dtype), taps, by_rows)
     plain = by_rows.reshape(kh, 2, vf, channels, out_channels)
     doubled = _workspace("filter_doubled", (kh, 2, vf, channels, 2, out_channels), dtype)
     doubled[..., 0, :] = plain
     np.negative(plain[:, 1], out=doubled[:, 0, :, :, 1])
     doubled[:, 1, :, :, 1] = plain[:, 0]
-    blocks = _along_height(doubled.reshape(kh, 2, vf, 2 * channels * out_channels), tuple(range(0, kh * dh, dh)),
-                           p, "filter")
-    return blocks.reshape(vf * p, 2 * channels, 2 * out_channels)
+    # for a fixed v, the (h, real/imag) rows are evenly spaced: one (2 KH, 2 C O) matrix
+    per_v = doubled.reshape(2 * kh, vf, 2 * channels * out_channels).transpose(1, 0, 2)
+    by_height = _columns_matrix(p, tuple(range(0, kh * dh, dh)), dtype)
+    rows, depth = (out_channels, channels) if adjoint else (channels, out_channels)
+    operand = spectrum.reshape(vf, p, 2 * depth, batch)
+    out = _workspace(name, (vf, p, 2 * rows, batch), dtype)
+
+    def work(task, _worker):
+        for v in range(*task):
+            blocks = _workspace("filter_blocks", (2 * p, 2 * channels * out_channels), dtype)
+            np.matmul(by_height, per_v[v], out=blocks)
+            blocks = blocks.reshape(p, 2 * channels, 2 * out_channels)
+            np.matmul(blocks.transpose(0, 2, 1) if adjoint else blocks, operand[v], out=out[v])
+
+    count = conv_kernels.threads() if out.size * 2 * depth >= conv_kernels.PARALLEL_MIN_FLOPS else 1
+    conv_kernels._run([(v, v + 1) for v in range(vf)], work, count)
+    return out.reshape(vf, p, 2, rows * batch)
 
 
 def _batch_last(a, name):
@@ -291,34 +324,26 @@ def _input_positions(in_shape, geo):
 # --- the kernels -------------------------------------------------------------------------------------------
 def _conv2d(x, filters, geo, out):
     """conv2d of the NHWC `x` (float32/64, stride 1) with the HWIO `filters`, written into `out` (N, OH, OW, O)."""
-    batch = x.shape[0]
-    kh, kw, channels, out_channels = filters.shape
     out_h, out_w = geo.out_hw
     p, q = _sizes(x.shape, filters.shape, geo)
     dtype = out.dtype
     rows, cols = _input_positions(x.shape, geo)
     spectrum = _spectrum(_batch_last(np.asarray(x, dtype), "x"), rows, cols, p, q, "x_spectrum")
-    blocks = _filter_spectrum(filters, p, q, geo, dtype)
-    product = _workspace("product", (blocks.shape[0], 2 * out_channels, batch), dtype)
-    _matmul(blocks.transpose(0, 2, 1), spectrum.reshape(-1, 2 * channels, batch), product)
-    y = _spatial(product.reshape(q // 2 + 1, p, 2, -1), p, q, tuple(range(out_h)), tuple(range(out_w)), 1, "y")
+    product = _times_filter(filters, spectrum, p, q, geo, True, "product")
+    y = _spatial(product, p, q, tuple(range(out_h)), tuple(range(out_w)), 1, "y")
     return _batch_first(y, out)
 
 
 def _conv2d_input_grad(g, filters, in_shape, geo, out):
     """The input gradient (N, H, W, C) of conv2d for the output gradient `g`, written into `out`."""
-    batch, height, width, channels = out.shape
-    out_channels = filters.shape[3]
     p, q = _sizes(in_shape, filters.shape, geo)
     dtype = out.dtype
     out_h, out_w = geo.out_hw
     spectrum = _spectrum(_batch_last(np.asarray(g, dtype), "g"), tuple(range(out_h)), tuple(range(out_w)), p, q,
                          "g_spectrum")
-    blocks = _filter_spectrum(filters, p, q, geo, dtype)
-    product = _workspace("product", (blocks.shape[0], 2 * channels, batch), dtype)
-    _matmul(blocks, spectrum.reshape(-1, 2 * out_channels, batch), product)
+    product = _times_filter(filters, spectrum, p, q, geo, False, "product")
     rows, cols = _input_positions(in_shape, geo)
-    dx = _spatial(product.reshape(q // 2 + 1, p, 2, -1), p, q, rows, cols, 1, "dx")
+    dx = _spatial(product, p, q, rows, cols, 1, "dx")
     return _batch_first(dx, out)
 
 
@@ -334,16 +359,24 @@ def _conv2d_filter_grad(x, g, filter_shape, geo):
     xs = _spectrum(_batch_last(np.asarray(x, dtype), "x"), rows, cols, p, q, "x_spectrum")
     gs = _spectrum(_batch_last(np.asarray(g, dtype), "g"), tuple(range(out_h)), tuple(range(out_w)), p, q,
                    "g_spectrum")
-    frequencies = xs.shape[0] * p
-    # [Xr; Xi] @ [Gr; Gi]^T: blocks (Xr Gr', Xr Gi'; Xi Gr', Xi Gi') of (2C, 2O) per frequency
-    blocks = _workspace("grad_blocks", (frequencies, 2 * channels, 2 * out_channels), dtype)
-    _matmul(xs.reshape(frequencies, 2 * channels, batch),
-            gs.reshape(frequencies, 2 * out_channels, batch).transpose(0, 2, 1), blocks)
-    b = blocks.reshape(frequencies, 2, channels, 2, out_channels)
-    d = _workspace("grad_spectrum", (frequencies, 2, channels, out_channels), dtype)
-    np.add(b[:, 0, :, 0], b[:, 1, :, 1], out=d[:, 0])  # Re conj(X) G = Xr Gr + Xi Gi
-    np.subtract(b[:, 0, :, 1], b[:, 1, :, 0], out=d[:, 1])  # Im conj(X) G = Xr Gi - Xi Gr
-    taps = _spatial(d.reshape(q // 2 + 1, p, 2, -1), p, q, tuple(range(0, kh * dh, dh)),
+    vf = q // 2 + 1
+    xs = xs.reshape(vf, p, 2 * channels, batch)
+    gs = gs.reshape(vf, p, 2 * out_channels, batch)
+    d = _workspace("grad_spectrum", (vf, p, 2, channels, out_channels), dtype)
+
+    def work(task, _worker):
+        # [Xr; Xi] @ [Gr; Gi]^T per frequency: blocks (Xr Gr', Xr Gi'; Xi Gr', Xi Gi') of (2C, 2O), combined
+        # while in cache (one v's P frequencies per task)
+        for v in range(*task):
+            blocks = _workspace("grad_blocks", (p, 2 * channels, 2 * out_channels), dtype)
+            np.matmul(xs[v], gs[v].transpose(0, 2, 1), out=blocks)
+            b = blocks.reshape(p, 2, channels, 2, out_channels)
+            np.add(b[:, 0, :, 0], b[:, 1, :, 1], out=d[v, :, 0])  # Re conj(X) G = Xr Gr + Xi Gi
+            np.subtract(b[:, 0, :, 1], b[:, 1, :, 0], out=d[v, :, 1])  # Im conj(X) G = Xr Gi - Xi Gr
+
+    count = conv_kernels.threads() if d.size * 4 * batch >= conv_kernels.PARALLEL_MIN_FLOPS else 1
+    conv_kernels._run([(v, v + 1) for v in range(vf)], work, count)
+    taps = _spatial(d.reshape(vf, p, 2, -1), p, q, tuple(range(0, kh * dh, dh)),
                     tuple(range(0, kw * dw, dw)), -1, "dw")
     return taps.reshape(filter_shape).copy()
 
