@@ -290,10 +290,17 @@ def _times_filter(filters, spectrum, p, q, geo, adjoint, name):
 
 
 def _batch_last(a, name):
-    """(N, H, W, C) as (H, W, C * N), batch last, in this thread's buffer `name`."""
+    """(N, H, W, C) as (H, W, C * N), batch last, in this thread's buffer `name`; rows of h are tasks on the
+    kernels' threads."""
     n, h, w, c = a.shape
     out = _workspace(name, (h, w, c, n), a.dtype)
-    np.copyto(out, a.transpose(1, 2, 3, 0))
+
+    def work(task, _worker):
+        np.copyto(out[task[0]:task[1]], a[:, task[0]:task[1]].transpose(1, 2, 3, 0))
+
+    per = -(-h // SPLIT)
+    count = conv_kernels.threads() if out.size >= 1 << 18 else 1
+    conv_kernels._run([(s, min(s + per, h)) for s in range(0, h, per)], work, count)
     return out.reshape(h, w, c * n)
 
 
