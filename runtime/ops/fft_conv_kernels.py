@@ -6,11 +6,12 @@ im2col GEMMs already run near the cores' peak. In the frequency domain a convolu
 frequency: (2 * out channels, 2 * in channels) @ (2 * in channels, batch) real GEMMs over 16 x 9 frequencies,
 75M multiply-adds, plus the transforms.
 
-Why not numpy.fft: its transforms of 2048 small 18x18 images took 8.5 ms of CPU for the input alone (numpy
-2.4, pocketfft, float32), more than the direct conv's 13.4 ms all told. The images are small, so each 1-D
-transform is a small dense DFT matrix, and a batch of them is one GEMM of that matrix with the batch's
-columns: 1 ms for the input's transform, 1.8 ms for the inverse. And with explicit matrices, the padded size
-need not suit an FFT: 16 for SAME 5x5 on 14 (see `_sizes`), where an FFT would take 18.
+Why not numpy.fft: a prototype with rfft2 / irfft2 (numpy 2.4's pocketfft, float32) took 21.6 ms of CPU for
+that conv's forward against 13.7 ms direct, 8.5 ms of it for the input's 2048 small 18x18 transforms. The
+images are small, so each 1-D transform is a small dense DFT matrix, and a batch of them is one GEMM of that
+matrix with the batch's columns: 0.65 ms for the input's transform, 1.5 ms for the output's inverse. And
+with explicit matrices, the padded size need not suit an FFT: 16 for SAME 5x5 on 14 (see `_sizes`), where an
+FFT would take 18.
 
 The transforms (signal positions t, frequencies u = 0 .. P - 1 along the height, v = 0 .. Q // 2 along the
 width, the rest known by symmetry since the signals are real):
@@ -29,10 +30,10 @@ the (channels, batch) matrix one above the other, which is the operand of the pe
 is. The product for the input gradient is [[Wr, -Wi], [Wi, Wr]] @ [Gr; Gi], conv2d uses the transpose of
 that matrix (the adjoint), the filter gradient [Xr; Xi] @ [Gr; Gi]^T.
 
-Threads: every GEMM here is batched over a leading axis (rows, frequencies); that axis is cut into at most
-SPLIT slices fixed by the shapes, run on conv_kernels' threads. Every output element is one BLAS call's,
-whatever the thread count: the same bits on 1 or 2 threads. The filter gradient sums over the batch inside
-one GEMM per frequency.
+Threads: the work is cut into tasks fixed by the shapes alone (chunks of columns for the transforms, one
+width frequency for the products, slices of rows for the copies) and run on conv_kernels' threads. Every
+output element comes from the same BLAS calls whatever the thread count: the same bits on 1, 2 or 3
+threads. The filter gradient sums over the batch inside one GEMM per frequency.
 
 `choose(...)` is the dispatch rule conv_kernels asks (TINYTF_CONV_ALGO=direct|fft|auto, default auto)."""
 
@@ -201,7 +202,7 @@ def _matmul(a, b, out):
 def _spectrum(signal, row_positions, col_positions, p, q, name):
     """The (Vf, P, 2, M) half spectrum of the real (R, S, M) `signal` whose samples sit at the given row and
     column positions, in this thread's buffer `name`. Both DFTs run on one chunk of columns after another
-    (_column_tasks), the intermediate staying in cache."""
+    (_run_columns), the intermediate staying in cache."""
     rows, _, m = signal.shape
     vf, dtype = q // 2 + 1, signal.dtype
     by_width = _rows_matrix(q, col_positions, dtype)
