@@ -112,6 +112,8 @@ def test_the_rule_picks_the_frequency_domain_for_the_cnns_second_conv_only(algo)
     assert not fft_conv_kernels.choose(np.float32, (32, 32, 32, 3), (3, 3, 3, 32), small)  # the conv workload
     strided = conv.conv_geometry((14, 14), (5, 5), (2, 2), (1, 1), "SAME")
     assert not fft_conv_kernels.choose(np.float32, (64, 14, 14, 32), (5, 5, 32, 64), strided)
+    tiny = conv.conv_geometry((4, 4), (2, 2), (1, 1), (1, 1), "SAME")
+    assert not fft_conv_kernels.choose(np.float64, (1, 4, 4, 1), (2, 2, 1, 1), tiny)  # small: direct, exact sums
     algo("direct")
     assert not fft_conv_kernels.choose(np.float32, (64, 14, 14, 32), (5, 5, 32, 64), same)
     algo("fft")

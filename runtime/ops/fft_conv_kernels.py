@@ -67,6 +67,10 @@ NS_PER_DIRECT_MAC = 0.0177
 NS_PER_WINDOW_FLOAT = 0.495
 NS_DIRECT_FIXED = 1.13e6
 ADVANTAGE = 0.8  # the frequency domain is chosen when its predicted time is at most this share of the direct
+# The fit's fixed costs say nothing of small convs (the smallest shape measured does 28M multiply-adds, the
+# smallest win 160M, an 80M one broke even): below
+# this many the direct kernels keep them, whose results small tests check bit for bit against sums.
+MIN_DIRECT_MACS = 100_000_000
 
 _local = threading.local()
 _MODES = ("auto", "direct", "fft")
@@ -100,7 +104,9 @@ def choose(dtype, in_shape, filter_shape, geo) -> bool:
     if wanted == "fft":
         return True
     direct, transformed = costs(in_shape, filter_shape, geo)
-    return transformed <= ADVANTAGE * direct
+    batch, _, _, channels = in_shape
+    macs = batch * geo.out_hw[0] * geo.out_hw[1] * filter_shape[0] * filter_shape[1] * channels * filter_shape[3]
+    return macs >= MIN_DIRECT_MACS and transformed <= ADVANTAGE * direct
 
 
 def costs(in_shape, filter_shape, geo):
