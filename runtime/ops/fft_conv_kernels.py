@@ -68,8 +68,7 @@ NS_PER_WINDOW_FLOAT = 0.495
 NS_DIRECT_FIXED = 1.13e6
 ADVANTAGE = 0.8  # the frequency domain is chosen when its predicted time is at most this share of the direct
 # The fit's fixed costs say nothing of small convs (the smallest shape measured does 28M multiply-adds, the
-# smallest win 160M, an 80M one broke even): below
-# this many the direct kernels keep them, whose results small tests check bit for bit against sums.
+# smallest win 160M, an 80M one broke even): below this many the direct kernels keep them.
 MIN_DIRECT_MACS = 100_000_000
 
 _local = threading.local()
