@@ -14,7 +14,10 @@ The input gradient runs one GEMM per window row (width stride 1) or per window o
 images, added into a padded input in cache.
 
 Each thread keeps its chunk buffers (`_workspace`) across calls: a steady-state call allocates only its
-result, and threads never share a buffer."""
+result, and threads never share a buffer.
+
+Stride-1 float convolutions with large windows and enough channels and images go by the frequency domain
+instead (fft_conv_kernels.py; its `choose` decides, TINYTF_CONV_ALGO=direct|fft|auto), in all three kernels."""
 
 from __future__ import annotations
 
