@@ -14,7 +14,10 @@ The input gradient runs one GEMM per window row (width stride 1) or per window o
 images, added into a padded input in cache.
 
 Each thread keeps its chunk buffers (`_workspace`) across calls: a steady-state call allocates only its
-result, and threads never share a buffer."""
+result, and threads never share a buffer.
+
+Stride-1 float convolutions with large windows and enough channels and images go by the frequency domain
+instead (fft_conv_kernels.py; its `choose` decides, TINYTF_CONV_ALGO=direct|fft|auto), in all three kernels."""
 
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from .. import blas_threads, chunked
-from . import pool_kernels
+from . import fft_conv_kernels, pool_kernels
 from .thread_buffers import workspace
 
 TASK_BYTES = 1 << 20  # one task's window matrix: with its input rows and output it stays in a 2 MiB L2
@@ -234,6 +237,8 @@ def conv2d(x, filters, geo, out=None, bias=None, relu=False, pool=None):
             out[...] = full if pool is None else _pool_rows(full, pool, out.shape[1:3])
         return out
     x = np.asarray(x, dtype)
+    if fft_conv_kernels.choose(dtype, x.shape, filters.shape, geo):
+        return _conv2d_by_fft(x, filters, geo, out, bias, relu, pool)
     weights = np.ascontiguousarray(filters, dtype).reshape(kh * kw * channels, out_channels)
     depth = kh * kw * channels
     count = _thread_count(batch * out_h * out_w, depth, out_channels)
@@ -256,6 +261,19 @@ def conv2d(x, filters, geo, out=None, bias=None, relu=False, pool=None):
 
     _run(tasks, work, count)
     return out
+
+
+def _conv2d_by_fft(x, filters, geo, out, bias, relu, pool):
+    """conv2d in the frequency domain (fft_conv_kernels.py), then the epilogue on the whole output: the same
+    ufuncs in the same order as the unfused ops, so fused and unfused give the same bits here too."""
+    if pool is None:
+        fft_conv_kernels.conv2d(x, filters, geo, out)
+        _epilogue(out, bias, relu)
+        return out
+    full = _workspace("fft_full", (x.shape[0],) + tuple(geo.out_hw) + (filters.shape[3],), out.dtype)
+    fft_conv_kernels.conv2d(x, filters, geo, full)
+    _epilogue(full, bias, relu)
+    return _pool_rows(full, pool, out.shape[1:3], out)
 
 
 def _epilogue(block, bias, relu):
@@ -287,6 +305,8 @@ def conv2d_filter_grad(x, g, filter_shape, geo):
     if g.size == 0 or x.size == 0:
         return np.zeros(filter_shape, dtype)
     x, g = np.asarray(x, dtype), np.asarray(g, dtype)
+    if fft_conv_kernels.choose(dtype, x.shape, filter_shape, geo):
+        return fft_conv_kernels.conv2d_filter_grad(x, g, filter_shape, geo)
     count = _thread_count(batch * out_h * out_w, depth, out_channels)
     tasks = _tasks(batch, out_h, out_w * depth * dtype.itemsize, PARTIAL_SUMS)
     groups = [tasks[k::PARTIAL_SUMS] for k in range(min(PARTIAL_SUMS, len(tasks)))]
@@ -331,6 +351,8 @@ def conv2d_input_grad(g, filters, in_shape, geo, out=None):
     if g.size == 0 or filters.size == 0:
         out[...] = 0
         return out
+    if fft_conv_kernels.choose(dtype, (batch,) + tuple(in_shape[1:]), filters.shape, geo):
+        return fft_conv_kernels.conv2d_input_grad(g, filters, in_shape, geo, out)
     if sw == 1 and right <= (kw - 1) * dw and channels > FEW_CHANNELS:
         return _input_grad_by_rows(np.ascontiguousarray(g, dtype), filters, in_shape, geo, out)
     return _input_grad_by_offsets(g, filters, in_shape, geo, out)
