@@ -19,6 +19,7 @@ import itertools
 
 import numpy as np
 
+from .. import blas_threads
 from ..registry import OpDef, register
 from .tensor_array import VARIANT
 
@@ -80,7 +81,7 @@ def _flush_matmul(acc, transpose_a, transpose_b):
     acc.pending, acc.rows = [], 0
     a, b = _operand(a, transpose_a), _operand(b, transpose_b)
     if acc.total is None:
-        acc.total = np.matmul(a, b)  # a fresh array: the first product becomes the total
+        acc.total = blas_threads.matmul(a, b)  # a fresh array: the first product becomes the total
     else:
         _add_product(acc.total, a, b)
 
@@ -91,14 +92,14 @@ def _add_product(total, a, b):
     alive at the top of the call's memory, where the backward loop starts."""
     rows, columns = total.shape
     if total.dtype not in (np.float32, np.float64):  # matmul may answer in another dtype (bfloat16: float32)
-        np.add(total, np.matmul(a, b), out=total)
+        np.add(total, blas_threads.matmul(a, b), out=total)
         return
     width = max(1, min(columns, PARTIAL_BYTES // (rows * total.itemsize)))
     block = np.empty((rows, width), total.dtype)
     for start in range(0, columns, width):
         stop = min(columns, start + width)
         part = block if stop - start == width else np.empty((rows, stop - start), total.dtype)
-        np.matmul(a, b[:, start:stop], out=part)
+        blas_threads.matmul(a, b[:, start:stop], out=part)  # its thread count by the shapes
         total[:, start:stop] += part
 
 
