@@ -47,7 +47,8 @@ _PREFIXES = ("scipy_openblas", "openblas")
 _SUFFIXES = ("64_", "", "_64")
 _found: dict = {}
 _lock = threading.Lock()
-_region = {"depth": 0, "saved": 1, "pinned": False, "until": 0.0, "restorer": None, "wide": 0}
+_region = {"depth": 0, "saved": 1, "pinned": False, "until": 0.0, "restorer": None, "wide": 0, "waiting": 0,
+           "wake": 0.0}  # wake: when the restorer's timed wait ends
 _thread = threading.local()  # .depth: this thread's open single() regions
 _changed = threading.Condition(_lock)
 LINGER_S = 0.05  # BLAS stays at one thread this long after the last region: a step's gaps between its convs
@@ -118,7 +119,7 @@ def single():
     get, put = functions
     with _lock:
         while _region["wide"]:  # another thread's wide() GEMM runs at BLAS's count: let it finish
-            _changed.wait()
+            _wait()
         if _region["depth"] == 0 and not _region["pinned"]:
             _region["saved"] = int(get())
             if _region["saved"] != 1:
@@ -138,8 +139,10 @@ def single():
                     _region["restorer"] = threading.Thread(target=_restore_later, name="tinytf-blas-restore",
                                                            daemon=True)
                     _region["restorer"].start()
-            if _region["depth"] == 0:
-                _changed.notify_all()  # the restorer, and wide() blocks waiting for the regions to end
+            if _region["depth"] == 0 and (_region["waiting"] or _region["wake"] > _region["until"]):
+                # the restorer (unpinned before, or asleep past the new end: LINGER_S was made shorter), and
+                # wide() blocks waiting for the regions to end
+                _changed.notify_all()
 
 
 @contextmanager
@@ -153,7 +156,7 @@ def wide():
         return
     with _lock:
         while _region["depth"]:
-            _changed.wait()
+            _wait()
         _restore_locked()
         _region["wide"] += 1
     try:
@@ -161,7 +164,7 @@ def wide():
     finally:
         with _lock:
             _region["wide"] -= 1
-            if not _region["wide"]:
+            if not _region["wide"] and _region["waiting"]:
                 _changed.notify_all()
 
 
@@ -188,15 +191,30 @@ def _restore_locked():
         _region["pinned"] = False
 
 
+def _wait():
+    """Wait (holding _lock) until a region or wide block ends. Counted: the ends notify only when someone
+    waits so, because on a loaded machine waking a thread can cost the notifier its time slice (measured: 2-3 ms
+    per conv kernel at load 9, when every region's end woke the restorer). The restorer's timed wait for the
+    linger's end is not counted: it wakes by itself and looks at the (possibly later) end again."""
+    _region["waiting"] += 1
+    try:
+        _changed.wait()
+    finally:
+        _region["waiting"] -= 1
+
+
 def _restore_later():
-    """The restorer thread: gives BLAS its count back once LINGER_S has passed with no region open."""
+    """The restorer thread: gives BLAS its count back once LINGER_S has passed with no region open. While BLAS
+    is pinned it only sleeps with a timeout (looking again every LINGER_S while a region is open), so region
+    ends need not wake it; unpinned, it waits, counted, for the next region's end."""
     with _lock:
         while True:
-            if not _region["pinned"] or _region["depth"]:
-                _changed.wait()
+            if not _region["pinned"]:
+                _wait()
                 continue
-            left = _region["until"] - time.monotonic()
+            left = LINGER_S if _region["depth"] else _region["until"] - time.monotonic()
             if left > 0:
+                _region["wake"] = time.monotonic() + left
                 _changed.wait(left)
                 continue
             _restore_locked()
@@ -210,6 +228,7 @@ def _after_fork_in_child():
     _region["restorer"] = None
     _region["depth"] = 0
     _region["wide"] = 0
+    _region["waiting"] = 0
     _thread.depth = 0
     if _region["pinned"] and _functions() is not None:
         _functions()[1](_region["saved"])
