@@ -1,9 +1,10 @@
 """The depthwise kernels (runtime/ops/depthwise_kernels.py) against a float64 loop, in every code path: the
-direct kernels and the dense convolutions with block-diagonal filters (depthwise_dense.py), width
-stride 1 (rows seen as OW * C values) and > 1, multiplier 1 (written straight into the output) and > 1,
-1 to 5 channels, dilations, SAME/VALID/explicit padding, tasks of one or several images on one or two
-threads; non-finite inputs give the direct kernels' NaNs and infinities either way. The gradients are checked as the exact adjoints of the forward map in float64 (for a linear map F,
-<g, F(x)> = <F^T(g), x> for every x and g, which is what a finite-difference check approximates)."""
+direct kernels and the dense convolutions with block-diagonal filters (depthwise_dense.py), width stride 1
+(rows seen as OW * C values) and > 1, multiplier 1 (written straight into the output) and > 1, 1 to 5
+channels, dilations, SAME/VALID/explicit padding, tasks of one or several images on one or two threads;
+non-finite inputs give the direct kernels' NaNs and infinities either way. The gradients are checked as the
+exact adjoints of the forward map in float64 (for a linear map F, <g, F(x)> = <F^T(g), x> for every x and g,
+which is what a finite-difference check approximates)."""
 
 import itertools
 
