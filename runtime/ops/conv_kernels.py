@@ -193,10 +193,18 @@ def _columns_by_offset(rows, out_rows, geo):
     n, _, _, channels = rows.shape
     out_w = geo.out_hw[1]
     columns = _workspace("offset_columns", (kh, kw, channels, n, out_rows, out_w), rows.dtype)
+    # the rows turned channels-first once: each offset's copy then reads runs of a row's values, where from
+    # the channels-last rows it gathered one value every C (32x34x34x3 rows, 3x3: 0.56 -> 0.40 ms CPU; the
+    # conv workload 2.86 -> 2.75 ms CPU, load 10)
+    if channels == 1:
+        turned = rows.transpose(3, 0, 1, 2)  # already a channels-first view
+    else:
+        turned = _workspace("offset_turned", (channels,) + rows.shape[:3], rows.dtype)
+        np.copyto(turned, rows.transpose(3, 0, 1, 2))
     for i in range(kh):
         for j in range(kw):
-            window = rows[:, i * dh:i * dh + (out_rows - 1) * sh + 1:sh, j * dw:j * dw + (out_w - 1) * sw + 1:sw]
-            np.copyto(columns[i, j], window.transpose(3, 0, 1, 2))
+            window = turned[:, :, i * dh:i * dh + (out_rows - 1) * sh + 1:sh, j * dw:j * dw + (out_w - 1) * sw + 1:sw]
+            np.copyto(columns[i, j], window)
     return columns.reshape(kh * kw * channels, n * out_rows * out_w).T
 
 
