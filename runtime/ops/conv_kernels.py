@@ -223,7 +223,8 @@ def conv2d(x, filters, geo, out=None, bias=None, relu=False, pool=None):
     output rows while the GEMM has just left them in cache, on the task's thread: `bias` (C,) added, then
     relu, then, with `pool` = (KH, KW), a max pool whose windows tile the output (VALID; the rows and columns
     past the last whole window are dropped), so that `out` and the result are the pooled (N, OH/KH, OW/KW, C).
-    Each step is the numpy ufunc the separate ops use, in their order: the results are bit for bit theirs."""
+    Each step is the numpy ufunc the separate ops use: the results are bit for bit theirs (with a pool, bias
+    and relu run after it, on the pooled rows: _epilogue says why that is exact)."""
     kh, kw, channels, out_channels = filters.shape
     batch, (out_h, out_w) = x.shape[0], geo.out_hw
     dtype = np.result_type(x, filters)
@@ -255,18 +256,25 @@ def conv2d(x, filters, geo, out=None, bias=None, relu=False, pool=None):
         else:
             block = _workspace("epilogue", (n1 - n0, r1 - r0, out_w, out_channels), dtype)
         _matmul_into(columns, weights, block.reshape(-1, out_channels))
-        _epilogue(block, bias, relu)
-        if pool is not None:
+        if pool is None:
+            _epilogue(block, bias, relu)
+        else:  # max pool first, then bias and relu on the pooled rows (_epilogue says why that is exact)
             p0, p1 = r0 // pool[0], min(r1 // pool[0], out.shape[1])
             if p1 > p0:
                 _pool_rows(block[:, p0 * pool[0] - r0:p1 * pool[0] - r0], pool, (p1 - p0, out.shape[2]),
                            out[n0:n1, p0:p1])
+                _epilogue(out[n0:n1, p0:p1], bias, relu)
 
     _run(tasks, work, count)
     return out
 
 
 def _epilogue(block, bias, relu):
+    """block + bias, then relu, in place. Before a max pool they commute with it, bit for bit, so the conv
+    applies them to the 4x smaller pooled rows (for 2x2): rounding is monotonic, so a >= c gives
+    fl(a + b) >= fl(c + b), and relu is monotonic, so max(relu(a), relu(c)) is relu(max(a, c)); a NaN
+    anywhere in the window is NaN either way (np.maximum propagates it). conv workload (32x32x32x32 output):
+    relu 0.36 ms + pool 0.60 ms on the full rows, against the pool and a 0.09 ms relu on the pooled ones."""
     if bias is not None:
         np.add(block, bias, out=block)
     if relu:
