@@ -72,13 +72,16 @@ def _operand(x, transposed):
 
 
 def _flush_matmul(acc, transpose_a, transpose_b):
-    terms = acc.pending
+    terms, acc.pending, acc.rows = acc.pending, [], 0
     if len(terms) == 1:
         (a, b), = terms
     else:  # sum_i a_i @ b_i == [a_0 a_1 ...] @ [b_0; b_1; ...]: concatenate along the contracted axis
-        a = np.concatenate([t[0] for t in terms], axis=0 if transpose_a else 1)
-        b = np.concatenate([t[1] for t in terms], axis=1 if transpose_b else 0)
-    acc.pending, acc.rows = [], 0
+        a_parts, b_parts = [t[0] for t in terms], [t[1] for t in terms]
+        del terms  # the kept operands are now held by the two lists alone
+        a = np.concatenate(a_parts, axis=0 if transpose_a else 1)
+        a_parts.clear()  # operands held nowhere else (an RNN's saved states, read once) are freed before b
+        b = np.concatenate(b_parts, axis=1 if transpose_b else 0)  # is joined (rnn_unroll's peak: 400 -> see
+        b_parts.clear()  # docs/performance.md)
     a, b = _operand(a, transpose_a), _operand(b, transpose_b)
     if acc.total is None:
         acc.total = blas_threads.matmul(a, b)  # a fresh array: the first product becomes the total
