@@ -207,12 +207,15 @@ def emit_planned(cg, node, indent) -> bool:
     op = node.op.name
     out = plan.views.get(id(node.outputs[0])) if node.outputs else None
     if op == "matmul" and out is not None:
-        from .ops.linalg import _operand
+        from . import blas_threads
+        from .ops.linalg import _operand, single_threaded_gemm
 
         a, b = node.inputs
         left = _operand(cg.var(a), a._shape, node.attrs["transpose_a"])
         right = _operand(cg.var(b), b._shape, node.attrs["transpose_b"])
-        cg.line(indent, f"{cg.define(node.outputs[0])} = np.matmul({left}, {right}, out={cg.view_names[out]})", node)
+        # a GEMM OpenBLAS may thread runs at a thread count set by its shapes (runtime/blas_threads.py)
+        gemm = "np.matmul" if single_threaded_gemm(node) else cg.bind(blas_threads.matmul, "blas_matmul")
+        cg.line(indent, f"{cg.define(node.outputs[0])} = {gemm}({left}, {right}, out={cg.view_names[out]})", node)
         return True
     if op in ("conv2d", "conv2d_epilogue", "conv2d_backprop_input") and out is not None:
         kernel = cg.bind(node.op.kernel, f"{op}_kernel")

@@ -8,10 +8,12 @@ whole arrays, while arrays that fit in L2 (300k float32) gained nothing, hence C
 Chunks can also run on several threads, because numpy releases the GIL inside ufuncs on numeric arrays:
 the threads take chunks from one shared counter until none is left. The thread count is `num_threads()`:
 `set_num_threads(n)` (tf.config.threading.set_intra_op_parallelism_threads calls it), else the smallest of
-TINYTF_NUM_THREADS, OMP_NUM_THREADS and OPENBLAS_NUM_THREADS that are set, else 1. One by default, because
-that is what measured faster here: on this project's shared 2-core machine under load 13, a second thread
-made the 1M-element chain 17% slower (the threads wait for the GIL and for the scheduler) and broke even at
-4M elements. Threads start only for blocks of THREAD_MIN_ELEMENTS or more."""
+TINYTF_NUM_THREADS, OMP_NUM_THREADS and OPENBLAS_NUM_THREADS that are set, else the count numpy's BLAS runs
+with (the machine's cores, as TensorFlow's intra-op pool and the convolution kernels use). Threads start only
+for blocks of THREAD_MIN_ELEMENTS or more. On this project's 2-core machine the second thread halves the
+1M-element chain's wall time when a core is idle (TensorFlow runs it on 2 threads: 4.7 ms against tinytf's
+5.9 ms on one); under load 13 it made the call 17% slower, the threads waiting for the scheduler. Each
+output element is computed by the same ufuncs whichever thread takes its chunk: the same bits on any count."""
 
 from __future__ import annotations
 
@@ -22,12 +24,14 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from . import blas_threads
+
 CHUNK_ELEMENTS = 65536  # 256 KiB of float32 per operand: a chain's few live chunks stay in a 2 MiB L2
 CHUNK_MIN_BYTES = 2 << 20  # blocks whose output fits in L2 run whole (chunking them measured no gain)
 THREAD_MIN_ELEMENTS = 1 << 19  # below this the hand-off to a second thread costs more than it saves
 
 _THREAD_VARIABLES = ("TINYTF_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")
-_setting = {"threads": None, "requested": None}
+_setting = {"requested": None}
 _pool_lock = threading.Lock()
 _pool: dict = {}  # (kind, worker count) -> executor
 
@@ -42,16 +46,17 @@ def _from_environment() -> int:
 
 
 def num_threads() -> int:
-    """Threads a chunked block may use (the calling thread included)."""
-    if _setting["threads"] is None:
-        _setting["threads"] = _from_environment()
-    return _setting["threads"]
+    """Threads a chunked block may use (the calling thread included): what the user asked for, else BLAS's
+    count (1 where it cannot be read: another BLAS; then os.cpu_count())."""
+    requested = requested_threads()
+    if requested is not None:
+        return requested
+    return blas_threads.count() if blas_threads.available() else (os.cpu_count() or 1)
 
 
 def set_num_threads(count) -> None:
     """Use `count` threads for chunked blocks; 0 or None goes back to the environment's count."""
-    _setting["threads"] = int(count) if count else None
-    _setting["requested"] = _setting["threads"]
+    _setting["requested"] = int(count) if count else None
 
 
 def requested_threads():

@@ -2,12 +2,14 @@
 whole-array evaluation, numpy and every pass off, on 1, 2 and 3 threads, with several outputs, scalars and
 integer blocks, under concurrent calls; outputs never shared between calls; and the thread-count settings."""
 
+import os
+
 import numpy as np
 import pytest
 from ways import in_threads, traced_with
 
 import tinytf as tf
-from tinytf.runtime import chunked
+from tinytf.runtime import blas_threads, chunked
 
 rng = np.random.default_rng(3)
 N = 300_001  # not a multiple of the chunk: the last chunk is short
@@ -20,9 +22,9 @@ def small_chunks(monkeypatch):
     monkeypatch.setattr(chunked, "CHUNK_MIN_BYTES", 1 << 16)
     monkeypatch.setattr(chunked, "CHUNK_ELEMENTS", 4096)
     monkeypatch.setattr(chunked, "THREAD_MIN_ELEMENTS", 1 << 17)
-    saved = chunked._setting["threads"]
+    saved = chunked._setting["requested"]
     yield
-    chunked._setting["threads"] = saved
+    chunked._setting["requested"] = saved
 
 
 def _compiled(fn, args, disable_all=False):
@@ -144,12 +146,13 @@ def test_concurrent_calls_with_threads(small_chunks):
 
 
 def test_thread_count_follows_settings(monkeypatch):
-    saved = chunked._setting["threads"]
+    saved = chunked._setting["requested"]
     try:
         for name in ("TINYTF_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
             monkeypatch.delenv(name, raising=False)
         chunked.set_num_threads(None)
-        assert chunked.num_threads() == 1  # nothing set: one thread (see runtime/chunked.py)
+        expected = blas_threads.count() if blas_threads.available() else (os.cpu_count() or 1)
+        assert chunked.num_threads() == expected  # nothing set: as many as BLAS (see runtime/chunked.py)
         monkeypatch.setenv("OMP_NUM_THREADS", "3")
         monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")
         chunked.set_num_threads(None)
@@ -162,7 +165,7 @@ def test_thread_count_follows_settings(monkeypatch):
         tf.config.threading.set_intra_op_parallelism_threads(0)
         assert chunked.num_threads() == 3
     finally:
-        chunked._setting["threads"] = saved
+        chunked._setting["requested"] = saved
 
 
 def test_the_chunk_function_is_straight_ufunc_code(small_chunks):

@@ -80,6 +80,25 @@ def test_kernel_is_bitwise_the_separate_ops_in_any_chunks(chunking, x_shape, w_s
     np.testing.assert_array_equal(_bits(out), _bits(want))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_pooling_before_bias_and_relu_keeps_every_bit(dtype):
+    """The kernel pools first and adds bias and relu to the pooled rows: bit for bit the separate ops'
+    order, with windows all negative, all below -bias, holding a NaN or an inf, or mixed."""
+    x = RNG.normal(size=(3, 8, 8, 3)).astype(dtype)
+    x[0, 2, 3, 1] = np.nan
+    x[1, 5, 5, 0] = np.inf
+    x[2, 6, 1, 2] = -np.inf
+    w = RNG.normal(size=(3, 3, 3, 4)).astype(dtype)
+    w[..., 0] = -np.abs(w[..., 0])  # channel 0 mostly negative outputs
+    b = np.array([0.5, -3.0, 0.0, 2.0], dtype)
+    geo = conv.conv_geometry((8, 8), (3, 3), (1, 1), (1, 1), "SAME")
+    for bias in (b, None):
+        want = _unfused(x, w, bias, (1, 1), "SAME", (2, 2))
+        got = conv_kernels.conv2d(x, w, geo, bias=bias, relu=True, pool=(2, 2))
+        assert np.isnan(want).any() and (want == 0).any() and (want > 0).any()
+        np.testing.assert_array_equal(_bits(got), _bits(want))
+
+
 def test_kernel_matches_float64_numpy():
     x = RNG.normal(size=(4, 10, 10, 3)).astype(np.float32)
     w = RNG.normal(size=(3, 3, 3, 8)).astype(np.float32)

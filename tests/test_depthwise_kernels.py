@@ -1,15 +1,17 @@
-"""The depthwise kernels (runtime/ops/depthwise_kernels.py) against a float64 loop, in every code path: width
-stride 1 (rows seen as OW * C values) and > 1, multiplier 1 (written straight into the output) and > 1,
-1 to 5 channels, dilations, SAME/VALID/explicit padding, tasks of one or several images on one or two
-threads. The gradients are checked as the exact adjoints of the forward map in float64 (for a linear map F,
-<g, F(x)> = <F^T(g), x> for every x and g, which is what a finite-difference check approximates)."""
+"""The depthwise kernels (runtime/ops/depthwise_kernels.py) against a float64 loop, in every code path: the
+direct kernels and the dense convolutions with block-diagonal filters (depthwise_dense.py), width stride 1
+(rows seen as OW * C values) and > 1, multiplier 1 (written straight into the output) and > 1, 1 to 5
+channels, dilations, SAME/VALID/explicit padding, tasks of one or several images on one or two threads;
+non-finite inputs give the direct kernels' NaNs and infinities either way. The gradients are checked as the
+exact adjoints of the forward map in float64 (for a linear map F, <g, F(x)> = <F^T(g), x> for every x and g,
+which is what a finite-difference check approximates)."""
 
 import itertools
 
 import numpy as np
 import pytest
 
-from tinytf.runtime.ops import conv, conv_kernels, conv_variants, depthwise_kernels
+from tinytf.runtime.ops import conv, conv_kernels, conv_variants, depthwise_dense, depthwise_kernels
 
 rng = np.random.default_rng(5)
 
@@ -40,11 +42,20 @@ CASES = [  # x shape, filter shape, strides, padding, dilations
 ]
 
 
+@pytest.fixture(params=["direct", "dense"])
+def way(request, monkeypatch):
+    """The direct kernels (no input counts as few channels) or the dense convolutions (all of these do)."""
+    monkeypatch.setattr(depthwise_dense, "MAX_CHANNELS", 0 if request.param == "direct" else 64)
+    return request.param
+
+
 @pytest.fixture(params=["one task, one thread", "many tasks, two threads"])
-def tasking(request, monkeypatch):
+def tasking(request, monkeypatch, way):
     if request.param != "one task, one thread":
         monkeypatch.setattr(depthwise_kernels, "TASK_BYTES", 1)  # one image per task
         monkeypatch.setattr(depthwise_kernels, "PARALLEL_MIN_ELEMENTS", 0)
+        monkeypatch.setattr(conv_kernels, "TASK_BYTES", 1)  # the dense way's conv kernels: one row per task
+        monkeypatch.setattr(conv_kernels, "PARALLEL_MIN_FLOPS", 0)
         monkeypatch.setattr(conv_kernels, "threads", lambda: 2)
     return request.param
 
@@ -84,8 +95,10 @@ def test_float32_results_are_float32_and_close_to_float64(tasking):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
 
 
-def test_the_filter_gradient_is_the_same_bits_on_any_thread_count(monkeypatch):
+def test_the_filter_gradient_is_the_same_bits_on_any_thread_count(monkeypatch, way):
     """Which thread took which task, and how many threads there are, leave the float32 sums' order alone."""
+    monkeypatch.setattr(conv_kernels, "TASK_BYTES", 1)
+    monkeypatch.setattr(conv_kernels, "PARALLEL_MIN_FLOPS", 0)
     monkeypatch.setattr(depthwise_kernels, "TASK_BYTES", 1)
     monkeypatch.setattr(depthwise_kernels, "PARALLEL_MIN_ELEMENTS", 0)
     x = rng.standard_normal((9, 6, 6, 4)).astype(np.float32)
@@ -113,3 +126,33 @@ def test_empty_batch_and_steady_state_buffers():
     second = depthwise_kernels.forward(x, f, geo)  # the thread's reused buffers hold nothing stale
     assert first is not second
     np.testing.assert_array_equal(first, second)
+
+
+@pytest.mark.parametrize("channels, dense", [(3, True), (16, True), (17, False)])
+def test_few_channels_take_the_dense_way(monkeypatch, channels, dense):
+    calls = []
+    for name in ("forward", "input_grad", "filter_grad"):
+        monkeypatch.setattr(depthwise_dense, name, lambda *a, name=name, real=getattr(depthwise_dense, name):
+                            calls.append(name) or real(*a))
+    x, f = rng.standard_normal((2, 6, 6, channels)), rng.standard_normal((3, 3, channels, 2))
+    y, (input_grad, filter_grad) = _kernels(x, f, (1, 1), "SAME", (1, 1))
+    input_grad(y), filter_grad(y)
+    assert calls == (["forward", "input_grad", "filter_grad"] if dense else [])
+    np.testing.assert_allclose(y, reference(x, f, (1, 1), "SAME", (1, 1)), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("bad", [np.inf, -np.inf, np.nan])
+def test_non_finite_inputs_give_the_direct_kernels_answers(monkeypatch, bad):
+    x, f = rng.standard_normal((2, 6, 6, 4)), rng.standard_normal((3, 3, 4, 2))
+    x[1, 2, 3, 1] = bad
+    g = rng.standard_normal((2, 6, 6, 8))
+    g[0, 4, 1, 5] = bad
+    monkeypatch.setattr(depthwise_dense, "MAX_CHANNELS", 0)
+    y, (input_grad, filter_grad) = _kernels(x, f, (1, 1), "SAME", (1, 1))
+    expected = [y, input_grad(g), filter_grad(g)]
+    assert np.isnan(y).any() or np.isinf(y).any()
+    monkeypatch.setattr(depthwise_dense, "MAX_CHANNELS", 16)
+    y, (input_grad, filter_grad) = _kernels(x, f, (1, 1), "SAME", (1, 1))
+    for got, want in zip([y, input_grad(g), filter_grad(g)], expected):
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+        np.testing.assert_allclose(got[~np.isnan(got)], want[~np.isnan(want)], rtol=1e-10, atol=1e-10)

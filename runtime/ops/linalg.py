@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes, shapes
+from .. import blas_threads, dtypes, shapes
 from ..dispatch import apply, convert_inputs, convert_to_tensor
 from ..errors import InvalidArgumentError
 from ..registry import OpDef, register
@@ -52,7 +52,8 @@ def _transposed(value, flag):
 
 # --- matmul -------------------------------------------------------------------------------------------
 def _matmul_kernel(a, b, *, transpose_a, transpose_b):
-    product = np.matmul(_transposed(a, transpose_a), _transposed(b, transpose_b))
+    # BLAS's thread count by the shapes, not by when the last convolution ran (runtime/blas_threads.py)
+    product = blas_threads.matmul(_transposed(a, transpose_a), _transposed(b, transpose_b))
     # ml_dtypes' bfloat16 matmul accumulates and answers in float32; TF's answer is bfloat16
     return product if product.dtype == a.dtype else product.astype(a.dtype)
 
@@ -83,11 +84,24 @@ def _operand(template, shape, flag):
     return f"np.swapaxes({template}, -1, -2)"
 
 
-def _render_matmul(node):
-    """`a @ b`, as numpy code reads; a transposed operand as `.T` (rank 2) or np.swapaxes."""
+def single_threaded_gemm(node) -> bool:
+    """Whether the matmul `node`'s GEMMs are small enough for OpenBLAS to run on one thread whatever its
+    count (runtime/blas_threads.py): known shapes of at most THREADED_MAX M*K*N per matrix."""
     a, b = node.inputs
-    if a.dtype.name == "bfloat16":
-        return None  # the kernel, which rounds the float32 product back to bfloat16
+    sa, sb = a._shape, b._shape
+    if sa is None or sb is None or None in sa[-2:] or None in sb[-2:]:
+        return False
+    m, k = sa[-2:][::-1] if node.attrs["transpose_a"] else sa[-2:]
+    n = sb[-2] if node.attrs["transpose_b"] else sb[-1]
+    return m * k * n <= blas_threads.THREADED_MAX
+
+
+def _render_matmul(node):
+    """`a @ b`, as numpy code reads; a transposed operand as `.T` (rank 2) or np.swapaxes. GEMMs OpenBLAS may
+    thread call the kernel, which sets BLAS's thread count by their shapes."""
+    a, b = node.inputs
+    if a.dtype.name == "bfloat16" or not single_threaded_gemm(node):
+        return None  # the kernel (bfloat16: it rounds the float32 product back to bfloat16)
     left = _operand("{0}", a._shape, node.attrs["transpose_a"])
     right = _operand("{1}", b._shape, node.attrs["transpose_b"])
     return f"{left} @ {right}"

@@ -19,6 +19,7 @@ import itertools
 
 import numpy as np
 
+from .. import blas_threads
 from ..registry import OpDef, register
 from .tensor_array import VARIANT
 
@@ -71,16 +72,19 @@ def _operand(x, transposed):
 
 
 def _flush_matmul(acc, transpose_a, transpose_b):
-    terms = acc.pending
+    terms, acc.pending, acc.rows = acc.pending, [], 0
     if len(terms) == 1:
         (a, b), = terms
     else:  # sum_i a_i @ b_i == [a_0 a_1 ...] @ [b_0; b_1; ...]: concatenate along the contracted axis
-        a = np.concatenate([t[0] for t in terms], axis=0 if transpose_a else 1)
-        b = np.concatenate([t[1] for t in terms], axis=1 if transpose_b else 0)
-    acc.pending, acc.rows = [], 0
+        a_parts, b_parts = [t[0] for t in terms], [t[1] for t in terms]
+        del terms  # the kept operands are now held by the two lists alone
+        a = np.concatenate(a_parts, axis=0 if transpose_a else 1)
+        a_parts.clear()  # operands held nowhere else (an RNN's saved states, read once) are freed before b
+        b = np.concatenate(b_parts, axis=1 if transpose_b else 0)  # is joined (rnn_unroll's peak: 400 -> see
+        b_parts.clear()  # docs/performance.md)
     a, b = _operand(a, transpose_a), _operand(b, transpose_b)
     if acc.total is None:
-        acc.total = np.matmul(a, b)  # a fresh array: the first product becomes the total
+        acc.total = blas_threads.matmul(a, b)  # a fresh array: the first product becomes the total
     else:
         _add_product(acc.total, a, b)
 
@@ -91,14 +95,14 @@ def _add_product(total, a, b):
     alive at the top of the call's memory, where the backward loop starts."""
     rows, columns = total.shape
     if total.dtype not in (np.float32, np.float64):  # matmul may answer in another dtype (bfloat16: float32)
-        np.add(total, np.matmul(a, b), out=total)
+        np.add(total, blas_threads.matmul(a, b), out=total)
         return
     width = max(1, min(columns, PARTIAL_BYTES // (rows * total.itemsize)))
     block = np.empty((rows, width), total.dtype)
     for start in range(0, columns, width):
         stop = min(columns, start + width)
         part = block if stop - start == width else np.empty((rows, stop - start), total.dtype)
-        np.matmul(a, b[:, start:stop], out=part)
+        blas_threads.matmul(a, b[:, start:stop], out=part)  # its thread count by the shapes
         total[:, start:stop] += part
 
 
