@@ -1201,3 +1201,12 @@ from .rules_core_api import UNEXPORTED as _CORE_API_UNEXPORTED  # noqa: E402
 RULES.update(_CORE_API_RULES)
 TF_NAMES.update(_CORE_API_TF_NAMES)
 UNEXPORTED.update(_CORE_API_UNEXPORTED)
+
+# tf.signal's Fourier transforms have their own table too.
+from .rules_signal import RULES as _SIGNAL_RULES  # noqa: E402
+from .rules_signal import TF_NAMES as _SIGNAL_TF_NAMES  # noqa: E402
+from .rules_signal import UNEXPORTED as _SIGNAL_UNEXPORTED  # noqa: E402
+
+RULES.update(_SIGNAL_RULES)
+TF_NAMES.update(_SIGNAL_TF_NAMES)
+UNEXPORTED.update(_SIGNAL_UNEXPORTED)
