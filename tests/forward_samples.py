@@ -658,3 +658,16 @@ SAMPLES.update({
     "irfftnd": [lambda: [tf.signal.irfftnd(arr((2, 3, 4), tf.complex64), axes=[2, 0]),
                          tf.signal.irfftnd(arr((3, 4), tf.complex128), [4, 5], norm="ortho")]],
 })
+
+
+def _wav_file():
+    """A 16-bit stereo WAV file of 5 frames at 8000 Hz, written by the encoder under test's twin."""
+    return tf.audio.encode_wav(c([[0.0, 0.5], [-1.0, 1.0], [0.25, -0.3], [2.0, -2.0], [1e-5, 0.99999]]), 8000)
+
+
+SAMPLES.update({
+    "encode_wav": [lambda: [_wav_file(), tf.audio.encode_wav(c([[0.125], [-0.75]]), 44100)]],
+    "decode_wav": [lambda: [tf.audio.decode_wav(_wav_file()).audio,
+                            tf.audio.decode_wav(_wav_file(), desired_channels=3, desired_samples=7).audio,
+                            tf.audio.decode_wav(_wav_file(), desired_channels=1, desired_samples=2).sample_rate]],
+})

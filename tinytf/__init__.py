@@ -11,6 +11,7 @@ from tinytf.runtime.shapes import TensorShape
 from tinytf.runtime.tensor import Tensor
 
 from . import (  # noqa: F401
+    audio,
     autodiff,
     autograph,
     bitwise,

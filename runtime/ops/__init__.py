@@ -63,6 +63,7 @@ from . import (  # noqa: F401
     summary,
     tensor_array,
     tensor_list_reduce,
+    wav_codec,
 )
 
 # isort: split

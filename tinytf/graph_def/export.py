@@ -59,6 +59,9 @@ _SEPARATE = {"TopKV2": ("values", "indices"), "Unique": ("y", "idx"),
              "SparseSoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
              "UniqueWithCounts": ("y", "idx", "count"), "StatelessRandomGetKeyCounter": ("key", "counter"),
              "BroadcastGradientArgs": ("r0", "r1"), "TensorListConcatV2": ("tensor", "lengths")}
+# tf.audio's WAV codec (rules_signal.py)
+_SEPARATE["DecodeWav"] = ("audio", "sample_rate")
+_OTHER["EncodeWav"] = "contents"
 
 
 def output_ref(name: str, tf_op: str, index: int) -> str:

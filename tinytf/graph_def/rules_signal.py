@@ -1,6 +1,7 @@
-"""Export rules for tf.signal's Fourier transforms (runtime/ops/fft.py): each tinytf op is the TF op of the same
-name (FFT, IFFT2D, RFFT, IRFFT3D, ...); the real transforms take fft_length as an int32 input, as TF's do.
-rules_more.py merges RULES, TF_NAMES and UNEXPORTED into its tables; this module imports neither rules module."""
+"""Export rules for tf.signal's Fourier transforms (runtime/ops/fft.py) and tf.audio's WAV codec: each tinytf op
+is the TF op of the same name (FFT, IFFT2D, RFFT, IRFFT3D, DecodeWav, ...); the real transforms take fft_length
+as an int32 input, as TF's do. rules_more.py merges RULES, TF_NAMES and UNEXPORTED into its tables; this module
+imports neither rules module."""
 
 from __future__ import annotations
 
@@ -33,9 +34,20 @@ def _real(tf_op):
     return rule
 
 
-RULES = {**{op: _complex(tf_op) for op, tf_op in _COMPLEX.items()},
+def _decode_wav(n, const):
+    return "DecodeWav", list(n.refs), {"desired_channels": p.attr(int(n.attrs["desired_channels"])),
+                                       "desired_samples": p.attr(int(n.attrs["desired_samples"]))}
+
+
+def _encode_wav(n, const):
+    return "EncodeWav", list(n.refs), {}
+
+
+RULES = {"decode_wav": _decode_wav, "encode_wav": _encode_wav,
+         **{op: _complex(tf_op) for op, tf_op in _COMPLEX.items()},
          **{op: _real(tf_op) for op, tf_op in _REAL.items()}}
-TF_NAMES = {**_COMPLEX, **_REAL}
+TF_NAMES = {**_COMPLEX, **_REAL, "decode_wav": "DecodeWav",
+            "encode_wav": "EncodeWav"}
 
 _NO_CPU_KERNEL = ("TF 2.21's {} has no CPU kernel (its wrapper fails with NotFoundError on CPU), so no exported "
                   "graph could be checked by running it; not written")
