@@ -671,3 +671,14 @@ SAMPLES.update({
                             tf.audio.decode_wav(_wav_file(), desired_channels=3, desired_samples=7).audio,
                             tf.audio.decode_wav(_wav_file(), desired_channels=1, desired_samples=2).sample_rate]],
 })
+# --- CTC (runtime/ops/ctc.py, ctc_beam.py) ---
+_CTC_LOGITS = np.random.RandomState(7).normal(size=(6, 2, 4))
+SAMPLES.update({
+    "ctc_loss": [lambda: [tf.nn.ctc_loss(c([[1, 2], [3, 0]]), c(_CTC_LOGITS, tf.float32), c([2, 1]), c([6, 4])),
+                          tf.nn.ctc_loss(tf.sparse.from_dense(c([[1, 1], [2, 0]])), c(_CTC_LOGITS), None, c([5, 6]),
+                                         blank_index=-1)]],
+    "ctc_greedy_decoder": [lambda: [tf.nn.ctc_greedy_decoder(c(_CTC_LOGITS, tf.float32), c([6, 3]))[1],
+                                    tf.nn.ctc_greedy_decoder(c(_CTC_LOGITS), c([2, 5]), False, 0)[0][0].values]],
+    "ctc_beam_search_decoder": [lambda: [tf.nn.ctc_beam_search_decoder(c(_CTC_LOGITS, tf.float32), c([6, 3]), 3,
+                                                                       2)[1]]],
+})

@@ -512,6 +512,16 @@ CASES.update({
     "irfftnd": [Case(lambda x: tf.signal.irfftnd(_cx(x), axes=[0]) ** 2, (3, 2))],
 })
 
+# CTC: TF's rule scales the loss's stored gradient; TF forbids second derivatives of its fused op
+_CTC_LABELS = [[1, 2, 2], [3, 0, 0]]
+CASES.update({
+    "ctc_loss": [Case(lambda x: tf.nn.ctc_loss(_CTC_LABELS, tf.reshape(x, [5, 2, 4]), [3, 1], [5, 4]) * [1.0, 2.0],
+                      (40,), second=False),
+                 Case(lambda x: tf.nn.ctc_loss(tf.sparse.from_dense(tf.constant([[1, 3, 3], [0, 1, 0]])),
+                                               tf.reshape(x, [6, 2, 4]), None, [6, 5], blank_index=2), (48,),
+                      second=False)],
+})
+
 # Ops through which TF registers no gradient although they may output floats: asking for one raises TF's
 # LookupError (checked in test_sets_and_counts.py), so they keep differentiable=True with no rule.
 TF_HAS_NO_GRADIENT = {"unique", "bincount"}

@@ -1,7 +1,7 @@
-"""Export rules for tf.signal's Fourier transforms (runtime/ops/fft.py) and tf.audio's WAV codec: each tinytf op
-is the TF op of the same name (FFT, IFFT2D, RFFT, IRFFT3D, DecodeWav, ...); the real transforms take fft_length
-as an int32 input, as TF's do. rules_more.py merges RULES, TF_NAMES and UNEXPORTED into its tables; this module
-imports neither rules module."""
+"""Export rules for tf.signal's Fourier transforms (runtime/ops/fft.py), tf.audio's WAV codec and the CTC greedy
+decoder: each tinytf op is the TF op of the same name (FFT, IFFT2D, RFFT, IRFFT3D, DecodeWav, CTCGreedyDecoder,
+...); the real transforms take fft_length as an int32 input, as TF's do. rules_more.py merges RULES, TF_NAMES and
+UNEXPORTED into its tables; this module imports neither rules module."""
 
 from __future__ import annotations
 
@@ -43,12 +43,25 @@ def _encode_wav(n, const):
     return "EncodeWav", list(n.refs), {}
 
 
-RULES = {"decode_wav": _decode_wav, "encode_wav": _encode_wav,
+def _ctc_greedy_decoder(n, const):
+    return "CTCGreedyDecoder", list(n.refs), {"T": p.attr_type(n.inputs[0].dtype),
+                                              "merge_repeated": p.attr(bool(n.attrs["merge_repeated"])),
+                                              "blank_index": p.attr(int(n.attrs["blank"]))}
+
+
+RULES = {"ctc_greedy_decoder": _ctc_greedy_decoder, "decode_wav": _decode_wav, "encode_wav": _encode_wav,
          **{op: _complex(tf_op) for op, tf_op in _COMPLEX.items()},
          **{op: _real(tf_op) for op, tf_op in _REAL.items()}}
 TF_NAMES = {**_COMPLEX, **_REAL, "decode_wav": "DecodeWav",
-            "encode_wav": "EncodeWav"}
+            "encode_wav": "EncodeWav", "ctc_greedy_decoder": "CTCGreedyDecoder"}
 
 _NO_CPU_KERNEL = ("TF 2.21's {} has no CPU kernel (its wrapper fails with NotFoundError on CPU), so no exported "
                   "graph could be checked by running it; not written")
 UNEXPORTED = {op: _NO_CPU_KERNEL.format(op.upper()) for op in ("fftnd", "ifftnd", "rfftnd", "irfftnd")}
+UNEXPORTED.update({
+    "ctc_loss": "tinytf's op takes dense padded labels with either blank convention; TF's CTCLoss takes a sparse "
+                "tensor's indices and values with the blank last (and ctc_loss_dense is a Python composite); "
+                "not written",
+    "ctc_beam_search_decoder": "TF's CTCBeamSearchDecoder lists all paths' indices, then values, then shapes; "
+                               "tinytf's op interleaves them per path; not written",
+})
