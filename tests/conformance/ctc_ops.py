@@ -119,3 +119,30 @@ def p_keras_backend_ctc(tf):
     decoded, log_prob = backend.ctc_decode(probs, LOGIT_LENGTH, greedy=False, beam_width=5, top_paths=2)
     out.append([val(decoded), val(log_prob)])
     return out
+
+
+@program
+def p_ctc_docstring_examples(tf):
+    inf = float("inf")
+    logits = tf.constant([[[0., -inf, -inf], [-2.3, -inf, -0.1]],
+                          [[-inf, -0.5, -inf], [-inf, -inf, -0.1]],
+                          [[-inf, -inf, -inf], [-0.1, -inf, -2.3]]])
+    seq_lens = tf.constant([2, 3])
+    outputs = tf.nn.ctc_greedy_decoder(logits, seq_lens, blank_index=1)
+    (decoded,), log_probability = outputs
+    out = [val(decoded.indices), val(decoded.values), val(decoded.dense_shape), val(log_probability)]
+    # tf.nn.ctc_loss's example, with fixed numbers where it draws random ones
+    batch_size, num_labels, max_label_length, num_frames = 8, 6, 5, 12
+    rng = np.random.RandomState(50)
+    labels = tf.constant(rng.randint(1, num_labels, (batch_size, max_label_length)), tf.int64)
+    logits = tf.constant(rng.uniform(size=(num_frames, batch_size, num_labels)).astype("float32"))
+    label_length = tf.constant(rng.randint(2, max_label_length, batch_size), tf.int64)
+    label_mask = tf.sequence_mask(label_length, maxlen=max_label_length, dtype=label_length.dtype)
+    labels *= label_mask
+    logit_length = [num_frames] * batch_size
+    with tf.GradientTape() as t:
+        t.watch(logits)
+        ref_loss = tf.nn.ctc_loss(labels=labels, logits=logits, label_length=label_length,
+                                  logit_length=logit_length, blank_index=0)
+    ref_grad = t.gradient(ref_loss, logits)
+    return out + [val(ref_loss), val(ref_grad)]

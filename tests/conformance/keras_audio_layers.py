@@ -110,3 +110,22 @@ def p_keras_mel_spectrogram(tf):
     out.append(outcome(lambda: keras.layers.MelSpectrogram(fft_length=64, dtype="float64")(tf.cast(signal, "float64")),
                        ""))
     return out
+
+
+@program
+def p_keras_mel_spectrogram_docstring(tf):
+    keras = tf.keras
+    layer = keras.layers.MelSpectrogram(num_mel_bins=64, sampling_rate=8000, sequence_stride=256, fft_length=2048)
+    unbatched = layer(keras.random.uniform(shape=(16000,))).shape
+    layer = keras.layers.MelSpectrogram(num_mel_bins=80, sampling_rate=8000, sequence_stride=128, fft_length=2048)
+    batched = layer(keras.random.uniform(shape=(2, 16000))).shape
+    # STFTSpectrogram's examples with the windows as arrays (TF 2.21's environment has no scipy)
+    frames = keras.layers.STFTSpectrogram(mode="log", frame_length=256, frame_step=128, fft_length=512,
+                                          window=np.hanning(256).astype("float32"), padding="valid", trainable=False)
+    same = keras.layers.STFTSpectrogram(mode="log", frame_length=256, frame_step=128, fft_length=512,
+                                        window=np.hamming(256).astype("float32"), padding="same")
+    image = keras.layers.STFTSpectrogram(mode="log", frame_length=256, frame_step=128, fft_length=512,
+                                         window=np.hanning(256).astype("float32"), padding="same", expand_dims=True)
+    return [list(unbatched), list(batched), list(frames(keras.random.uniform(shape=(3, 16000, 1))).shape),
+            list(same(keras.random.uniform(shape=(3, 16000, 2))).shape),
+            list(image(keras.random.uniform(shape=(3, 16000, 3))).shape)]
