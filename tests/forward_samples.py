@@ -665,3 +665,56 @@ SAMPLES.update({
     "erfinv": [lambda: [tf.math.erfinv(c([-1.0, -0.5, 0.0, 0.25, 0.9999, 1.0])), tf.math.erfinv(arr((3,)))]],
     "erfcinv": [lambda: [tf.math.erfcinv(c([0.0, 0.05, 1.0, 1.7, 2.0])), tf.math.erfcinv(arr((3,), tf.float64))]],
 })
+# --- tf.signal's Fourier transforms (runtime/ops/fft.py): both complex dtypes, crop and pad, N-D axes ---
+_COMPLEXES = (tf.complex64, tf.complex128)
+
+
+def _real_fft_samples(fn, k):
+    return _each((tf.float32, tf.float64), lambda d: [fn(arr((2, 3, 5), d)), fn(arr((2, 3, 4), d), [2, 3, 6][-k:]),
+                                                     fn(arr((1, 1, 0), d))])
+
+
+def _inverse_real_fft_samples(fn, k):
+    return _each(_COMPLEXES, lambda d: [fn(arr((2, 3, 5), d)), fn(arr((2, 3, 4), d), [2, 3, 7][-k:])])
+
+
+SAMPLES.update({
+    **{name: _each(_COMPLEXES, lambda d, fn=fn: [fn(arr((2, 3, 4), d)), fn(arr((0, 2, 2, 2), d))])
+       for name, fn in (("fft", tf.signal.fft), ("ifft", tf.signal.ifft), ("fft2d", tf.signal.fft2d),
+                        ("ifft2d", tf.signal.ifft2d), ("fft3d", tf.signal.fft3d), ("ifft3d", tf.signal.ifft3d))},
+    "fftnd": [lambda: [tf.signal.fftnd(arr((2, 3, 4), tf.complex64), axes=[0, 2]),
+                       tf.signal.fftnd(arr((3, 4), tf.complex128), fft_length=[2, 6], norm="ortho")]],
+    "ifftnd": [lambda: tf.signal.ifftnd(arr((2, 3, 4), tf.complex64), axes=[-1, 0], norm="forward")],
+    "rfft": _real_fft_samples(tf.signal.rfft, 1), "rfft2d": _real_fft_samples(tf.signal.rfft2d, 2),
+    "rfft3d": _real_fft_samples(tf.signal.rfft3d, 3), "irfft": _inverse_real_fft_samples(tf.signal.irfft, 1),
+    "irfft2d": _inverse_real_fft_samples(tf.signal.irfft2d, 2),
+    "irfft3d": _inverse_real_fft_samples(tf.signal.irfft3d, 3),
+    "rfftnd": [lambda: [tf.signal.rfftnd(arr((2, 3, 4)), axes=[0, 1]),
+                        tf.signal.rfftnd(arr((3, 4), tf.float64), [4, 7])]],
+    "irfftnd": [lambda: [tf.signal.irfftnd(arr((2, 3, 4), tf.complex64), axes=[2, 0]),
+                         tf.signal.irfftnd(arr((3, 4), tf.complex128), [4, 5], norm="ortho")]],
+})
+
+
+def _wav_file():
+    """A 16-bit stereo WAV file of 5 frames at 8000 Hz, written by the encoder under test's twin."""
+    return tf.audio.encode_wav(c([[0.0, 0.5], [-1.0, 1.0], [0.25, -0.3], [2.0, -2.0], [1e-5, 0.99999]]), 8000)
+
+
+SAMPLES.update({
+    "encode_wav": [lambda: [_wav_file(), tf.audio.encode_wav(c([[0.125], [-0.75]]), 44100)]],
+    "decode_wav": [lambda: [tf.audio.decode_wav(_wav_file()).audio,
+                            tf.audio.decode_wav(_wav_file(), desired_channels=3, desired_samples=7).audio,
+                            tf.audio.decode_wav(_wav_file(), desired_channels=1, desired_samples=2).sample_rate]],
+})
+# --- CTC (runtime/ops/ctc.py, ctc_beam.py) ---
+_CTC_LOGITS = np.random.RandomState(7).normal(size=(6, 2, 4))
+SAMPLES.update({
+    "ctc_loss": [lambda: [tf.nn.ctc_loss(c([[1, 2], [3, 0]]), c(_CTC_LOGITS, tf.float32), c([2, 1]), c([6, 4])),
+                          tf.nn.ctc_loss(tf.sparse.from_dense(c([[1, 1], [2, 0]])), c(_CTC_LOGITS), None, c([5, 6]),
+                                         blank_index=-1)]],
+    "ctc_greedy_decoder": [lambda: [tf.nn.ctc_greedy_decoder(c(_CTC_LOGITS, tf.float32), c([6, 3]))[1],
+                                    tf.nn.ctc_greedy_decoder(c(_CTC_LOGITS), c([2, 5]), False, 0)[0][0].values]],
+    "ctc_beam_search_decoder": [lambda: [tf.nn.ctc_beam_search_decoder(c(_CTC_LOGITS, tf.float32), c([6, 3]), 3,
+                                                                       2)[1]]],
+})

@@ -482,6 +482,51 @@ CASES.update({
     "erfcinv": [Case(tf.math.erfcinv, (4,), low=0.1, high=1.9)],
 })
 
+def _cx(x):
+    """A complex input with independent-looking parts, from one real array."""
+    return tf.complex(x, x * x - 0.5)
+
+
+def _parts(z):
+    """A real function of both parts of a complex result (so every part's gradient matters)."""
+    return tf.math.real(z) * 1.5 + tf.math.imag(z) * tf.math.real(z)
+
+
+# tf.signal's Fourier transforms (runtime/ops/fft.py, rules in fft_grad.py)
+CASES.update({
+    "fft": [Case(lambda x: _parts(tf.signal.fft(_cx(x))), (2, 5))],
+    "ifft": [Case(lambda x: _parts(tf.signal.ifft(_cx(x))), (2, 4))],
+    "fft2d": [Case(lambda x: _parts(tf.signal.fft2d(_cx(x))), (2, 3, 4))],
+    "ifft2d": [Case(lambda x: _parts(tf.signal.ifft2d(_cx(x))), (3, 3))],
+    "fft3d": [Case(lambda x: _parts(tf.signal.fft3d(_cx(x))), (2, 2, 3))],
+    "ifft3d": [Case(lambda x: _parts(tf.signal.ifft3d(_cx(x))), (2, 3, 2))],
+    "fftnd": [Case(lambda x: _parts(tf.signal.fftnd(_cx(x), axes=[0, 2])), (2, 3, 3))],
+    "ifftnd": [Case(lambda x: _parts(tf.signal.ifftnd(_cx(x), fft_length=[4], axes=[1], norm="ortho")), (2, 3))],
+    "rfft": [Case(lambda x: _parts(tf.signal.rfft(x * x)), (2, 6)), Case(lambda x: _parts(tf.signal.rfft(x)), (5,)),
+             Case(lambda x: _parts(tf.signal.rfft(x, [3])), (2, 5))],
+    "rfft2d": [Case(lambda x: _parts(tf.signal.rfft2d(x * x)), (3, 4)),
+               Case(lambda x: _parts(tf.signal.rfft2d(x)), (3, 5))],
+    "rfft3d": [Case(lambda x: _parts(tf.signal.rfft3d(x * x)), (2, 3, 4))],
+    "rfftnd": [Case(lambda x: _parts(tf.signal.rfftnd(x * x, axes=[0])), (5, 2))],
+    "irfft": [Case(lambda x: tf.signal.irfft(_cx(x)) ** 2, (2, 4)),
+              Case(lambda x: tf.signal.irfft(_cx(x), [7]), (3, 4)),
+              Case(lambda x: tf.signal.irfft(_cx(x), [4]), (5,))],
+    "irfft2d": [Case(lambda x: tf.signal.irfft2d(_cx(x)) ** 2, (3, 4)),
+                Case(lambda x: tf.signal.irfft2d(_cx(x), [3, 5]), (3, 3))],
+    "irfft3d": [Case(lambda x: tf.signal.irfft3d(_cx(x)) ** 2, (2, 2, 3))],
+    "irfftnd": [Case(lambda x: tf.signal.irfftnd(_cx(x), axes=[0]) ** 2, (3, 2))],
+})
+
+# CTC: TF's rule scales the loss's stored gradient; TF forbids second derivatives of its fused op
+_CTC_LABELS = [[1, 2, 2], [3, 0, 0]]
+CASES.update({
+    "ctc_loss": [Case(lambda x: tf.nn.ctc_loss(_CTC_LABELS, tf.reshape(x, [5, 2, 4]), [3, 1], [5, 4]) * [1.0, 2.0],
+                      (40,), second=False),
+                 Case(lambda x: tf.nn.ctc_loss(tf.sparse.from_dense(tf.constant([[1, 3, 3], [0, 1, 0]])),
+                                               tf.reshape(x, [6, 2, 4]), None, [6, 5], blank_index=2), (48,),
+                      second=False)],
+})
+
 # Ops through which TF registers no gradient although they may output floats: asking for one raises TF's
 # LookupError (checked in test_sets_and_counts.py), so they keep differentiable=True with no rule.
 TF_HAS_NO_GRADIENT = {"unique", "bincount"}
@@ -548,4 +593,5 @@ def test_third_derivative_of_the_spectral_norm_raises():
         h = t2.gradient(g_squared, x)
     with pytest.raises(NotImplementedError, match="third derivatives of the spectral matrix norm"):
         t3.gradient(h, x)
+
 

@@ -11,6 +11,7 @@ from tinytf.runtime.shapes import TensorShape
 from tinytf.runtime.tensor import Tensor
 
 from . import (  # noqa: F401
+    audio,
     autodiff,
     autograph,
     bitwise,
@@ -36,6 +37,7 @@ from . import (  # noqa: F401
     random,
     saved_model,
     sets,
+    signal,
     sparse,
     strings,
     summary,
@@ -95,6 +97,7 @@ from .module import Module
 from .ragged import RaggedTensor, RaggedTensorSpec  # noqa: F401
 from .ragged.dispatch import install as _install_ragged_dispatch
 from .scopes import init_scope, name_scope
+from .signal import fftnd, ifftnd, irfftnd, rfftnd  # noqa: F401  (TF 2.21 exports these at the top too)
 from .sparse import SparseTensor, SparseTensorSpec  # noqa: F401
 from .tensor_array import TensorArray  # noqa: F401
 from .tensor_spec import TensorSpec

@@ -56,3 +56,14 @@ __all__ += ["atrous_conv2d", "atrous_conv2d_transpose", "avg_pool1d", "batch_nor
             "depthwise_conv2d_backprop_input", "local_response_normalization", "log_poisson_loss", "lrn",
             "max_pool1d", "normalize_moments", "pool", "separable_conv2d", "space_to_depth", "sufficient_statistics",
             "weighted_cross_entropy_with_logits", "weighted_moments", "zero_fraction", "top_k"]
+
+# --- CTC (tinytf/ctc.py, ops in runtime/ops/ctc.py) -------------------------------------------------------------
+from tinytf.ctc import (  # noqa: E402
+    collapse_repeated,
+    ctc_beam_search_decoder,
+    ctc_greedy_decoder,
+    ctc_loss,
+    ctc_unique_labels,
+)
+
+__all__ += ["collapse_repeated", "ctc_beam_search_decoder", "ctc_greedy_decoder", "ctc_loss", "ctc_unique_labels"]

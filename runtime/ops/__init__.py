@@ -18,9 +18,12 @@ from . import (  # noqa: F401
     core_math,
     counting,
     csv,
+    ctc,
+    ctc_beam,
     data,
     debugging,
     feature_cross,
+    fft,
     file_io,
     fused,
     generator_random,
@@ -66,6 +69,7 @@ from . import (  # noqa: F401
     tensor_list,
     tensor_list_optional,
     tensor_list_reduce,
+    wav_codec,
 )
 
 # isort: split
@@ -77,6 +81,8 @@ from . import (  # noqa: F401
     conv_variants_grad,
     core_array_grad,
     core_math_grad,
+    ctc_grad,
+    fft_grad,
     gradient_helpers_grad,
     linalg_grad,
     math_grad,

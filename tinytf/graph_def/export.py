@@ -68,6 +68,10 @@ _SEPARATE = {"TopKV2": ("values", "indices"), "Unique": ("y", "idx"),
              "UniqueWithCounts": ("y", "idx", "count"), "StatelessRandomGetKeyCounter": ("key", "counter"),
              "BroadcastGradientArgs": ("r0", "r1"), "TensorListConcatV2": ("tensor", "lengths"),
              "TensorListPopBack": ("output_handle", "tensor")}
+# tf.audio's WAV codec (rules_signal.py)
+_SEPARATE["DecodeWav"] = ("audio", "sample_rate")
+_OTHER["EncodeWav"] = "contents"
+_SEPARATE["CTCGreedyDecoder"] = ("decoded_indices", "decoded_values", "decoded_shape", "log_probability")
 
 
 def output_ref(name: str, tf_op: str, index: int) -> str:

@@ -1216,3 +1216,12 @@ from .rules_tensor_list import TF_NAMES as _TENSOR_LIST_TF_NAMES  # noqa: E402
 
 RULES.update(_TENSOR_LIST_RULES)
 TF_NAMES.update(_TENSOR_LIST_TF_NAMES)
+
+# tf.signal's Fourier transforms have their own table too.
+from .rules_signal import RULES as _SIGNAL_RULES  # noqa: E402
+from .rules_signal import TF_NAMES as _SIGNAL_TF_NAMES  # noqa: E402
+from .rules_signal import UNEXPORTED as _SIGNAL_UNEXPORTED  # noqa: E402
+
+RULES.update(_SIGNAL_RULES)
+TF_NAMES.update(_SIGNAL_TF_NAMES)
+UNEXPORTED.update(_SIGNAL_UNEXPORTED)

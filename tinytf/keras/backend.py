@@ -549,3 +549,8 @@ __all__ = ["abs", "all", "any", "arange", "argmax", "argmin", "backend", "batch_
            "spatial_2d_padding", "sqrt", "square", "squeeze", "stack", "standardize_dtype", "std", "stop_gradient",
            "sum", "switch", "tanh", "temporal_padding", "tile", "to_dense", "transpose", "truncated_normal",
            "update", "update_add", "update_sub", "var", "variable", "zeros", "zeros_like"]
+
+# CTC helpers (backend_ctc.py)
+from .backend_ctc import ctc_batch_cost, ctc_decode, ctc_label_dense_to_sparse  # noqa: E402,F401
+
+__all__ += ["ctc_batch_cost", "ctc_decode", "ctc_label_dense_to_sparse"]

@@ -257,3 +257,11 @@ def deserialize(config, custom_objects=None):
 
 __all__ = list(_CLASSES) + ["Initializer", "RandomInitializer", "IdentityInitializer", "OrthogonalInitializer", "get",
                              "serialize", "deserialize"]
+
+# keras.initializers.STFT (stft_initializer.py builds on Initializer above)
+from .stft_initializer import STFT  # noqa: E402
+
+STFTInitializer = stft = STFT
+_CLASSES["STFT"] = STFT
+_ALIASES.update({"stft": STFT, "STFTInitializer": STFT})
+__all__ += ["STFT", "STFTInitializer", "stft"]

@@ -398,3 +398,11 @@ def deserialize(config, custom_objects=None):
 
 __all__ = ["Loss", "LossFunctionWrapper", "Reduction", "get", "serialize", "deserialize", "reduce_weighted_values"] + \
     list(_CLASSES) + list(_FUNCTIONS)
+
+# keras.losses.CTC / ctc (losses_ctc.py); Keras 3.15's CTC config holds only the common arguments
+from .losses_ctc import ctc  # noqa: E402
+
+CTC = _wrapper("CTC", ctc, "ctc", config_has_params=False)
+_CLASSES["CTC"] = CTC
+_FUNCTIONS["ctc"] = ctc
+__all__ += ["CTC", "ctc"]

@@ -19,3 +19,9 @@ _install_operators(_KerasTensor, _numpy_ops)
 
 __all__ = sorted({*core.__all__, *linalg.__all__, *math.__all__, *nn.__all__, *numpy.__all__, *spectral.__all__,
                   "rearrange", "image", "linalg", "nn", "numpy"})
+
+# CTC (ctc.py): in the flat namespace and in keras.ops.nn, as TF 2.21 exposes them
+from .ctc import ctc_decode, ctc_loss  # noqa: E402
+
+nn.ctc_decode, nn.ctc_loss = ctc_decode, ctc_loss
+__all__ = sorted({*__all__, "ctc_decode", "ctc_loss"})
