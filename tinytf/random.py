@@ -7,7 +7,9 @@ from tinytf.runtime.ops import stateless_random as _stateless
 from tinytf.runtime.ops.random import *  # noqa: F401,F403
 from tinytf.runtime.ops.stateless_random import *  # noqa: F401,F403
 
+from . import random_distributions as _distributions
 from . import random_generator as _generator
+from .random_distributions import *  # noqa: F401,F403
 from .random_generator import *  # noqa: F401,F403
 
-__all__ = [*_stateful.__all__, *_stateless.__all__, *_generator.__all__]
+__all__ = [*_stateful.__all__, *_stateless.__all__, *_generator.__all__, *_distributions.__all__]
