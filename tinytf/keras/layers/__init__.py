@@ -172,3 +172,8 @@ __all__ += ["Conv1DTranspose", "Convolution1DTranspose", "DepthwiseConv1D", "Sep
             "Convolution3DTranspose", "Cropping1D", "Cropping3D", "SpatialDropout3D", "UpSampling1D", "UpSampling3D",
             "ZeroPadding1D", "ZeroPadding3D", "AveragePooling3D", "AvgPool3D", "GlobalAveragePooling3D",
             "GlobalAvgPool3D", "GlobalMaxPool3D", "GlobalMaxPooling3D", "MaxPool3D", "MaxPooling3D"]
+
+# ConvLSTM (mixedprec's block)
+from .conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D  # noqa: E402
+
+__all__ += ["ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"]
