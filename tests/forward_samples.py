@@ -519,6 +519,8 @@ SAMPLES.update({
                                                                       dtype=tf.float32)]],
     "stateless_random_binomial": [lambda: [tf.random.stateless_binomial([3, 2], seed=[1, 2], counts=[4.0, 90.0],
                                                                         probs=[0.3, 0.6])]],
+    "stateless_parameterized_truncated_normal": [lambda: [tf.random.stateless_parameterized_truncated_normal(
+        [3, 2], seed=[1, 2], means=[0.0, 1.0], stddevs=1.0, minvals=[-0.5, 2.0], maxvals=[0.5, 9.0])]],
     "stateless_multinomial": [lambda: [tf.random.stateless_categorical(c([[0.0, 1.0, -1.0], [2.0, 2.0, 0.0]]), 4,
                                                                        seed=[7, 8])]],
     # --- tf.random.Generator: pure functions of the generator's state (an int64[3] input) ---

@@ -75,6 +75,8 @@ def test_gamma_gradient_through_beta_and_in_a_function(passes):
     lambda seed: tf.random.stateless_poisson([4, 2], seed=seed, lam=[2.0, 25.0]),
     lambda seed: tf.random.stateless_binomial([4, 2], seed=seed, counts=[7.0, 200.0], probs=[0.3, 0.8]),
     lambda seed: tf.random.stateless_categorical([[0.0, 1.0, 2.0], [1.0, -1.0, 0.5]], 5, seed=seed),
+    lambda seed: tf.random.stateless_parameterized_truncated_normal([3, 2], seed, means=[0.0, 4.0],
+                                                                    minvals=[-0.3, 5.0], maxvals=[0.3, np.inf]),
 ])
 def test_stateless_draws_are_the_same_eagerly_and_traced(draw, passes):
     eager = draw(tf.constant([3, 5]))
@@ -94,6 +96,15 @@ def test_moments_match_the_distributions():
                                             probs=[0.2, 0.35, 0.9], output_dtype=tf.float64).numpy()
     np.testing.assert_allclose(binomial.mean(axis=0), [2.0, 35.0, 36.0], rtol=0.04)
     np.testing.assert_allclose(binomial.var(axis=0), [1.6, 22.75, 3.6], rtol=0.12)
+    # the three truncated normal samplers: normal proposals, uniform proposals, exponential proposals
+    for low, high in [(-2.0, 2.0), (0.2, 0.9), (2.5, np.inf)]:
+        drawn = tf.random.stateless_parameterized_truncated_normal([3000], [9, 9], minvals=low,
+                                                                   maxvals=high).numpy()
+        grid = np.linspace(low, min(high, low + 8), 20001)
+        density = np.exp(-grid ** 2 / 2)
+        mean = (grid * density).sum() / density.sum()
+        assert drawn.min() >= low and drawn.max() <= high
+        np.testing.assert_allclose(drawn.mean(), mean, atol=0.03)
     logits = np.log([[0.1, 0.6, 0.3]])
     drawn = tf.random.stateless_categorical(logits, 6000, seed=[7, 8]).numpy()
     np.testing.assert_allclose(np.bincount(drawn[0], minlength=3) / 6000, [0.1, 0.6, 0.3], atol=0.02)

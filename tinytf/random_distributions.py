@@ -15,6 +15,7 @@ from tinytf.runtime.ops.random_binomial import stateless_random_binomial_op
 from tinytf.runtime.ops.random_categorical import multinomial_op, stateless_multinomial_op
 from tinytf.runtime.ops.random_gamma import random_gamma_op, stateless_random_gamma_op
 from tinytf.runtime.ops.random_poisson import random_poisson_op, stateless_random_poisson_op
+from tinytf.runtime.ops.random_truncated_normal import stateless_parameterized_truncated_normal_op
 from tinytf.runtime.ops.stateless_random import _seed_tensor
 
 
@@ -73,6 +74,14 @@ def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32, na
                  {"dtype": dtypes.as_dtype(output_dtype)})
 
 
+def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0, minvals=-2.0, maxvals=2.0,
+                                            name=None):
+    """`tf.random.stateless_parameterized_truncated_normal`: normal samples with the given means and stddevs,
+    kept within [minvals, maxvals] (broadcast against the trailing dimensions of `shape`), determined by `seed`."""
+    params = [convert_to_tensor(p) for p in (means, stddevs, minvals, maxvals)]
+    return apply(stateless_parameterized_truncated_normal_op, (shape_tensor(shape), _seed_tensor(seed), *params), {})
+
+
 _STATE_SIZES = {1: 3, 2: 2, 3: 3}  # Philox, ThreeFry, auto_select (Philox on CPU)
 _ALGORITHM_NUMBERS = {"philox": 1, "threefry": 2, "auto_select": 3}
 
@@ -124,4 +133,4 @@ def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=No
 
 
 __all__ = ["categorical", "create_rng_state", "gamma", "poisson", "stateless_binomial", "stateless_categorical",
-           "stateless_gamma", "stateless_poisson"]
+           "stateless_gamma", "stateless_parameterized_truncated_normal", "stateless_poisson"]

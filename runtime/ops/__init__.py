@@ -48,6 +48,7 @@ from . import (  # noqa: F401
     random_categorical,
     random_gamma,
     random_poisson,
+    random_truncated_normal,
     reduce,
     scatter,
     search,

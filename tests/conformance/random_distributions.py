@@ -74,6 +74,22 @@ def p_stateless_binomial(tf):
 
 
 @program
+def p_stateless_parameterized_truncated_normal(tf):
+    draw = tf.random.stateless_parameterized_truncated_normal
+    return [val(draw([6], seed=[1, 2])),
+            val(draw([3, 2], seed=[3, 4], means=[0.0, 5.0], stddevs=[1.0, 2.0], minvals=[-0.5, 6.0],
+                     maxvals=[0.5, 20.0])),
+            val(draw([4], seed=[5, 6], means=0.0, stddevs=1.0, minvals=3.0, maxvals=np.inf)),
+            val(draw([4], seed=[5, 6], means=tf.constant(1.0, tf.float64), stddevs=tf.constant(0.5, tf.float64),
+                     minvals=tf.constant(-np.inf, tf.float64), maxvals=tf.constant(0.0, tf.float64))),
+            val(draw([5], seed=[7, 7], means=2.0, stddevs=3.0, minvals=-1.0, maxvals=10.0)),
+            val(draw([2, 3], seed=[9, 1], means=tf.constant(0.0, tf.float16), stddevs=tf.constant(1.0, tf.float16),
+                     minvals=tf.constant(-1.0, tf.float16), maxvals=tf.constant(1.0, tf.float16))),
+            val(tf.function(lambda: draw([3], seed=[2, 2], minvals=1.0, maxvals=1.5))()),
+            outcome(lambda: draw([3], seed=[1, 1], minvals=2.0, maxvals=1.0), "Invalid parameters")]
+
+
+@program
 def p_gamma_alpha_gradient(tf):
     alpha = tf.constant([0.5, 2.0, 7.0])
     with tf.GradientTape() as tape:

@@ -1,5 +1,5 @@
-"""GraphDef export of the gamma, Poisson, binomial and categorical random ops (runtime/ops/random_gamma.py and
-its siblings): not written yet, each with the TF op it would become."""
+"""GraphDef export of the gamma, Poisson, binomial, categorical and parameterized truncated normal random ops
+(runtime/ops/random_gamma.py and its siblings): not written yet, each with the TF op it would become."""
 
 UNEXPORTED_RANDOM_DISTRIBUTIONS = {
     name: f"not exported yet: TF's {tf_op} (its (seed, seed2) or key/counter inputs as the exported random ops "
@@ -8,5 +8,6 @@ UNEXPORTED_RANDOM_DISTRIBUTIONS = {
                         ("random_gamma_grad", "RandomGammaGrad"), ("random_poisson", "RandomPoissonV2"),
                         ("stateless_random_poisson", "StatelessRandomPoisson"),
                         ("stateless_random_binomial", "StatelessRandomBinomial"), ("multinomial", "Multinomial"),
-                        ("stateless_multinomial", "StatelessMultinomial"))
+                        ("stateless_multinomial", "StatelessMultinomial"),
+                        ("stateless_parameterized_truncated_normal", "StatelessParameterizedTruncatedNormal"))
 }
