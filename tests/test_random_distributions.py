@@ -86,25 +86,25 @@ def test_stateless_draws_are_the_same_eagerly_and_traced(draw, passes):
 
 
 def test_moments_match_the_distributions():
-    gamma = tf.random.stateless_gamma([4000, 3], seed=[1, 2], alpha=[0.5, 2.0, 9.0], beta=[1.0, 2.0, 0.5]).numpy()
+    gamma = tf.random.stateless_gamma([2000, 3], seed=[1, 2], alpha=[0.5, 2.0, 9.0], beta=[1.0, 2.0, 0.5]).numpy()
     np.testing.assert_allclose(gamma.mean(axis=0), [0.5, 1.0, 18.0], rtol=0.06)
     np.testing.assert_allclose(gamma.var(axis=0), [0.5, 0.5, 36.0], rtol=0.12)
-    poisson = tf.random.stateless_poisson([4000, 3], seed=[3, 4], lam=[0.7, 6.0, 80.0], dtype=tf.float64).numpy()
+    poisson = tf.random.stateless_poisson([2000, 3], seed=[3, 4], lam=[0.7, 6.0, 80.0], dtype=tf.float64).numpy()
     np.testing.assert_allclose(poisson.mean(axis=0), [0.7, 6.0, 80.0], rtol=0.04)
     np.testing.assert_allclose(poisson.var(axis=0), [0.7, 6.0, 80.0], rtol=0.1)
-    binomial = tf.random.stateless_binomial([3000, 3], seed=[5, 6], counts=[10.0, 100.0, 40.0],
+    binomial = tf.random.stateless_binomial([1500, 3], seed=[5, 6], counts=[10.0, 100.0, 40.0],
                                             probs=[0.2, 0.35, 0.9], output_dtype=tf.float64).numpy()
     np.testing.assert_allclose(binomial.mean(axis=0), [2.0, 35.0, 36.0], rtol=0.04)
     np.testing.assert_allclose(binomial.var(axis=0), [1.6, 22.75, 3.6], rtol=0.12)
     # the three truncated normal samplers: normal proposals, uniform proposals, exponential proposals
     for low, high in [(-2.0, 2.0), (0.2, 0.9), (2.5, np.inf)]:
-        drawn = tf.random.stateless_parameterized_truncated_normal([3000], [9, 9], minvals=low,
+        drawn = tf.random.stateless_parameterized_truncated_normal([1500], [9, 9], minvals=low,
                                                                    maxvals=high).numpy()
         grid = np.linspace(low, min(high, low + 8), 20001)
         density = np.exp(-grid ** 2 / 2)
         mean = (grid * density).sum() / density.sum()
         assert drawn.min() >= low and drawn.max() <= high
-        np.testing.assert_allclose(drawn.mean(), mean, atol=0.03)
+        np.testing.assert_allclose(drawn.mean(), mean, atol=3 * drawn.std() / np.sqrt(drawn.size))  # 3 sigma
     logits = np.log([[0.1, 0.6, 0.3]])
     drawn = tf.random.stateless_categorical(logits, 6000, seed=[7, 8]).numpy()
     np.testing.assert_allclose(np.bincount(drawn[0], minlength=3) / 6000, [0.1, 0.6, 0.3], atol=0.02)
