@@ -35,6 +35,10 @@ SKIPPED = {
     "random_uniform": "stateful random stream (tests/test_random.py)",
     "random_uniform_int": "stateful random stream (tests/test_random.py)",
     "truncated_normal": "stateful random stream (tests/test_random.py)",
+    # tf.random's gamma, poisson and categorical: stateful streams, checked against TF in
+    # tests/conformance/random_distributions.py and tests/test_random_distributions.py
+    **{name: "stateful random stream (tests/test_random_distributions.py)"
+       for name in ("random_gamma", "random_poisson", "multinomial")},
     "print": "stateful I/O to a stream (tests/test_eager.py, docs)",
     "python_print": "stateful I/O to a stream (tests/test_autograph.py)",
     "write_summary": "stateful I/O to a summary file (tests/test_summary.py)",
@@ -513,6 +517,19 @@ SAMPLES.update({
     "stateless_random_full_int": [lambda: [tf.random.split(c([1, 2])),
                                            tf.random.stateless_uniform([3], [1, 2], minval=None, maxval=None,
                                                                        dtype=tf.int64)]],
+    # --- gamma, Poisson, binomial and categorical samples determined by a seed (random_gamma.py and siblings) ---
+    "stateless_random_gamma": [lambda: [tf.random.stateless_gamma([3, 2], seed=[1, 2], alpha=[0.5, 3.0]),
+                                        tf.random.stateless_gamma([4], seed=[3, 4], alpha=1.0, dtype=tf.float64)]],
+    "random_gamma_grad": [lambda: [apply(OPS["random_gamma_grad"], [c([0.5, 2.0, 9.0]), c([0.3, 1.5, 8.0])], {})]],
+    "stateless_random_poisson": [lambda: [tf.random.stateless_poisson([5], seed=[1, 2], lam=4.0),
+                                          tf.random.stateless_poisson([2, 2], seed=[5, 6], lam=[1.0, 40.0],
+                                                                      dtype=tf.float32)]],
+    "stateless_random_binomial": [lambda: [tf.random.stateless_binomial([3, 2], seed=[1, 2], counts=[4.0, 90.0],
+                                                                        probs=[0.3, 0.6])]],
+    "stateless_parameterized_truncated_normal": [lambda: [tf.random.stateless_parameterized_truncated_normal(
+        [3, 2], seed=[1, 2], means=[0.0, 1.0], stddevs=1.0, minvals=[-0.5, 2.0], maxvals=[0.5, 9.0])]],
+    "stateless_multinomial": [lambda: [tf.random.stateless_categorical(c([[0.0, 1.0, -1.0], [2.0, 2.0, 0.0]]), 4,
+                                                                       seed=[7, 8])]],
     # --- tf.random.Generator: pure functions of the generator's state (an int64[3] input) ---
     "generator_random_float": [lambda: [tf.random.Generator.from_seed(1).uniform([2, 3]),
                                         tf.random.Generator.from_seed(2).normal([3], dtype=tf.float64),

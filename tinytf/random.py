@@ -12,8 +12,10 @@ from tinytf.runtime.ops.candidate_sampling import (  # noqa: F401
 from tinytf.runtime.ops.random import *  # noqa: F401,F403
 from tinytf.runtime.ops.stateless_random import *  # noqa: F401,F403
 
+from . import random_distributions as _distributions
 from . import random_generator as _generator
+from .random_distributions import *  # noqa: F401,F403
 from .random_generator import *  # noqa: F401,F403
 
-__all__ = [*_stateful.__all__, *_stateless.__all__, *_generator.__all__, "all_candidate_sampler",
-           "log_uniform_candidate_sampler", "uniform_candidate_sampler"]
+__all__ = [*_stateful.__all__, *_stateless.__all__, *_generator.__all__, *_distributions.__all__,
+           "all_candidate_sampler", "log_uniform_candidate_sampler", "uniform_candidate_sampler"]

@@ -51,7 +51,21 @@ def _transposed(value, flag):
 
 
 # --- matmul -------------------------------------------------------------------------------------------
+def _half_matmul(a, b):
+    """float16 a @ b as numpy's (BLAS-less) and TF's CPU kernels compute it: products and sums in float32, over
+    the inner dimension in order, rounded to float16 once. One vectorized multiply-add per inner index, which is
+    several times faster than numpy's float16 matmul (a float32 BLAS product would block the sum differently)."""
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (a.shape[-2], b.shape[-1])
+    total = np.zeros(shape, np.float32)
+    for k in range(a.shape[-1]):
+        total += a32[..., :, k, None] * b32[..., None, k, :]
+    return total.astype(np.float16)
+
+
 def _matmul_kernel(a, b, *, transpose_a, transpose_b):
+    if a.dtype == np.float16:
+        return _half_matmul(_transposed(a, transpose_a), _transposed(b, transpose_b))
     # BLAS's thread count by the shapes, not by when the last convolution ran (runtime/blas_threads.py)
     product = blas_threads.matmul(_transposed(a, transpose_a), _transposed(b, transpose_b))
     # ml_dtypes' bfloat16 matmul accumulates and answers in float32; TF's answer is bfloat16
@@ -100,8 +114,8 @@ def _render_matmul(node):
     """`a @ b`, as numpy code reads; a transposed operand as `.T` (rank 2) or np.swapaxes. GEMMs OpenBLAS may
     thread call the kernel, which sets BLAS's thread count by their shapes."""
     a, b = node.inputs
-    if a.dtype.name == "bfloat16" or not single_threaded_gemm(node):
-        return None  # the kernel (bfloat16: it rounds the float32 product back to bfloat16)
+    if a.dtype.name in ("bfloat16", "float16") or not single_threaded_gemm(node):
+        return None  # the kernel (16-bit floats: it rounds the float32 product back to 16 bits)
     left = _operand("{0}", a._shape, node.attrs["transpose_a"])
     right = _operand("{1}", b._shape, node.attrs["transpose_b"])
     return f"{left} @ {right}"
@@ -287,10 +301,14 @@ def _infer_einsum(*operands, equation):
 
 
 def _einsum_kernel(*operands, equation):
+    if operands and operands[0].dtype.name == "bfloat16":  # numpy's einsum has no bfloat16 loop: sum in float32
+        return np.einsum(equation, *(o.astype(np.float32) for o in operands)).astype(operands[0].dtype)
     return np.einsum(equation, *operands)
 
 
 def _render_einsum(node):
+    if node.inputs[0].dtype.name == "bfloat16":
+        return None  # the kernel, which sums bfloat16 in float32
     return "np.einsum({equation}, " + ", ".join(f"{{{i}}}" for i in range(len(node.inputs))) + ")"
 
 

@@ -1205,10 +1205,12 @@ TF_NAMES = {
 from .rules_core_api import RULES as _CORE_API_RULES  # noqa: E402
 from .rules_core_api import TF_NAMES as _CORE_API_TF_NAMES  # noqa: E402
 from .rules_core_api import UNEXPORTED as _CORE_API_UNEXPORTED  # noqa: E402
+from .rules_random_distributions import UNEXPORTED_RANDOM_DISTRIBUTIONS  # noqa: E402
 
 RULES.update(_CORE_API_RULES)
 TF_NAMES.update(_CORE_API_TF_NAMES)
 UNEXPORTED.update(_CORE_API_UNEXPORTED)
+UNEXPORTED.update(UNEXPORTED_RANDOM_DISTRIBUTIONS)
 
 # TF's TensorList ops and the stacks of while-loop gradients (as TF's accumulators)
 from .rules_tensor_list import RULES as _TENSOR_LIST_RULES  # noqa: E402

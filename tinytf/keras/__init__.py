@@ -8,10 +8,12 @@ from . import (
     config,
     constraints,
     datasets,
+    dtype_policies,
     initializers,
     layers,
     losses,
     metrics,
+    mixed_precision,
     models,
     ops,
     optimizers,
@@ -22,6 +24,7 @@ from . import (
     utils,
 )
 from .backend import Variable
+from .dtype_policies import DTypePolicy, FloatDTypePolicy
 from .initializers import Initializer
 from .layers import Input, InputSpec, Layer
 from .losses import Loss
@@ -35,3 +38,4 @@ __all__ = ["activations", "callbacks", "constraints", "datasets", "initializers"
            "models", "utils", "optimizers", "preprocessing", "random", "regularizers", "saving", "Input", "InputSpec",
            "Layer", "Model", "Sequential", "backend", "config", "ops", "Initializer", "KerasTensor", "Loss", "Metric",
            "Optimizer", "Regularizer", "Variable"]
+__all__ += ["DTypePolicy", "FloatDTypePolicy", "dtype_policies", "mixed_precision"]

@@ -28,9 +28,13 @@ def backend() -> str:
 
 
 def clear_session(free_memory=True) -> None:
-    """Restart Keras' automatic names (the next Dense is `dense` again) and get_uid's counters."""
+    """Restart Keras' automatic names (the next Dense is `dense` again) and get_uid's counters, and forget the
+    global dtype policy (Keras 3 clears it with its global state: the next layer takes floatx's again)."""
+    from .dtype_policies.dtype_policy import reset_dtype_policy
+
     reset_names()
     _uids.clear()
+    reset_dtype_policy()
 
 
 def get_uid(prefix: str = "") -> int:

@@ -46,4 +46,21 @@ def set_image_data_format(data_format) -> None:
     _state["image_data_format"] = str(data_format)
 
 
-__all__ = ["backend", "epsilon", "floatx", "image_data_format", "set_epsilon", "set_floatx", "set_image_data_format"]
+
+
+def set_dtype_policy(policy) -> None:
+    """The dtype policy of layers made from now on without a `dtype` ("mixed_float16", "float32", ...)."""
+    from .dtype_policies.dtype_policy import set_dtype_policy as set_policy
+
+    set_policy(policy)
+
+
+def dtype_policy():
+    """The global DTypePolicy (a policy of floatx until set_dtype_policy is called)."""
+    from .dtype_policies.dtype_policy import dtype_policy as policy
+
+    return policy()
+
+
+__all__ = ["backend", "dtype_policy", "epsilon", "floatx", "image_data_format", "set_dtype_policy", "set_epsilon",
+           "set_floatx", "set_image_data_format"]

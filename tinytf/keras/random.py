@@ -107,4 +107,49 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
     return _tf.nn.experimental.stateless_dropout(inputs, rate, seed=_seed_pair(seed), noise_shape=noise_shape)
 
 
-__all__ = ["SeedGenerator", "dropout", "normal", "randint", "shuffle", "truncated_normal", "uniform"]
+def _intermediate(dtype):
+    """The dtype Keras draws in: bfloat16 draws in float32 (TF's gamma and binomial kernels have none)."""
+    from .config import floatx
+
+    dtype = _tf.as_dtype(dtype or floatx())
+    return dtype, (_tf.float32 if dtype == _tf.bfloat16 else dtype)
+
+
+def categorical(logits, num_samples, dtype="int32", seed=None):
+    """`num_samples` class indices per row of the 2-D `logits` (tf.random.stateless_categorical)."""
+    logits = _tf.convert_to_tensor(logits)
+    if len(logits.shape) != 2:
+        raise ValueError("`logits` should be a 2-D tensor with shape [batch_size, num_classes]. "
+                         f"Received: logits={logits}")
+    drawn = _tf.random.stateless_categorical(logits, num_samples, seed=_seed_pair(seed))
+    return _tf.cast(drawn, dtype)
+
+
+def gamma(shape, alpha, dtype=None, seed=None):
+    """Gamma(alpha, 1) samples of `shape` (tf.random.stateless_gamma)."""
+    dtype, drawn = _intermediate(dtype)
+    return _tf.cast(_tf.random.stateless_gamma(shape, alpha=alpha, dtype=drawn, seed=_seed_pair(seed)), dtype)
+
+
+def binomial(shape, counts, probabilities, dtype=None, seed=None):
+    """Binomial(counts, probabilities) samples of `shape`, as floats (tf.random.stateless_binomial)."""
+    dtype, drawn = _intermediate(dtype)
+    return _tf.cast(_tf.random.stateless_binomial(shape=shape, seed=_seed_pair(seed), counts=counts,
+                                                  probs=probabilities, output_dtype=drawn), dtype)
+
+
+def beta(shape, alpha, beta, dtype=None, seed=None):
+    """Beta(alpha, beta) samples of `shape`: Ga / (Ga + Gb) from two gamma draws, the second seeded with the
+    first seed plus 12, as Keras does."""
+    dtype, drawn = _intermediate(dtype)
+    seed_1 = _seed_pair(seed)
+    seed_2 = seed_1 + 12
+    alpha = _tf.broadcast_to(_tf.convert_to_tensor(alpha, dtype=drawn), shape)
+    beta = _tf.broadcast_to(_tf.convert_to_tensor(beta, dtype=drawn), shape)
+    gamma_a = _tf.cast(_tf.random.stateless_gamma(shape=shape, seed=seed_1, alpha=alpha, dtype=drawn), dtype)
+    gamma_b = _tf.cast(_tf.random.stateless_gamma(shape=shape, seed=seed_2, alpha=beta, dtype=drawn), dtype)
+    return gamma_a / (gamma_a + gamma_b)
+
+
+__all__ = ["SeedGenerator", "beta", "binomial", "categorical", "dropout", "gamma", "normal", "randint", "shuffle",
+           "truncated_normal", "uniform"]

@@ -177,3 +177,8 @@ __all__ += ["Conv1DTranspose", "Convolution1DTranspose", "DepthwiseConv1D", "Sep
 from .audio import MelSpectrogram, STFTSpectrogram  # noqa: E402
 
 __all__ += ["MelSpectrogram", "STFTSpectrogram"]
+
+# ConvLSTM (mixedprec's block)
+from .conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D  # noqa: E402
+
+__all__ += ["ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"]

@@ -52,7 +52,7 @@ class GroupQueryAttention(MultiHeadAttention):
         self.value_dense = EinsumDense("bkm,mvh->bkvh", (None, self.num_key_value_heads, self.head_dim),
                                        bias_axes=bias_kv, name="value", **self._sublayer_arguments())
         self.value_dense.build(value_shape)
-        self.dropout_layer = Dropout(rate=self.dropout, seed=self.seed, dtype=self.dtype)
+        self.dropout_layer = Dropout(rate=self.dropout, seed=self.seed, dtype=self.dtype_policy)
         self.output_dense = EinsumDense("bquh,uhm->bqm", (None, query_shape[-1]),
                                         bias_axes="m" if self.use_bias else None, name="attention_output",
                                         **self._sublayer_arguments())

@@ -17,7 +17,9 @@ from tinytf.runtime.tensor import Tensor
 from tinytf.train.checkpoint import restore_pending
 from tinytf.variables import Variable
 
-from .. import activations, constraints, initializers, masking, naming, regularizers
+from .. import activations, constraints, dtype_policies, initializers, masking, naming, regularizers
+from ..dtype_policies import DTypePolicy
+from ..mixed_precision.autocast_scope import scope_for_layer
 from ..variable import KerasVariable
 from . import call_context
 from .input_spec import assert_input_compatibility
@@ -29,9 +31,10 @@ _path_stack: list = []
 _running_to_build = False
 
 
-def dtype_policy_config(dtype_name: str) -> dict:
-    """Keras 3's serialized DTypePolicy, the form get_config stores `dtype` in."""
-    return {"module": "keras", "class_name": "DTypePolicy", "config": {"name": dtype_name}, "registered_name": None}
+def dtype_policy_config(policy) -> dict:
+    """Keras 3's serialized DTypePolicy, the form get_config stores `dtype` in (from a policy or its name)."""
+    name = policy.name if isinstance(policy, DTypePolicy) else policy
+    return {"module": "keras", "class_name": "DTypePolicy", "config": {"name": name}, "registered_name": None}
 
 
 def _dtype_name(dtype) -> str:
@@ -87,7 +90,8 @@ class Layer:
             raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: "
                              f"{ {k: kwargs[k] for k in sorted(unknown)} }")
         self.name = name or naming.unique_name(naming.snake_case(type(self).__name__))
-        self._dtype_name = _dtype_name(dtype)
+        self._dtype_policy = dtype_policies.get(dtype)  # None: the global policy (keras.config.dtype_policy)
+        self._dtype_name = self._dtype_policy.compute_dtype
         self._trainable = bool(trainable)
         self.autocast = autocast
         self.built = False
@@ -123,20 +127,31 @@ class Layer:
     # --- what the layer is ------------------------------------------------------------------------------------
     @property
     def dtype(self) -> str:
-        """The dtype of the layer's weights, as Keras 3 reports it (a string: "float32")."""
-        return self._dtype_name
+        """The dtype of the layer's weights, as Keras 3 reports it (a string: "float32"): its variable dtype."""
+        return self.variable_dtype
 
     @property
     def compute_dtype(self) -> str:
-        return self._dtype_name
+        """The dtype float inputs are cast to and the layer computes in (float16 under "mixed_float16")."""
+        return self._dtype_policy.compute_dtype
 
     @property
     def variable_dtype(self) -> str:
-        return self._dtype_name
+        """The dtype the layer makes its weights in (float32 under "mixed_float16")."""
+        return self._dtype_policy.variable_dtype
 
     @property
-    def dtype_policy(self):
-        return dtype_policy_config(self._dtype_name)
+    def input_dtype(self) -> str:
+        return self.compute_dtype
+
+    @property
+    def dtype_policy(self) -> DTypePolicy:
+        return self._dtype_policy
+
+    @dtype_policy.setter
+    def dtype_policy(self, value) -> None:
+        self._dtype_policy = dtype_policies.get(value)
+        self._dtype_name = self._dtype_policy.compute_dtype
 
     @property
     def trainable(self) -> bool:
@@ -274,7 +289,7 @@ class Layer:
             raise TypeError("Layer.add_weight() got an unexpected keyword argument 'synchronization'")
         aggregation = _keras_aggregation(aggregation)
         shape = () if shape is None else tuple(int(d) for d in shape)
-        dtype = _dtype_name(dtype) if dtype is not None else self._dtype_name
+        dtype = _dtype_name(dtype) if dtype is not None else self.variable_dtype
         if initializer is None:
             initializer = "glorot_uniform" if _tf.as_dtype(dtype).is_floating else "zeros"
         initializer = initializers.get(initializer)
@@ -283,7 +298,8 @@ class Layer:
             path = f"{_current_path()}/{name}"
             variable = KerasVariable(lambda: initializer(shape, dtype=dtype), name=name, path=path,
                                      trainable=trainable, dtype=dtype, regularizer=regularizers.get(regularizer),
-                                     constraint=constraints.get(constraint), aggregation=aggregation)
+                                     constraint=constraints.get(constraint), aggregation=aggregation,
+                                     autocast=autocast)
         (self._trainable_own if trainable else self._non_trainable_own).append(variable)
         return variable
 
@@ -392,7 +408,7 @@ class Layer:
         return converted
 
     def _convert_input(self, value):
-        """numpy arrays become tensors, and float inputs take the layer's dtype (Keras 3's autocast)."""
+        """numpy arrays become tensors, and float inputs take the layer's compute dtype (Keras 3's autocast)."""
         if isinstance(value, Variable):
             value = value.read_value()
         if isinstance(value, Tensor):
@@ -401,7 +417,7 @@ class Layer:
             return value
         if isinstance(value, (np.ndarray, np.generic)):
             tensor = _tf.convert_to_tensor(value)
-            if tensor.dtype.is_floating and tensor.dtype.name != self._dtype_name:
+            if self.autocast and tensor.dtype.is_floating and tensor.dtype.name != self._dtype_name:
                 tensor = _tf.cast(tensor, self._dtype_name)
             return tensor
         return value
@@ -434,7 +450,12 @@ class Layer:
             with _PathScope(self):
                 assert_input_compatibility(self.input_spec, args[0], self.name)
                 self._maybe_build(args[0])
-                outputs = self.call(*args, **kwargs)
+                scope = scope_for_layer(self)  # a mixed layer's weights read as its compute dtype in call
+                if scope is None:
+                    outputs = self.call(*args, **kwargs)
+                else:
+                    with scope:
+                        outputs = self.call(*args, **kwargs)
             if previous_mask is not None or self._computes_own_mask():
                 self._attach_output_mask(args[0], outputs, previous_mask)
             if self.activity_regularizer is not None:
@@ -520,7 +541,8 @@ class Layer:
     # --- config ------------------------------------------------------------------------------------------------
     def get_config(self) -> dict:
         """The constructor arguments (Keras 3's base part: name, trainable, dtype)."""
-        config = {"name": self.name, "trainable": self.trainable, "dtype": dtype_policy_config(self._dtype_name)}
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": dtype_policies.serialize(self._dtype_policy)}
         if self.activity_regularizer is not None:
             config["activity_regularizer"] = regularizers.serialize(self.activity_regularizer)
         return config

@@ -49,7 +49,7 @@ class MultiHeadAttention(Layer):
                 "bias_initializer": type(self.bias_initializer).from_config(self.bias_initializer.get_config()),
                 "kernel_regularizer": self.kernel_regularizer, "bias_regularizer": self.bias_regularizer,
                 "kernel_constraint": self.kernel_constraint, "bias_constraint": self.bias_constraint,
-                "dtype": self.dtype}
+                "dtype": self.dtype_policy}  # the sublayers compute as this layer does
 
     def _build_projections(self, query_shape, value_shape, key_shape) -> None:
         """The four projections, made and built in Keras 3's order (query, key, value, dropout, output)."""
@@ -67,7 +67,7 @@ class MultiHeadAttention(Layer):
         self.value_dense = EinsumDense("abc,cde->abde", (None, self.num_heads, self.value_dim), bias_axes=bias,
                                        name="value", **self._sublayer_arguments())
         self.value_dense.build(value_shape)
-        self.dropout_layer = Dropout(rate=self.dropout, seed=self.seed, dtype=self.dtype)
+        self.dropout_layer = Dropout(rate=self.dropout, seed=self.seed, dtype=self.dtype_policy)
         width = self._output_shape if self._output_shape is not None else query_shape[-1]
         width = tuple(width) if isinstance(width, (list, tuple)) else (width,)
         if len(width) != 1:

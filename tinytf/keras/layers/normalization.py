@@ -42,40 +42,48 @@ class BatchNormalization(Layer):
         rank = len(input_shape)
         axis = self.axis % rank
         shape = (input_shape[axis],)
+        # Keras 3 keeps BatchNormalization's weights out of autocasting: a mixed layer reads them in float32
         self.gamma = self.add_weight(shape=shape, name="gamma", initializer=self.gamma_initializer,
-                                     regularizer=self.gamma_regularizer, constraint=self.gamma_constraint) \
-            if self.scale else None
+                                     regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
+                                     autocast=False) if self.scale else None
         self.beta = self.add_weight(shape=shape, name="beta", initializer=self.beta_initializer,
-                                    regularizer=self.beta_regularizer, constraint=self.beta_constraint) \
-            if self.center else None
-        self.moving_mean = self.add_weight(shape=shape, name="moving_mean",
-                                           initializer=self.moving_mean_initializer, trainable=False)
+                                    regularizer=self.beta_regularizer, constraint=self.beta_constraint,
+                                    autocast=False) if self.center else None
+        self.moving_mean = self.add_weight(shape=shape, name="moving_mean", initializer=self.moving_mean_initializer,
+                                           trainable=False, autocast=False)
         self.moving_variance = self.add_weight(shape=shape, name="moving_variance",
-                                               initializer=self.moving_variance_initializer, trainable=False)
+                                               initializer=self.moving_variance_initializer, trainable=False,
+                                               autocast=False)
         self.input_spec = InputSpec(ndim=rank, axes={self.axis: input_shape[axis]})
         self._reduction_axes = [a for a in range(rank) if a != axis]
         self._broadcast = [1] * rank
         self._broadcast[axis] = input_shape[axis]
 
     def call(self, inputs, training=None, mask=None):
+        # Keras 3: batch statistics overflow in 16 bits, so float16/bfloat16 inputs are normalized in float32 (the
+        # weights, read as the compute dtype inside a mixed layer, are cast back up) and the result cast down
+        inputs = _up_from_half(inputs)
+
         def shaped(v):
-            return _tf.reshape(v, self._broadcast)
+            return _tf.reshape(_same_dtype(v, inputs.dtype), self._broadcast)
 
         if mask is not None and len(mask.shape) != len(inputs.shape) - 1:
             raise ValueError(f"The mask provided should be one dimension less than the inputs. Received: "
                              f"mask.shape={tuple(mask.shape.as_list())}, inputs.shape={tuple(inputs.shape.as_list())}")
+        moving_mean = _same_dtype(self.moving_mean, inputs.dtype)
+        moving_variance = _same_dtype(self.moving_variance, inputs.dtype)
         if training and self.trainable:
             mean, variance = self._moments(inputs, mask)
-            self.moving_mean.assign(self.moving_mean * self.momentum + mean * (1.0 - self.momentum))
-            self.moving_variance.assign(self.moving_variance * self.momentum + variance * (1.0 - self.momentum))
+            self.moving_mean.assign(moving_mean * self.momentum + mean * (1.0 - self.momentum))
+            self.moving_variance.assign(moving_variance * self.momentum + variance * (1.0 - self.momentum))
         else:
-            mean, variance = self.moving_mean.read_value(), self.moving_variance.read_value()
+            mean, variance = moving_mean, moving_variance
         outputs = (inputs - shaped(mean)) * shaped(_tf.rsqrt(variance + self.epsilon))
         if self.gamma is not None:
             outputs = outputs * shaped(self.gamma)
         if self.beta is not None:
             outputs = outputs + shaped(self.beta)
-        return outputs
+        return _same_dtype(outputs, self.compute_dtype)
 
     def _moments(self, inputs, mask):
         """Batch mean and variance; with a mask, over the kept positions only (Keras 3's weighted moments,
@@ -122,6 +130,7 @@ class LayerNormalization(Layer):
         self.beta_constraint = constraints.get(beta_constraint)
         self.gamma_constraint = constraints.get(gamma_constraint)
         self.supports_masking = True
+        self.autocast = False  # Keras 3: inputs and weights keep their dtypes; the call computes in float32
 
     def build(self, input_shape) -> None:
         rank = len(input_shape)
@@ -129,20 +138,24 @@ class LayerNormalization(Layer):
         shape = tuple(input_shape[a] for a in self._norm_axes)
         self._broadcast = [input_shape[a] if a in self._norm_axes else 1 for a in range(rank)]
         self.gamma = self.add_weight(shape=shape, name="gamma", initializer=self.gamma_initializer,
-                                     regularizer=self.gamma_regularizer, constraint=self.gamma_constraint) \
-            if self.scale else None
+                                     regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
+                                     autocast=False) if self.scale else None
         self.beta = self.add_weight(shape=shape, name="beta", initializer=self.beta_initializer,
-                                    regularizer=self.beta_regularizer, constraint=self.beta_constraint) \
-            if self.center else None
+                                    regularizer=self.beta_regularizer, constraint=self.beta_constraint,
+                                    autocast=False) if self.center else None
 
     def call(self, inputs):
+        # Keras 3 normalizes float16/bfloat16 in float32 (its weights never autocast), then casts the result to the
+        # input's dtype and to the compute dtype
+        input_dtype = inputs.dtype
+        inputs = _up_from_half(inputs)
         mean, variance = _tf.nn.moments(inputs, axes=self._norm_axes, keepdims=True)
         outputs = (inputs - mean) * _tf.rsqrt(variance + self.epsilon)
         if self.gamma is not None:
-            outputs = outputs * _tf.reshape(self.gamma, self._broadcast)
+            outputs = outputs * _tf.reshape(_same_dtype(self.gamma, inputs.dtype), self._broadcast)
         if self.beta is not None:
-            outputs = outputs + _tf.reshape(self.beta, self._broadcast)
-        return outputs
+            outputs = outputs + _tf.reshape(_same_dtype(self.beta, inputs.dtype), self._broadcast)
+        return _same_dtype(_same_dtype(outputs, input_dtype), self.compute_dtype)
 
     def compute_output_shape(self, input_shape):
         return input_shape
@@ -150,6 +163,18 @@ class LayerNormalization(Layer):
     def get_config(self) -> dict:
         return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon, "center": self.center,
                 "scale": self.scale, "rms_scaling": self.rms_scaling, **affine_config(self)}
+
+
+def _up_from_half(x):
+    """float16/bfloat16 tensors as float32 (what Keras' normalizations compute in); others as they are."""
+    return _tf.cast(x, _tf.float32) if x.dtype in (_tf.float16, _tf.bfloat16) else x
+
+
+def _same_dtype(x, dtype):
+    """x (a tensor, or a weight read now) cast to dtype only when it differs (no cast node in the common float32
+    graph)."""
+    x = _tf.convert_to_tensor(x)
+    return x if x.dtype == _tf.as_dtype(dtype) else _tf.cast(x, dtype)
 
 
 def affine_config(layer) -> dict:

@@ -396,7 +396,8 @@ class RNN(Layer):
             lambda t, *_: t < steps, body,
             (_tf.constant(0), self._zeros(inputs, _output_size(self.cell)), states,
              _tf.TensorArray(inputs.dtype, size=steps)))
-        sequence = _tf.transpose(outputs.stack(), time_major[:3]) if self.return_sequences else None
+        stacked = outputs.stack() if self.return_sequences else None  # (time, batch, ...): back to batch first
+        sequence = None if stacked is None else _tf.transpose(stacked, [1, 0, *range(2, len(stacked.shape))])
         return sequence, output, list(states)
 
     def compute_mask(self, inputs, previous_mask=None):

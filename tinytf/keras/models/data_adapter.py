@@ -121,6 +121,10 @@ class ArrayBatches:
     def steps(self) -> int:
         return math.ceil(self.num_samples / self.batch_size)
 
+    def batch_size_varies(self) -> bool:
+        """Keras batches arrays without drop_remainder: the step's batch dimension is None."""
+        return True
+
     def sample_shape(self):
         """The shape of one example of x, when x is a single array (else None)."""
         return tuple(self.x.shape[1:]) if hasattr(self.x, "shape") else None
@@ -213,6 +217,16 @@ class IterableBatches:
         cardinality = getattr(self.source, "_cardinality", None)
         n = cardinality() if callable(cardinality) else -1
         return n if isinstance(n, int) and n >= 0 else None
+
+    def batch_size_varies(self) -> bool:
+        """Whether the step's batch dimension is None: a dataset's element spec says (batch with
+        drop_remainder keeps it fixed); Keras gives generators' and PyDatasets' batches a None batch dimension."""
+        if not self._is_dataset:
+            return True
+        specs = nest.flatten(getattr(self.source, "element_spec", None))
+        shapes = [getattr(spec, "shape", None) for spec in specs]
+        return not shapes or any(s is None or s.rank is None or s.rank == 0 or s.as_list()[0] is None
+                                 for s in shapes)
 
     def sample_shape(self):
         """The shape of one example of x, from a dataset's element_spec when x is a single tensor (else None)."""

@@ -41,19 +41,21 @@ class StepFunctions:
         self._by_identity: dict = {}  # id(template) -> (template, function): the template is kept alive
         self._by_nesting: dict = {}  # nest.structure_signature(template) -> function
 
-    def for_template(self, template):
-        """The function taking the flat leaves of batches shaped like `template`."""
+    def for_template(self, template, relax_batch: bool = False):
+        """The function taking the flat leaves of batches shaped like `template`. With `relax_batch` its first
+        call traces it for any batch size (see BatchRelaxed)."""
         entry = self._by_identity.get(id(template))
-        if entry is not None and entry[0] is template:
-            return entry[1]
+        if entry is not None and entry[0] is template and (not relax_batch or entry[2] is not None):
+            return entry[2] if relax_batch else entry[1]
         nesting = nest.structure_signature(template)
         function = self._by_nesting.get(nesting)
         if function is None:
             function = self._by_nesting[nesting] = self._make(template)
         if len(self._by_identity) > 64:  # generators make a new template per batch: keep the table small
             self._by_identity.clear()
-        self._by_identity[id(template)] = (template, function)
-        return function
+        relaxed = BatchRelaxed(function) if relax_batch and not self.eager else function
+        self._by_identity[id(template)] = (template, function, relaxed if relax_batch else None)
+        return relaxed if relax_batch else function
 
     def _make(self, template):
         run = self._run
@@ -73,6 +75,10 @@ class StepFunctions:
             return self._run(data)
         return self.for_template(template_of(data))(*nest.flatten(data))
 
+    def discard_relaxed(self) -> None:
+        """Forget the relaxed wrappers (not the traces): a new fit traces its first call relaxed again."""
+        self._by_identity.clear()
+
     # --- what tests and users inspect: every trace of every structure ------------------------------------------
     def _functions(self) -> list:
         return [] if self.eager else list(self._by_nesting.values())
@@ -82,3 +88,34 @@ class StepFunctions:
 
     def experimental_get_concrete_functions(self) -> list:
         return [c for f in self._functions() for c in f.experimental_get_concrete_functions()]
+
+
+class BatchRelaxed:
+    """Keras 3 runs fit's and evaluate's step on the batches of a tf.data iterator, whose element spec has a
+    batch dimension of None (arrays and generators are batched without drop_remainder): the step is traced once
+    with `(None, ...)` shapes, which `call()` sees, and the short last batch reuses that trace. The first call
+    here traces the function for the leaves with their batch dimension unknown; later calls of any batch size
+    find that trace (a cached supertype)."""
+
+    __slots__ = ("function", "traced")
+
+    def __init__(self, function):
+        self.function = function
+        self.traced = False
+
+    def __call__(self, *leaves):
+        if not self.traced:
+            self.traced = True
+            self.function.get_concrete_function(*(_unknown_batch_spec(leaf) for leaf in leaves))
+        return self.function(*leaves)
+
+
+def _unknown_batch_spec(leaf):
+    """A TensorSpec of the leaf with dimension 0 unknown; a leaf that is not an array passes through."""
+    shape = getattr(leaf, "shape", None)
+    if shape is None or not hasattr(leaf, "dtype"):
+        return leaf
+    dims = list(shape.as_list()) if hasattr(shape, "as_list") else list(shape)
+    if not dims:
+        return _tf.TensorSpec([], _tf.as_dtype(leaf.dtype))
+    return _tf.TensorSpec([None] + dims[1:], _tf.as_dtype(leaf.dtype))

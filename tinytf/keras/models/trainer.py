@@ -68,6 +68,11 @@ class Trainer:
                 run_eagerly=False, steps_per_execution=1, jit_compile="auto", auto_scale_loss=True) -> None:
         """Choose the optimizer, loss and metrics (by name or object) that fit and evaluate use."""
         self.optimizer = optimizers_module.get(optimizer)
+        unwrapped_optimizer = self.optimizer
+        if auto_scale_loss and self.dtype_policy.name == "mixed_float16" and self.optimizer is not None and \
+                not isinstance(self.optimizer, optimizers_module.LossScaleOptimizer):
+            # Keras 3: float16 gradients underflow without loss scaling, so a mixed_float16 model scales by default
+            self.optimizer = optimizers_module.LossScaleOptimizer(self.optimizer, name="loss_scale_optimizer")
         self.loss = loss
         self._loss_error = None
         try:
@@ -104,7 +109,7 @@ class Trainer:
         self._train_multi_function = self._test_multi_function = None
         # serialized when a file is written, as Keras does: compile() accepts what cannot be saved (a custom
         # LearningRateSchedule without get_config); only saving such a model fails
-        self._compile_arguments = (self.optimizer, loss, loss_weights, metrics, weighted_metrics, run_eagerly,
+        self._compile_arguments = (unwrapped_optimizer, loss, loss_weights, metrics, weighted_metrics, run_eagerly,
                                    steps_per_execution, jit_compile)
 
     def get_compile_config(self):
@@ -311,6 +316,9 @@ class Trainer:
         changes: arrays keep one template object for every batch)."""
         size = getattr(self, "steps_per_execution", 1) or 1
         single, multi = self._step_function(kind), None
+        # fit and evaluate trace their step for any batch size, as Keras 3 traces it from the tf.data element
+        # spec (batch None): call() sees (None, ...) and the last short batch does not retrace; predict does not
+        relax = kind != "predict" and getattr(source, "batch_size_varies", lambda: True)()
         template = function = None
         batches = source.flat_batches()
         replicated = self._replicated_step()
@@ -323,7 +331,7 @@ class Trainer:
         if size == 1:
             for step, (batch_template, leaves) in enumerate(batches):
                 if batch_template is not template:
-                    template, function = batch_template, single.for_template(batch_template)
+                    template, function = batch_template, single.for_template(batch_template, relax)
                 yield step, step, function, leaves
             return
         multi = self._multi_step_function(kind)
@@ -336,12 +344,12 @@ class Trainer:
             if len(templates) == size:
                 if template is None or any(t is not u for t, u in zip(templates, template)):
                     template = tuple(templates)  # it keeps its templates alive: `is` stays meaningful
-                    function = multi.for_template(template)
+                    function = multi.for_template(template, relax)
                 yield first, step, function, leaves
                 templates, leaves = [], []
         if templates:  # a short last execution still reports first + N - 1 as its last step, as Keras 3 does
-            short = single.for_template(templates[0]) if len(templates) == 1 else \
-                multi.for_template(tuple(templates))  # one batch left: the single step's trace serves it
+            short = single.for_template(templates[0], relax) if len(templates) == 1 else \
+                multi.for_template(tuple(templates), relax)  # one batch left: the single step's trace serves it
             yield first, first + size - 1, short, leaves
 
     @property

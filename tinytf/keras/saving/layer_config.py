@@ -118,7 +118,7 @@ def sequential_config(model) -> dict:
     if model._input_layer is not None:
         layers.append(serialize_layer(model._input_layer))
     layers += [serialize_layer(layer) for layer in model.layers]
-    config = {"name": model.name, "trainable": model.trainable, "dtype": dtype_policy_config(model.dtype),
+    config = {"name": model.name, "trainable": model.trainable, "dtype": dtype_policy_config(model.dtype_policy),
               "layers": layers}
     if model._build_input_shape is not None:
         config["build_input_shape"] = list(model._build_input_shape)
