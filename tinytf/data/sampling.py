@@ -6,8 +6,9 @@ import numpy as np
 
 from tinytf.runtime import dtypes, nest
 from tinytf.runtime.errors import InvalidArgumentError
-from tinytf.runtime.ops import multinomial, philox
+from tinytf.runtime.ops import philox
 from tinytf.runtime.ops.random import get_seed
+from tinytf.runtime.ops.random_categorical import multinomial_samples
 from tinytf.runtime.ops.stateless_random import generator_from_seed
 
 from ..tensor_spec import TensorSpec
@@ -166,8 +167,7 @@ class SampleFromDatasets(DatasetV2):
                 with np.errstate(divide="ignore"):
                     logits = np.log(weights).reshape(1, -1)
             pair = (int(next(seeds)[0]), int(next(seeds)[0]))
-            generator = generator_from_seed(pair)
-            yield int(multinomial.draw(philox.WordStream(generator.key, generator.counter), logits, 1)[0, 0])
+            yield int(multinomial_samples(generator_from_seed(pair), logits, 1, np.int64)[0, 0])
 
     def _flat_iter(self):
         if len(self._datasets) == 1 and self._weights_dataset is None:
