@@ -11,6 +11,7 @@ class _Message:
     """A protocol-buffer-like message: _FIELDS maps name -> default (a scalar, list, dict, or a message class)."""
 
     _FIELDS: dict = {}
+    _ENUMS: dict = {}  # field -> {number: name}: the text format names enum values
 
     def __init__(self, **fields):
         object.__setattr__(self, "_values", {})
@@ -85,8 +86,9 @@ def _text(message, indent: str):
             for item in value:
                 yield f'{indent}{name}: "{item}"\n'
         elif value != default:
+            enum = type(message)._ENUMS.get(name)
             text = ("true" if value else "false") if isinstance(value, bool) else (
-                f'"{value}"' if isinstance(value, str) else value)
+                f'"{value}"' if isinstance(value, str) else enum.get(value, value) if enum else value)
             yield f"{indent}{name}: {text}\n"
 
 
@@ -97,6 +99,7 @@ class _Opaque(_Message):
 class OptimizerOptions(_Message):
     L1, L0 = 0, -1  # Level
     DEFAULT, OFF, ON_1, ON_2 = 0, -1, 1, 2  # GlobalJitLevel
+    _ENUMS = {"opt_level": {0: "L1", -1: "L0"}, "global_jit_level": {0: "DEFAULT", -1: "OFF", 1: "ON_1", 2: "ON_2"}}
     _FIELDS = {"do_common_subexpression_elimination": False, "do_constant_folding": False,
                "max_folded_constant_in_bytes": 0, "do_function_inlining": False, "opt_level": 0,
                "global_jit_level": 0, "cpu_global_jit": False}
@@ -125,6 +128,7 @@ class ConfigProto(_Message):
 
 class RunOptions(_Message):
     NO_TRACE, SOFTWARE_TRACE, HARDWARE_TRACE, FULL_TRACE = 0, 1, 2, 3  # TraceLevel
+    _ENUMS = {"trace_level": {0: "NO_TRACE", 1: "SOFTWARE_TRACE", 2: "HARDWARE_TRACE", 3: "FULL_TRACE"}}
     _FIELDS = {"trace_level": 0, "timeout_in_ms": 0, "inter_op_thread_pool": 0, "output_partition_graphs": False,
                "debug_options": _Opaque, "report_tensor_allocations_upon_oom": False, "experimental": _Opaque}
 

@@ -37,7 +37,8 @@ def create_global_step(graph=None):
 
 
 def get_or_create_global_step(graph=None):
-    return get_global_step(graph) or create_global_step(graph)
+    found = get_global_step(graph)
+    return create_global_step(graph) if found is None else found
 
 
 def assert_global_step(global_step_tensor) -> None:

@@ -10,9 +10,9 @@ from tinytf.runtime.context import state
 
 
 def _decayed(schedule, global_step):
-    if global_step is None:
-        raise ValueError("global_step is required for learning rate decay.")
     if state.graph is not None:
+        if global_step is None:  # TF converts it to a tensor here
+            raise ValueError("None values not supported.")
         return schedule(global_step)
     return functools.partial(schedule, global_step)
 
