@@ -58,7 +58,9 @@ class _Message:
         return name in self._values
 
     def CopyFrom(self, other) -> None:  # noqa: N802 - the protobuf name
-        object.__setattr__(self, "_values", dict(other._values))
+        import copy
+
+        object.__setattr__(self, "_values", copy.deepcopy(other._values))
 
     def __eq__(self, other):
         return type(self) is type(other) and str(self) == str(other)
