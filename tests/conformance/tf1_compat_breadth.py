@@ -232,3 +232,39 @@ def p_tf1_config_protos(tf):
     results.append(outcome(lambda: setattr(config, "bogus", 1), 'has no "bogus" field'))
     results.append(outcome(lambda: setattr(config, "gpu_options", v1.GPUOptions()), "Assignment not allowed"))
     return results
+
+
+@program
+def p_tf1_streaming_metrics(tf):
+    v1 = tf.compat.v1
+    batches = [(np.array([1, 0, 1, 1], np.int64), np.array([1, 1, 0, 1], np.int64), np.array([1.0, 2.0, 0.5, 1.0])),
+               (np.array([0, 0, 1, 0], np.int64), np.array([0, 1, 1, 0], np.int64), np.array([1.0, 1.0, 1.0, 0.0]))]
+    with tf.Graph().as_default():
+        labels = v1.placeholder(tf.int64, [None])
+        predictions = v1.placeholder(tf.int64, [None])
+        weights = v1.placeholder(tf.float64, [None])
+        M = v1.metrics
+        pairs = [M.accuracy(labels, predictions), M.accuracy(labels, predictions, weights=weights, name="wacc"),
+                 M.mean(tf.cast(predictions, tf.float32) * 2.0), M.precision(labels, predictions),
+                 M.recall(labels, predictions, weights=weights), M.true_positives(labels, predictions),
+                 M.false_negatives(labels, predictions), M.true_negatives(labels, predictions, weights=weights),
+                 M.false_positives(labels, predictions),
+                 M.mean_squared_error(labels, predictions, updates_collections=["my_updates"]),
+                 M.mean_absolute_error(labels, predictions, metrics_collections=["my_metrics"]),
+                 M.root_mean_squared_error(labels, predictions, weights=weights)]
+        names = sorted(v.name for v in v1.local_variables())
+        collected = [len(v1.get_collection("my_updates")), len(v1.get_collection("my_metrics")),
+                     len(v1.get_collection(v1.GraphKeys.METRIC_VARIABLES)), len(v1.global_variables())]
+        values = [value for value, _ in pairs]
+        updates = [update for _, update in pairs]
+        rounds = []
+        with v1.Session() as sess:
+            sess.run(v1.local_variables_initializer())
+            rounds.append(sess.run(values))
+            for l_value, p_value, w_value in batches:
+                rounds.append(sess.run(updates, {labels: l_value, predictions: p_value, weights: w_value}))
+            rounds.append(sess.run(values))
+            sess.run(v1.local_variables_initializer())
+            rounds.append(sess.run(values))
+    eager = outcome(lambda: v1.metrics.accuracy(tf.constant([1]), tf.constant([1])), "not supported when eager")
+    return [names, collected] + [[round(float(v), 5) for v in r] for r in rounds] + [eager]
