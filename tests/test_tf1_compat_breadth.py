@@ -156,3 +156,30 @@ def test_config_proto_behaves_like_a_message():
     assert config.gpu_options.allow_growth is True
     with pytest.raises(TypeError):
         config.intra_op_parallelism_threads = "two"
+
+
+def test_disable_v2_behavior_builds_graphs_until_enabled_again():
+    try:
+        v1.disable_v2_behavior()
+        assert not v1.executing_eagerly() and not v1.executing_eagerly_outside_functions()
+        x = v1.placeholder(tf.float32, [2])
+        y = v1.Print(x * 2.0, [x], "x: ", first_n=1)
+        with v1.Session() as sess:
+            np.testing.assert_allclose(sess.run(y, {x: [1.0, 2.0]}), [2.0, 4.0])
+    finally:
+        v1.enable_v2_behavior()
+        v1.reset_default_graph()
+    assert v1.executing_eagerly() and float(tf.constant(2.0) * 3.0) == 6.0
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_v1_where_selects_rows_without_broadcasting(compiled):
+    def pick(c, a, b):
+        return v1.where(c, a, b)
+
+    fn = tf.function(pick) if compiled else pick
+    a, b = np.arange(6.0).reshape(3, 2), -np.arange(6.0).reshape(3, 2)
+    got = fn(tf.constant([True, False, True]), tf.constant(a), tf.constant(b))
+    np.testing.assert_allclose(np.asarray(got), np.where(np.array([True, False, True])[:, None], a, b))
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        v1.where(tf.constant([True, False]), tf.constant([[1.0, 2.0]]), tf.constant([[3.0, 4.0]]))

@@ -268,3 +268,32 @@ def p_tf1_streaming_metrics(tf):
             rounds.append(sess.run(values))
     eager = outcome(lambda: v1.metrics.accuracy(tf.constant([1]), tf.constant([1])), "not supported when eager")
     return [names, collected] + [[round(float(v), 5) for v in r] for r in rounds] + [eager]
+
+
+@program
+def p_tf1_where_py_func_and_initializer_names(tf):
+    v1 = tf.compat.v1
+    results = []
+    with tf.Graph().as_default():
+        c = v1.placeholder(tf.bool, [None])
+        rows = v1.where(c, tf.constant([[1, 2], [3, 4], [5, 6]]), tf.constant([[-1, -2], [-3, -4], [-5, -6]]))
+        same = v1.where(c, tf.constant([1.0, 2.0, 3.0]), tf.constant([9.0, 8.0, 7.0]))
+        indices = v1.where(tf.constant([[True, False], [False, True]]))
+        doubled = v1.py_func(lambda a: (a * 2).astype(np.float32), [tf.constant([1.0, 2.5])], tf.float32)
+        inits = [v1.get_variable("z", [2], initializer=v1.initializers.zeros()),
+                 v1.get_variable("o", [2], initializer=v1.initializers.ones()),
+                 v1.get_variable("k", [2], initializer=v1.initializers.constant([3.0, 4.0]))]
+        results.append(v1.executing_eagerly_outside_functions())
+        results.append([outcome(lambda: v1.where(c, tf.constant([1, 2]), tf.constant([3, 4, 5])), "must be equal"),
+                        outcome(lambda: v1.where(tf.constant([True]), tf.constant([1, 2]), tf.constant([3, 4])),
+                                "must be equal"),
+                        outcome(lambda: v1.where(c, tf.constant([1, 2, 3])), "both be non-None")])
+        with v1.Session() as sess:
+            sess.run(v1.initializers.global_variables())
+            values = sess.run([rows, same, indices, doubled] + inits, {c: [True, False, True]})
+        results.append([val(v) for v in values])
+    results.append([v1.initializers.zeros is v1.zeros_initializer, v1.zeros is tf.zeros,
+                    v1.executing_eagerly_outside_functions(), v1.dimension_value(tf.TensorShape([3, None])[1])])
+    results.append(outcome(lambda: v1.where(tf.constant([True]), tf.constant([1, 2]), tf.constant([3, 4])),
+                           "must have the same size and shape"))
+    return results

@@ -14,6 +14,7 @@ from .graph_keys import GraphKeys  # noqa: F401
 from .graph_variable import collect_variable
 from .initializers import *  # noqa: F401,F403
 from .ops import Operation, group  # noqa: F401
+from .select_and_misc import *  # noqa: F401,F403
 from .session import InteractiveSession, Session, get_default_session  # noqa: F401
 from .v1_functions import *  # noqa: F401,F403
 from .variable_scope import AUTO_REUSE, VariableScope, get_variable, get_variable_scope, variable_scope  # noqa: F401
