@@ -297,3 +297,21 @@ def p_tf1_where_py_func_and_initializer_names(tf):
     results.append(outcome(lambda: v1.where(tf.constant([True]), tf.constant([1, 2]), tf.constant([3, 4])),
                            "must have the same size and shape"))
     return results
+
+
+@program
+def p_tf1_assertions_with_v1_arguments(tf):
+    v1 = tf.compat.v1
+    x, y = tf.constant([1.0, 2.0]), tf.constant([1.0, 3.0])
+    checks = [outcome(lambda: v1.assert_equal(x, y, data=[x], message="eq"), "eq"),
+              outcome(lambda: v1.assert_less(y, x, None, None, "lt"), "lt"),
+              outcome(lambda: v1.assert_positive(-x, message="pos"), "pos"),
+              outcome(lambda: v1.assert_rank(x, 2, message="rank"), "rank"),
+              outcome(lambda: v1.assert_rank_in(x, [0, 2]), "rank"),
+              outcome(lambda: v1.assert_scalar(x), "scalar"),
+              outcome(lambda: v1.assert_near(x, y, atol=0.1, message="near"), "near"),
+              outcome(lambda: v1.assert_integer(x), "integer"),
+              outcome(lambda: v1.assert_type(x, tf.int32), "type")]
+    passing = [v1.assert_equal(x, x) is None, v1.assert_rank_at_least(x, 1) is None,
+               v1.assert_non_negative(x) is None]
+    return [[{k: c[k] for k in ("error", "found")} if "error" in c else c for c in checks], passing]
