@@ -315,3 +315,28 @@ def p_tf1_assertions_with_v1_arguments(tf):
     passing = [v1.assert_equal(x, x) is None, v1.assert_rank_at_least(x, 1) is None,
                v1.assert_non_negative(x) is None]
     return [checks, passing]
+
+
+@program
+def p_tf1_adadelta_and_proximal_gradient_descent(tf):
+    v1 = tf.compat.v1
+    results = []
+    for make in (lambda: v1.train.AdadeltaOptimizer(1.0, rho=0.9, epsilon=1e-6),
+                 lambda: v1.train.ProximalGradientDescentOptimizer(0.1, l1_regularization_strength=0.05,
+                                                                  l2_regularization_strength=0.1),
+                 lambda: v1.train.ProximalGradientDescentOptimizer(0.1)):
+        with tf.Graph().as_default():
+            x = v1.placeholder(tf.float32, [None, 2])
+            y = v1.placeholder(tf.float32, [None, 1])
+            w = v1.get_variable("w", initializer=tf.constant([[0.5], [-0.3]]))
+            b = v1.get_variable("b", initializer=tf.constant([0.1]))
+            loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
+            optimizer = make()
+            train = optimizer.minimize(loss)
+            slots = sorted(v.name for v in v1.global_variables())
+            with v1.Session() as sess:
+                sess.run(v1.global_variables_initializer())
+                for _ in range(4):
+                    sess.run(train, {x: [[1.0, 2.0], [3.0, -1.0], [0.5, 0.5]], y: [[1.0], [2.0], [0.0]]})
+                results.append([slots, val(np.round(sess.run(w), 5)), val(np.round(sess.run(b), 5))])
+    return results

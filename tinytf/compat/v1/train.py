@@ -19,6 +19,7 @@ from .learning_rate_decay import (  # noqa: F401
     piecewise_constant_decay,
     polynomial_decay,
 )
+from .more_optimizers import AdadeltaOptimizer, ProximalGradientDescentOptimizer  # noqa: F401
 from .optimizer import GradientDescentOptimizer, Optimizer  # noqa: F401
 from .saver import Saver, export_meta_graph, import_meta_graph  # noqa: F401
 from .slot_optimizers import AdagradOptimizer, AdamOptimizer, MomentumOptimizer, RMSPropOptimizer  # noqa: F401
