@@ -340,3 +340,34 @@ def p_tf1_adadelta_and_proximal_gradient_descent(tf):
                     sess.run(train, {x: [[1.0, 2.0], [3.0, -1.0], [0.5, 0.5]], y: [[1.0], [2.0], [0.0]]})
                 results.append([slots, val(np.round(sess.run(w), 5)), val(np.round(sess.run(b), 5))])
     return results
+
+
+@program
+def p_tf1_dataset_iterators_in_a_session(tf):
+    v1 = tf.compat.v1
+    out = []
+    with tf.Graph().as_default():
+        ds = tf.data.Dataset.from_tensor_slices((np.arange(5, dtype=np.float32), np.arange(5) * 10)).batch(2)
+        it = v1.data.make_one_shot_iterator(ds)
+        x, y = it.get_next()
+        out.append([str(v1.data.get_output_types(ds)), str(v1.data.get_output_shapes(ds)), x.shape.as_list(),
+                    x.dtype.name, y.dtype.name])
+        init_it = v1.data.make_initializable_iterator(tf.data.Dataset.range(3))
+        z = init_it.get_next()
+        with v1.Session() as sess:
+            while True:
+                try:
+                    a, b = sess.run([x, y])
+                    out.append([a.tolist(), b.tolist()])
+                except tf.errors.OutOfRangeError:
+                    out.append("end")
+                    break
+            try:
+                sess.run(z)
+            except Exception as e:
+                out.append([type(e).__name__, "initialized" in str(e)])
+            for _ in range(2):
+                sess.run(init_it.initializer)
+                out.append([int(sess.run(z)), int(sess.run(z))])
+        out.append(outcome(lambda: it.initializer, "does not have an initializer"))
+    return out
