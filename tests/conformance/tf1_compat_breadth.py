@@ -371,3 +371,26 @@ def p_tf1_dataset_iterators_in_a_session(tf):
                 out.append([int(sess.run(z)), int(sess.run(z))])
         out.append(outcome(lambda: it.initializer, "does not have an initializer"))
     return out
+
+
+@program
+def p_tf1_argument_order(tf):
+    v1 = tf.compat.v1
+    with tf.Graph().as_default():
+        fetches = [v1.transpose(tf.constant(data([2, 3], seed=9)), [1, 0], "t"),
+                   v1.pad(tf.constant([[1, 2]]), [[1, 0], [0, 1]], "CONSTANT", "p", 7),
+                   v1.boolean_mask(tf.constant([1, 2, 3]), tf.constant([True, False, True]), "bm"),
+                   v1.gather_nd(tf.constant([[1, 2], [3, 4]]), [[1, 0], [0, 1]], "g"),
+                   v1.depth_to_space(tf.constant(data([1, 1, 1, 4], seed=11)), 2, "d2s"),
+                   v1.space_to_depth(tf.constant(data([1, 2, 2, 1], seed=12)), 2, "s2d"),
+                   v1.confusion_matrix([0, 1, 2, 1], [0, 2, 2, 1], 3, tf.float32, "cm", [1.0, 2.0, 3.0, 4.0]),
+                   v1.string_to_number(tf.constant(["1.5", "-2"])),
+                   v1.string_to_hash_bucket(tf.constant(["a", "b"]), 10),
+                   v1.substr(tf.constant(["hello", "world"]), 1, 3),
+                   v1.reduce_join(tf.constant([["a", "bc"], ["d", "e"]]), reduction_indices=1, separator="-",
+                                  keep_dims=True),
+                   v1.bincount(tf.constant([1, 1, 3]), minlength=5)]
+        with v1.Session() as sess:
+            values = sess.run(fetches)
+    return ([np.char.decode(v.astype(bytes)).tolist() if v.dtype.kind in "OS" else val(v) for v in values]
+            + [v1.no_regularizer(tf.constant(1.0)) is None])

@@ -16,6 +16,7 @@ from .initializers import *  # noqa: F401,F403
 from .ops import Operation, group  # noqa: F401
 from .select_and_misc import *  # noqa: F401,F403
 from .session import InteractiveSession, Session, get_default_session  # noqa: F401
+from .v1_argument_order import *  # noqa: F401,F403
 from .v1_asserts import *  # noqa: F401,F403
 from .v1_functions import *  # noqa: F401,F403
 from .variable_scope import AUTO_REUSE, VariableScope, get_variable, get_variable_scope, variable_scope  # noqa: F401
