@@ -19,11 +19,12 @@ class ThreadCollective:
         self._slots: list = [None] * num_replicas
         self.seconds = collections.deque(maxlen=100_000)  # per sum, replica 0's wall time (allreduce_stats)
 
-    def sum(self, replica_id: int, arrays: list, between=None) -> list:
-        """The elementwise sum over replicas of each array; `between(result)` runs on replica 0 alone after
-        the sum and before any replica returns (where MirroredStrategy applies the shared update)."""
+    def sum(self, replica_id: int, arrays: list, between=None, scale: float = 1.0) -> list:
+        """The elementwise sum over replicas of each array (times this replica's `scale`, see scaled);
+        `between(result)` runs on replica 0 alone after the sum and before any replica returns (where
+        MirroredStrategy applies the shared update)."""
         start = time.perf_counter()
-        self._slots[replica_id] = [np.asarray(a) for a in arrays]
+        self._slots[replica_id] = [scaled(a, scale) for a in arrays]
         self.wait()
         try:
             if replica_id == 0:
@@ -57,3 +58,20 @@ def summed(arrays: list):
     for array in arrays[2:]:
         np.add(total, array, out=total)
     return total.astype(arrays[0].dtype, copy=False)
+
+
+def scaled(array, scale: float, out=None):
+    """`array` times `scale` in its own dtype (an empty shard's scale 0 gives zeros), into `out` when given;
+    both collectives use this one expression, so that thread and process replicas sum the same bits."""
+    array = np.asarray(array)
+    if scale == 1.0:
+        if out is None:
+            return array
+        out[...] = array
+    elif scale == 0.0:
+        if out is None:
+            return np.zeros_like(array)
+        out[...] = 0
+    else:
+        return np.multiply(array, array.dtype.type(scale), out=out)
+    return out

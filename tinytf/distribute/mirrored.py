@@ -363,10 +363,9 @@ class _ApplyMerge:
 
     def __call__(self, *grads):
         replica = context.current_replica_context()
+        # this replica's share of the global batch (Keras fit), applied by the collective as it takes the
+        # gradients (the process collective writes the scaled values straight into shared memory: one pass)
         scale = replica.gradient_scale
-        if scale != 1.0:  # this replica's share of the global batch (Keras fit); an empty shard adds zeros
-            grads = [np.zeros_like(g) if scale == 0.0 else np.asarray(g) * np.asarray(g).dtype.type(scale)
-                     for g in grads]
 
         def update(summed):
             replica.merging = True
@@ -375,7 +374,7 @@ class _ApplyMerge:
             finally:
                 replica.merging = False
 
-        return self.strategy._collective.sum(replica._replica_id, grads, between=update)
+        return self.strategy._collective.sum(replica._replica_id, grads, between=update, scale=scale)
 
     def _eager_update(self, summed):
         self.optimizer.apply(summed, self.variables)

@@ -34,6 +34,8 @@ import time
 
 import numpy as np
 
+from .collective import scaled
+
 MIN_SLOT_BYTES = 64 << 20  # per replica and round, at least: the largest set of arrays one sum may carry
 INPUT_BYTES = 64 << 20  # per replica: a step's arguments (replica_processes.dumps; larger ones use the pipe)
 SCATTER_MIN_BYTES = 4 << 20  # below: each replica sums all slots (one barrier; a barrier is two process wake-ups)
@@ -108,9 +110,10 @@ class ProcessCollective:
         self._round = 0
         self.seconds = collections.deque(maxlen=100_000)
 
-    def sum(self, replica_id: int, arrays: list, between=None) -> list:
-        """Each array's elementwise sum over the replicas; `between(result)` then runs in EVERY replica (each
-        process holds its own variables: each applies the same update)."""
+    def sum(self, replica_id: int, arrays: list, between=None, scale: float = 1.0) -> list:
+        """Each array's elementwise sum over the replicas (each replica's arrays times its `scale`, written
+        straight into its slot); `between(result)` then runs in EVERY replica (each process holds its own
+        variables: each applies the same update)."""
         start = time.perf_counter()
         arrays = [np.asarray(a) for a in arrays]
         runs, total = _layout(arrays)
@@ -128,7 +131,7 @@ class ProcessCollective:
             position = 0
             for k in members:
                 size = arrays[k].size
-                flat[position:position + size] = arrays[k].reshape(-1)
+                scaled(arrays[k], scale, out=flat[position:position + size].reshape(arrays[k].shape))
                 position += size
         self.barrier.wait(replica_id)
         if total < SCATTER_MIN_BYTES:  # small: every replica sums every slot itself, one barrier fewer

@@ -7,12 +7,18 @@ from tinytf.runtime.ops.random import set_seed as set_random_seed  # noqa: F401 
 
 from ...scopes import name_scope  # noqa: F401
 from ...variables import Variable  # noqa: F401 - in a TF1 graph it becomes a GraphVariable (graph_variable.py)
-from . import initializers, train  # noqa: F401
+from . import data, initializers, losses, metrics, nn, train  # noqa: F401
+from .config_protos import ConfigProto, GPUOptions, GraphOptions, OptimizerOptions, RunMetadata, RunOptions  # noqa: F401,E501
 from .graph import Graph, get_default_graph, placeholder, placeholder_with_default, reset_default_graph  # noqa: F401
+from .graph_keys import GraphKeys  # noqa: F401
 from .graph_variable import collect_variable
 from .initializers import *  # noqa: F401,F403
 from .ops import Operation, group  # noqa: F401
+from .select_and_misc import *  # noqa: F401,F403
 from .session import InteractiveSession, Session, get_default_session  # noqa: F401
+from .v1_argument_order import *  # noqa: F401,F403
+from .v1_asserts import *  # noqa: F401,F403
+from .v1_functions import *  # noqa: F401,F403
 from .variable_scope import AUTO_REUSE, VariableScope, get_variable, get_variable_scope, variable_scope  # noqa: F401
 from .variables import (  # noqa: F401
     add_to_collection,
@@ -55,3 +61,13 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
 
 def executing_eagerly() -> bool:
     return _state.graph is None
+
+
+# TF 2.21's tf.compat.v1 names that are TF2 objects (tf.compat.v1.reshape is tf.reshape), and the namespaces
+# that hold only such names (tf.compat.v1.math, .linalg, ...): tf1_aliases.py
+from . import tf1_aliases as _tf1_aliases  # noqa: E402
+
+_tf1_aliases.install(globals(), "")
+for _namespace in _tf1_aliases.ALIAS_ONLY_NAMESPACES:
+    _tf1_aliases.alias_namespace(globals(), _namespace)
+del _namespace

@@ -9,9 +9,10 @@ import math
 
 from tinytf.runtime import dtypes
 from tinytf.runtime.ops import random
-from tinytf.runtime.ops.array import ones, zeros
+from tinytf.runtime.ops.array import ones as _ones_op
+from tinytf.runtime.ops.array import zeros as _zeros_op
 
-from ...constant import constant
+from ...constant import constant as _constant_op
 from ...weight_fans import compute_fans
 
 
@@ -32,17 +33,17 @@ class _V1Initializer:
 
 class _Zeros(_V1Initializer):
     def _make(self, shape, dtype):
-        return zeros(shape, dtype)
+        return _zeros_op(shape, dtype)
 
 
 class _Ones(_V1Initializer):
     def _make(self, shape, dtype):
-        return ones(shape, dtype)
+        return _ones_op(shape, dtype)
 
 
 class _Constant(_V1Initializer):
     def _make(self, shape, dtype):
-        return constant(self._config["value"], dtype=dtype, shape=shape)
+        return _constant_op(self._config["value"], dtype=dtype, shape=shape)
 
 
 class _RandomUniform(_V1Initializer):
@@ -122,3 +123,34 @@ def glorot_normal_initializer(seed=None, dtype=dtypes.float32):
 __all__ = ["constant_initializer", "glorot_normal_initializer", "glorot_uniform_initializer", "ones_initializer",
            "random_normal_initializer", "random_uniform_initializer", "truncated_normal_initializer",
            "variance_scaling_initializer", "zeros_initializer"]
+
+
+# tf.compat.v1.initializers' own names: the same initializers (`initializers.zeros is zeros_initializer`), and
+# the initializer ops of variables (not exported into tf.compat.v1 itself, whose `zeros` is the tensor op)
+zeros = zeros_initializer
+ones = ones_initializer
+constant = constant_initializer
+random_normal = random_normal_initializer
+random_uniform = random_uniform_initializer
+truncated_normal = truncated_normal_initializer
+variance_scaling = variance_scaling_initializer
+glorot_uniform = glorot_uniform_initializer
+glorot_normal = glorot_normal_initializer
+
+
+def global_variables():
+    from . import global_variables_initializer
+
+    return global_variables_initializer()
+
+
+def local_variables():
+    from . import local_variables_initializer
+
+    return local_variables_initializer()
+
+
+def variables(var_list, name="init"):
+    from . import variables_initializer
+
+    return variables_initializer(var_list, name=name)

@@ -2,6 +2,27 @@
 TF1's Saver with import_meta_graph / export_meta_graph."""
 
 from ...train.state_file import latest_checkpoint  # noqa: F401
+from .global_step import (  # noqa: F401
+    assert_global_step,
+    create_global_step,
+    get_global_step,
+    get_or_create_global_step,
+    global_step,
+)
+from .learning_rate_decay import (  # noqa: F401
+    cosine_decay,
+    cosine_decay_restarts,
+    exponential_decay,
+    inverse_time_decay,
+    natural_exp_decay,
+    piecewise_constant,
+    piecewise_constant_decay,
+    polynomial_decay,
+)
+from .more_optimizers import AdadeltaOptimizer, ProximalGradientDescentOptimizer  # noqa: F401
 from .optimizer import GradientDescentOptimizer, Optimizer  # noqa: F401
 from .saver import Saver, export_meta_graph, import_meta_graph  # noqa: F401
 from .slot_optimizers import AdagradOptimizer, AdamOptimizer, MomentumOptimizer, RMSPropOptimizer  # noqa: F401
+from .tf1_aliases import install  # noqa: E402
+
+install(globals(), "train")

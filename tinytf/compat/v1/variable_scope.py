@@ -126,7 +126,26 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     variable = _create(full_name, shape, dtype, initializer, scope.dtype, trainable, validate_shape, constraint)
     if in_graph:
         known[full_name] = variable
+        _collect(state.graph, variable, collections, regularizer or scope.regularizer, full_name)
     return variable
+
+
+def _collect(graph, variable, collections, regularizer, full_name) -> None:
+    """TF1's `collections=` (the variable joins those instead of GLOBAL_VARIABLES: LOCAL_VARIABLES for a
+    metric's counters) and `regularizer=` (its loss joins REGULARIZATION_LOSSES)."""
+    if collections is not None:
+        collections = list(collections)
+        members = graph.collections.setdefault("variables", [])
+        if "variables" not in collections and variable in members:
+            members.remove(variable)
+        for key in collections:
+            if key not in ("variables", "trainable_variables"):
+                graph.collections.setdefault(key, []).append(variable)
+    if regularizer is not None:
+        with name_scope(f"{full_name}/Regularizer/"):
+            loss = regularizer(variable)
+        if loss is not None:
+            graph.collections.setdefault("regularization_losses", []).append(loss)
 
 
 def _create(full_name, shape, dtype, initializer, scope_dtype, trainable, validate_shape, constraint):

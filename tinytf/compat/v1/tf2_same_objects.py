@@ -1,0 +1,255 @@
+"""The names of tf.compat.v1 that TF 2.21 gives as TF2 names: SAME_OBJECTS holds those that are the very
+objects of TF2 names (`tf.compat.v1.X is tf.X`, `tf.compat.v1.random_normal is tf.random.normal`),
+SAME_SIGNATURE those whose function is the TF2 function of the same namespace re-wrapped, with its
+signature (`tf.compat.v1.math.abs`). Namespace -> entries, each "NAME" (the TF2 name of the same
+namespace) or "NAME=TF2.PATH". Written by tools/list_tf1_aliases.py from TF 2.21; tf1_aliases.py
+resolves them when first read, so a TF2 name that tinytf lacks is missing from tf.compat.v1 too."""
+
+SAME_OBJECTS = {
+    "": """
+        AggregationMethod Assert CriticalSection DType FIFOQueue=queue.FIFOQueue
+        FixedLenFeature=io.FixedLenFeature FixedLenSequenceFeature=io.FixedLenSequenceFeature GradientTape Graph
+        IndexedSlices IndexedSlicesSpec Module NoGradient=no_gradient NoneTensorSpec
+        NotDifferentiable=no_gradient OpError=errors.OpError Operation OptionalSpec
+        PaddingFIFOQueue=queue.PaddingFIFOQueue PriorityQueue=queue.PriorityQueue
+        QUANTIZED_DTYPES=dtypes.QUANTIZED_DTYPES QueueBase=queue.QueueBase RaggedTensor RaggedTensorSpec
+        RandomShuffleQueue=queue.RandomShuffleQueue RegisterGradient SparseFeature=io.SparseFeature SparseTensor
+        SparseTensorSpec Tensor TensorArray TensorArraySpec TensorShape TensorSpec TypeSpec UnconnectedGradients
+        VarLenFeature=io.VarLenFeature VariableSynchronization abs accumulate_n=math.accumulate_n acos acosh add
+        add_n angle=math.angle approx_top_k argsort as_dtype as_string asin asinh
+        assert_proper_iterable=debugging.assert_proper_iterable
+        assert_same_float_dtype=debugging.assert_same_float_dtype atan atan2 atanh betainc=math.betainc bfloat16
+        bitcast bool broadcast_dynamic_shape broadcast_static_shape broadcast_to cast ceil=math.ceil
+        check_numerics=debugging.check_numerics check_pinned cholesky=linalg.cholesky
+        cholesky_solve=linalg.cholesky_solve clip_by_global_norm clip_by_norm clip_by_value complex complex128
+        complex64 concat conj=math.conj control_dependencies conv conv2d_backprop_filter_v2
+        conv2d_backprop_input_v2 cos cosh cross=linalg.cross cumprod=math.cumprod cumsum custom_gradient
+        decode_base64=io.decode_base64 decode_compressed=io.decode_compressed
+        decode_json_example=io.decode_json_example dequantize=quantization.dequantize
+        deserialize_many_sparse=io.deserialize_many_sparse diag=linalg.tensor_diag
+        diag_part=linalg.tensor_diag_part digamma=math.digamma div_no_nan=math.divide_no_nan divide double
+        dynamic_partition dynamic_stitch edit_distance einsum encode_base64=io.encode_base64 ensure_shape equal
+        erf=math.erf erfc=math.erfc exp expm1=math.expm1 extract_volume_patches eye
+        fake_quant_with_min_max_args=quantization.fake_quant_with_min_max_args
+        fake_quant_with_min_max_args_gradient=quantization.fake_quant_with_min_max_args_gradient
+        fake_quant_with_min_max_vars=quantization.fake_quant_with_min_max_vars
+        fake_quant_with_min_max_vars_gradient=quantization.fake_quant_with_min_max_vars_gradient
+        fake_quant_with_min_max_vars_per_channel=quantization.fake_quant_with_min_max_vars_per_channel fake_quan
+        t_with_min_max_vars_per_channel_gradient=quantization.fake_quant_with_min_max_vars_per_channel_gradient
+        fft=signal.fft fft2d=signal.fft2d fft3d=signal.fft3d fftnd fill fingerprint float16 float32
+        float64=double floor floordiv=math.floordiv floormod=math.floormod function get_logger get_static_value
+        global_norm=linalg.global_norm grad_pass_through greater greater_equal group guarantee_const
+        half=float16 histogram_fixed_width histogram_fixed_width_bins identity identity_n ifft=signal.ifft
+        ifft2d=signal.ifft2d ifft3d=signal.ifft3d ifftnd igamma=math.igamma igammac=math.igammac imag=math.imag
+        import_graph_def init_scope int16 int32 int64 int8 invert_permutation=math.invert_permutation irfftnd
+        is_finite=math.is_finite is_inf=math.is_inf is_nan=math.is_nan is_non_decreasing=math.is_non_decreasing
+        is_numeric_tensor=debugging.is_numeric_tensor is_strictly_increasing=math.is_strictly_increasing
+        is_symbolic_tensor is_tensor lbeta=math.lbeta less less_equal lgamma=math.lgamma lin_space=linspace
+        linspace load_library load_op_library log=math.log log1p=math.log1p log_sigmoid=math.log_sigmoid
+        logical_and logical_not logical_or logical_xor=math.logical_xor make_ndarray make_tensor_proto
+        matching_files=io.matching_files matmul matrix_band_part=linalg.band_part matrix_determinant=linalg.det
+        matrix_diag=linalg.diag matrix_diag_part=linalg.diag_part matrix_inverse=linalg.inv
+        matrix_set_diag=linalg.set_diag matrix_solve=linalg.solve matrix_solve_ls=linalg.lstsq
+        matrix_square_root matrix_transpose=linalg.matrix_transpose
+        matrix_triangular_solve=linalg.triangular_solve maximum meshgrid minimum mod=math.floormod multiply
+        negative no_gradient no_op nondifferentiable_batch_function not_equal numpy_function one_hot ones
+        parallel_stack parse_single_sequence_example=io.parse_single_sequence_example
+        parse_tensor=io.parse_tensor polygamma=math.polygamma pow print py_function qint16 qint32 qint8
+        qr=linalg.qr quantize=quantization.quantize quantized_concat=quantization.quantized_concat quint16
+        quint8 ragged_fill_empty_rows ragged_fill_empty_rows_grad random_crop=image.random_crop
+        random_gamma=random.gamma random_index_shuffle random_normal=random.normal random_shuffle=random.shuffle
+        random_uniform=random.uniform range rank read_file=io.read_file real=math.real realdiv
+        reciprocal=math.reciprocal recompute_grad regex_replace=strings.regex_replace
+        register_tensor_conversion_function repeat required_space_to_batch_paddings reshape resource reverse
+        reverse_v2=reverse rfftnd rint=math.rint roll round rsqrt=math.rsqrt saturate_cast scatter_nd
+        searchsorted segment_max=math.segment_max segment_mean=math.segment_mean segment_min=math.segment_min
+        segment_prod=math.segment_prod segment_sum=math.segment_sum self_adjoint_eig=linalg.eigh
+        self_adjoint_eigvals=linalg.eigvalsh sequence_mask serialize_tensor=io.serialize_tensor shape_n sigmoid
+        sign sin sinh slice sort space_to_batch_nd sparse_fill_empty_rows=sparse.fill_empty_rows
+        sparse_mask=sparse.mask sparse_maximum=sparse.maximum sparse_minimum=sparse.minimum
+        sparse_reorder=sparse.reorder sparse_reset_shape=sparse.reset_shape sparse_reshape=sparse.reshape
+        sparse_retain=sparse.retain sparse_slice=sparse.slice sparse_softmax=sparse.softmax
+        sparse_tensor_dense_matmul=sparse.sparse_dense_matmul sparse_tensor_to_dense=sparse.to_dense
+        sparse_to_indicator=sparse.to_indicator sparse_transpose=sparse.transpose split sqrt square
+        squared_difference=math.squared_difference stack stop_gradient strided_slice string
+        string_join=strings.join string_strip=strings.strip
+        string_to_hash_bucket_fast=strings.to_hash_bucket_fast
+        string_to_hash_bucket_strong=strings.to_hash_bucket_strong subtract svd=linalg.svd switch_case tan tanh
+        tensor_scatter_add=tensor_scatter_nd_add tensor_scatter_nd_add tensor_scatter_nd_max
+        tensor_scatter_nd_min tensor_scatter_nd_sub tensor_scatter_nd_update
+        tensor_scatter_sub=tensor_scatter_nd_sub tensor_scatter_update=tensor_scatter_nd_update tensordot tile
+        timestamp trace=linalg.trace truediv truncated_normal=random.truncated_normal truncatediv truncatemod
+        type_spec_from_value uint16 uint32 uint64 uint8 unique unique_with_counts unravel_index
+        unsorted_segment_max=math.unsorted_segment_max unsorted_segment_mean=math.unsorted_segment_mean
+        unsorted_segment_min=math.unsorted_segment_min unsorted_segment_prod=math.unsorted_segment_prod
+        unsorted_segment_sqrt_n=math.unsorted_segment_sqrt_n unsorted_segment_sum=math.unsorted_segment_sum
+        unstack variant vectorized_map where_v2=where write_file=io.write_file zeros zeta=math.zeta
+    """.split(),
+    "bitwise": """
+        bitwise_and bitwise_or bitwise_xor invert left_shift right_shift
+    """.split(),
+    "config": """
+        LogicalDevice LogicalDeviceConfiguration PhysicalDevice experimental_connect_to_cluster
+        experimental_connect_to_host experimental_functions_run_eagerly experimental_run_functions_eagerly
+        functions_run_eagerly get_logical_device_configuration get_soft_device_placement get_visible_devices
+        list_logical_devices list_physical_devices run_functions_eagerly set_logical_device_configuration
+        set_soft_device_placement set_visible_devices
+    """.split(),
+    "data": """
+        DatasetSpec NumpyIterator Options ThreadingOptions
+    """.split(),
+    "debugging": """
+        Assert=Assert assert_proper_iterable assert_same_float_dtype disable_check_numerics
+        disable_traceback_filtering enable_check_numerics enable_traceback_filtering get_log_device_placement
+        is_finite=math.is_finite is_inf=math.is_inf is_nan=math.is_nan is_non_decreasing=math.is_non_decreasing
+        is_numeric_tensor is_strictly_increasing=math.is_strictly_increasing is_traceback_filtering_enabled
+        set_log_device_placement
+    """.split(),
+    "distribute": """
+        CrossDeviceOps HierarchicalCopyAllReduce InputContext InputReplicationMode NcclAllReduce ReduceOp
+        ReductionToOneDevice RunOptions Server experimental_set_strategy get_replica_context get_strategy
+        has_strategy in_cross_replica_context
+    """.split(),
+    "dtypes": """
+        DType=DType QUANTIZED_DTYPES as_dtype=as_dtype as_string=as_string bfloat16=bfloat16 bool=bool cast=cast
+        complex=complex complex128=complex128 complex64=complex64 double=double float16=float16 float32=float32
+        float64=double half=float16 int16=int16 int32=int32 int64=int64 int8=int8 qint16=qint16 qint32=qint32
+        qint8=qint8 quint16=quint16 quint8=quint8 resource=resource saturate_cast=saturate_cast string=string
+        uint16=uint16 uint32=uint32 uint64=uint64 uint8=uint8 variant=variant
+    """.split(),
+    "errors": """
+        AbortedError AlreadyExistsError CancelledError DataLossError DeadlineExceededError
+        FailedPreconditionError InternalError InvalidArgumentError NotFoundError OpError OutOfRangeError
+        PermissionDeniedError ResourceExhaustedError UnauthenticatedError UnavailableError UnimplementedError
+        UnknownError
+    """.split(),
+    "graph_util": """
+        import_graph_def=import_graph_def
+    """.split(),
+    "image": """
+        adjust_brightness adjust_contrast adjust_gamma adjust_hue adjust_jpeg_quality adjust_saturation
+        central_crop combined_non_max_suppression convert_image_dtype crop_to_bounding_box decode_and_crop_jpeg
+        decode_bmp decode_gif decode_image decode_jpeg decode_jxl decode_png decode_webp encode_jpeg encode_png
+        extract_jpeg_shape flip_left_right flip_up_down generate_bounding_box_proposals grayscale_to_rgb
+        hsv_to_rgb image_gradients is_jpeg non_max_suppression non_max_suppression_overlaps
+        non_max_suppression_padded non_max_suppression_with_scores pad_to_bounding_box per_image_standardization
+        psnr random_brightness random_contrast random_crop random_flip_left_right random_flip_up_down random_hue
+        random_jpeg_quality random_saturation resize_image_with_crop_or_pad=image.resize_with_crop_or_pad
+        resize_with_crop_or_pad rgb_to_grayscale rgb_to_hsv rgb_to_yiq rgb_to_yuv rot90 sobel_edges ssim
+        ssim_multiscale total_variation transpose transpose_image=image.transpose yiq_to_rgb yuv_to_rgb
+    """.split(),
+    "io": """
+        FixedLenFeature FixedLenSequenceFeature PaddingFIFOQueue=queue.PaddingFIFOQueue
+        PriorityQueue=queue.PriorityQueue QueueBase=queue.QueueBase RaggedFeature
+        RandomShuffleQueue=queue.RandomShuffleQueue SparseFeature TFRecordOptions TFRecordWriter VarLenFeature
+        decode_and_crop_jpeg=image.decode_and_crop_jpeg decode_base64 decode_bmp=image.decode_bmp
+        decode_compressed decode_gif=image.decode_gif decode_image=image.decode_image
+        decode_jpeg=image.decode_jpeg decode_json_example decode_jxl=image.decode_jxl
+        decode_png=image.decode_png decode_proto decode_webp=image.decode_webp deserialize_many_sparse
+        encode_base64 encode_jpeg=image.encode_jpeg encode_png=image.encode_png encode_proto
+        extract_jpeg_shape=image.extract_jpeg_shape is_jpeg=image.is_jpeg match_filenames_once matching_files
+        parse_sequence_example parse_single_sequence_example parse_tensor read_file serialize_tensor write_file
+        write_graph
+    """.split(),
+    "linalg": """
+        LinearOperator LinearOperatorAdjoint LinearOperatorBlockDiag LinearOperatorBlockLowerTriangular
+        LinearOperatorCirculant LinearOperatorCirculant2D LinearOperatorCirculant3D LinearOperatorComposition
+        LinearOperatorDiag LinearOperatorFullMatrix LinearOperatorHouseholder LinearOperatorIdentity
+        LinearOperatorInversion LinearOperatorKronecker LinearOperatorLowRankUpdate
+        LinearOperatorLowerTriangular LinearOperatorPermutation LinearOperatorScaledIdentity
+        LinearOperatorToeplitz LinearOperatorTridiag LinearOperatorZeros adjoint band_part cholesky
+        cholesky_solve cross det eigh eigh_tridiagonal eigvalsh einsum=einsum expm eye=eye global_norm inv
+        l2_normalize=nn.l2_normalize logdet logm lstsq lu lu_matrix_inverse lu_reconstruct lu_solve matrix_rank
+        matvec normalize pinv qr set_diag slogdet solve sqrtm=matrix_square_root svd tensor_diag
+        tensordot=tensordot triangular_solve tridiagonal_matmul tridiagonal_solve
+    """.split(),
+    "lookup": """
+        KeyValueTensorInitializer TextFileIndex TextFileInitializer
+    """.split(),
+    "math": """
+        accumulate_n add_n=add_n approx_max_k=nn.approx_max_k approx_min_k=nn.approx_min_k atan2=atan2 betainc
+        cumprod cumsum=cumsum cumulative_logsumexp equal=equal floordiv greater=greater
+        greater_equal=greater_equal igamma igammac invert_permutation is_finite is_inf is_nan is_non_decreasing
+        is_strictly_increasing l2_normalize=nn.l2_normalize lbeta less=less less_equal=less_equal
+        logical_and=logical_and logical_not=logical_not logical_or=logical_or logical_xor nextafter
+        not_equal=not_equal polygamma polyval pow=pow segment_max segment_mean segment_min segment_prod
+        segment_sum sobol_sample softsign=nn.softsign squared_difference subtract=subtract top_k=nn.top_k
+        truediv=truediv unsorted_segment_max unsorted_segment_mean unsorted_segment_min unsorted_segment_prod
+        unsorted_segment_sqrt_n unsorted_segment_sum xdivy xlog1py xlogy zero_fraction=nn.zero_fraction zeta
+    """.split(),
+    "nn": """
+        all_candidate_sampler approx_max_k approx_min_k atrous_conv2d atrous_conv2d_transpose avg_pool1d
+        avg_pool3d avg_pool_v2=nn.avg_pool batch_normalization bias_add collapse_repeated
+        compute_accidental_hits compute_average_loss conv1d_transpose conv_transpose
+        ctc_beam_search_decoder_v2=nn.ctc_beam_search_decoder ctc_greedy_decoder ctc_unique_labels
+        depthwise_conv2d_backprop_filter depthwise_conv2d_backprop_input
+        depthwise_conv2d_native_backprop_filter=nn.depthwise_conv2d_backprop_filter
+        depthwise_conv2d_native_backprop_input=nn.depthwise_conv2d_backprop_input elu
+        fixed_unigram_candidate_sampler l2_loss l2_normalize learned_unigram_candidate_sampler
+        local_response_normalization log_poisson_loss
+        log_uniform_candidate_sampler=random.log_uniform_candidate_sampler lrn=nn.local_response_normalization
+        max_pool1d max_pool2d max_pool3d max_pool_v2=nn.max_pool normalize_moments relu
+        scale_regularization_loss selu softsign top_k uniform_candidate_sampler=random.uniform_candidate_sampler
+        with_space_to_batch zero_fraction
+    """.split(),
+    "ragged": """
+        boolean_mask constant cross cross_hashed map_flat_values range row_splits_to_segment_ids
+        segment_ids_to_row_splits stack stack_dynamic_partitions
+    """.split(),
+    "random": """
+        Algorithm Generator all_candidate_sampler=nn.all_candidate_sampler categorical create_rng_state
+        fixed_unigram_candidate_sampler=nn.fixed_unigram_candidate_sampler fold_in gamma get_global_generator
+        learned_unigram_candidate_sampler=nn.learned_unigram_candidate_sampler log_uniform_candidate_sampler
+        normal set_global_generator shuffle split stateless_binomial stateless_categorical stateless_gamma
+        stateless_normal stateless_parameterized_truncated_normal stateless_poisson stateless_truncated_normal
+        stateless_uniform truncated_normal uniform uniform_candidate_sampler
+    """.split(),
+    "saved_model": """
+        Asset SaveOptions load_v2=saved_model.load save
+    """.split(),
+    "sparse": """
+        SparseTensor=SparseTensor bincount cross cross_hashed expand_dims eye fill_empty_rows from_dense mask
+        matmul=sparse.sparse_dense_matmul maximum minimum reorder reset_shape reshape retain slice softmax
+        sparse_dense_matmul to_dense to_indicator transpose
+    """.split(),
+    "strings": """
+        as_string=as_string bytes_split format join lower ngrams regex_full_match regex_replace strip
+        to_hash_bucket_fast to_hash_bucket_strong unicode_decode unicode_decode_with_offsets unicode_encode
+        unicode_script unicode_split unicode_split_with_offsets unicode_transcode unsorted_segment_join upper
+    """.split(),
+    "train": """
+        BytesList CheckpointManager CheckpointOptions ClusterDef ClusterSpec Coordinator Example
+        ExponentialMovingAverage Feature FeatureList FeatureLists Features FloatList Int64List JobDef
+        SequenceExample Server=distribute.Server ServerDef checkpoints_iterator get_checkpoint_state
+        latest_checkpoint list_variables load_checkpoint load_variable
+        match_filenames_once=io.match_filenames_once write_graph=io.write_graph
+    """.split(),
+}
+
+SAME_SIGNATURE = {
+    "": """
+        case executing_eagerly foldl foldr map_fn scalar_mul scan variable_creator_scope
+    """.split(),
+    "debugging": """
+        assert_integer assert_shapes assert_type check_numerics
+    """.split(),
+    "image": """
+        extract_patches
+    """.split(),
+    "linalg": """
+        diag diag_part matmul matrix_transpose tensor_diag_part trace
+    """.split(),
+    "math": """
+        abs acos acosh add angle asin asinh atan atanh bessel_i0 bessel_i0e bessel_i1 bessel_i1e ceil conj cos
+        cosh digamma divide divide_no_nan erf erfc erfcinv erfinv exp expm1 floor floormod imag lgamma log log1p
+        log_sigmoid maximum minimum mod multiply multiply_no_nan ndtri negative real reciprocal
+        reciprocal_no_nan reduce_euclidean_norm reduce_std reduce_variance rint round rsqrt scalar_mul sigmoid
+        sign sin sinh softplus sqrt square tan tanh
+    """.split(),
+    "nn": """
+        leaky_relu relu6 sigmoid sigmoid_cross_entropy_with_logits silu softplus swish tanh
+    """.split(),
+    "saved_model": """
+        contains_saved_model
+    """.split(),
+}
