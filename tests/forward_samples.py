@@ -629,3 +629,17 @@ SAMPLES.update({
     "erfinv": [lambda: [tf.math.erfinv(c([-1.0, -0.5, 0.0, 0.25, 0.9999, 1.0])), tf.math.erfinv(arr((3,)))]],
     "erfcinv": [lambda: [tf.math.erfcinv(c([0.0, 0.05, 1.0, 1.7, 2.0])), tf.math.erfcinv(arr((3,), tf.float64))]],
 })
+def _normal(shape, dtype=tf.float64, seed=0):
+    return tf.constant(np.random.default_rng(seed).normal(size=shape), dtype)
+
+
+SAMPLES.update({  # the decompositions of tf.linalg (runtime/ops/linalg_decompositions.py)
+    "self_adjoint_eig": [lambda: [tf.linalg.eigh(_spd(3)), tf.linalg.eigh(_spd(2, tf.float32))]],
+    "eig": [lambda: [tf.linalg.eig(_spd(3)), tf.linalg.eig(tf.constant([[0.0, 1.0], [-1.0, 0.0]]))]],
+    "qr": [lambda: [tf.linalg.qr(_normal((4, 3))), tf.linalg.qr(_normal((2, 3, 2), tf.float32), full_matrices=True)]],
+    "svd": [lambda: [tf.linalg.svd(_normal((4, 3))), tf.linalg.svd(_normal((2, 3), tf.float32), full_matrices=True)]],
+    "matrix_triangular_solve": [lambda: [tf.linalg.triangular_solve(_spd(3), _normal((3, 2))),
+                                         tf.linalg.triangular_solve(_spd(2, tf.float32), _normal((2, 1), tf.float32),
+                                                                    lower=False, adjoint=True)]],
+    "lu": [lambda: [tf.linalg.lu(_spd(3)), tf.linalg.lu(_normal((2, 2, 2), tf.float32), output_idx_type=tf.int64)]],
+})

@@ -1,4 +1,5 @@
-"""`tf.linalg`: matrix products, norms and matrix functions under their TensorFlow names."""
+"""`tf.linalg`: matrix products, norms, decompositions, solvers, matrix functions and the LinearOperator family
+under their TensorFlow names."""
 
 from tinytf.clip_ops import global_norm  # noqa: F401
 from tinytf.runtime.ops.linalg import *  # noqa: F401,F403
@@ -24,4 +25,9 @@ def band_part(input, num_lower, num_upper, name=None):  # noqa: A002 - TF's argu
     return _tf.where(keep, x, _tf.zeros_like(x), name=name)
 
 
-__all__ = sorted(set(_linalg_names) | {"transpose", "band_part"})
+from .decompositions import *  # noqa: E402,F403 - after band_part, which they use through tf.linalg
+from .decompositions import __all__ as _decompositions  # noqa: E402
+from .structured import *  # noqa: E402,F403
+from .structured import __all__ as _structured  # noqa: E402
+
+__all__ = sorted(set(_linalg_names) | {"transpose", "band_part"} | set(_decompositions) | set(_structured))
