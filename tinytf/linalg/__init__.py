@@ -29,5 +29,13 @@ from .decompositions import *  # noqa: E402,F403 - after band_part, which they u
 from .decompositions import __all__ as _decompositions  # noqa: E402
 from .structured import *  # noqa: E402,F403
 from .structured import __all__ as _structured  # noqa: E402
+from .linear_operator import LinearOperator  # noqa: E402
+from .linear_operator_adjoint import LinearOperatorAdjoint, LinearOperatorInversion  # noqa: E402
+from .linear_operator_basic import *  # noqa: E402,F403
+from .linear_operator_basic import __all__ as _basic_operators  # noqa: E402
+from .linear_operator_composition import *  # noqa: E402,F403
+from .linear_operator_composition import __all__ as _composite_operators  # noqa: E402
 
-__all__ = sorted(set(_linalg_names) | {"transpose", "band_part"} | set(_decompositions) | set(_structured))
+__all__ = sorted(set(_linalg_names) | {"transpose", "band_part"} | set(_decompositions) | set(_structured)
+                 | {"LinearOperator", "LinearOperatorAdjoint", "LinearOperatorInversion"} | set(_basic_operators)
+                 | set(_composite_operators))
