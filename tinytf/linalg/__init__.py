@@ -27,14 +27,14 @@ def band_part(input, num_lower, num_upper, name=None):  # noqa: A002 - TF's argu
 
 from .decompositions import *  # noqa: E402,F403 - after band_part, which they use through tf.linalg
 from .decompositions import __all__ as _decompositions  # noqa: E402
-from .structured import *  # noqa: E402,F403
-from .structured import __all__ as _structured  # noqa: E402
-from .linear_operator import LinearOperator  # noqa: E402
-from .linear_operator_adjoint import LinearOperatorAdjoint, LinearOperatorInversion  # noqa: E402
+from .linear_operator import LinearOperator  # noqa: E402,F401
+from .linear_operator_adjoint import LinearOperatorAdjoint, LinearOperatorInversion  # noqa: E402,F401
 from .linear_operator_basic import *  # noqa: E402,F403
 from .linear_operator_basic import __all__ as _basic_operators  # noqa: E402
 from .linear_operator_composition import *  # noqa: E402,F403
 from .linear_operator_composition import __all__ as _composite_operators  # noqa: E402
+from .structured import *  # noqa: E402,F403
+from .structured import __all__ as _structured  # noqa: E402
 
 __all__ = sorted(set(_linalg_names) | {"transpose", "band_part"} | set(_decompositions) | set(_structured)
                  | {"LinearOperator", "LinearOperatorAdjoint", "LinearOperatorInversion"} | set(_basic_operators)
