@@ -130,3 +130,24 @@ def p_linear_operator_errors(tf):
         "identity_broadcast": _try(lambda: lo.LinearOperatorIdentity(2, batch_shape=[2]).matmul(tf.ones([2, 1]))),
         "diag_batch": _try(lambda: lo.LinearOperatorDiag([[1.0, 2.0], [3.0, 4.0]]).matvec([1.0, 1.0])),
     }
+
+
+@program
+def p_linalg_conjugate_gradient(tf):
+    lo = tf.linalg
+    op = lo.LinearOperatorFullMatrix(tf.constant(SPD), is_self_adjoint=True, is_positive_definite=True)
+    rhs = tf.constant([1.0, -2.0, 0.5], tf.float64)
+    pre = lo.LinearOperatorDiag(1.0 / tf.linalg.diag_part(tf.constant(SPD)), is_self_adjoint=True,
+                                is_positive_definite=True)
+
+    def cg(**kwargs):
+        state = lo.experimental.conjugate_gradient(op, rhs, **kwargs)
+        return [type(state).__name__, list(state._fields), state.i, state.x, state.r, state.gamma]
+
+    def solve(r):
+        return lo.experimental.conjugate_gradient(op, r).x
+
+    return {"plain": _try(cg), "preconditioned": _try(lambda: cg(preconditioner=pre)),
+            "one_step": _try(lambda: cg(max_iter=1)), "start": _try(lambda: cg(x=tf.ones([3], tf.float64))),
+            "batch": _try(lambda: lo.experimental.conjugate_gradient(op, tf.stack([rhs, 2 * rhs])).x),
+            "traced": _try(lambda: tf.function(solve)(rhs))}

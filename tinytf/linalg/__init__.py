@@ -25,6 +25,7 @@ def band_part(input, num_lower, num_upper, name=None):  # noqa: A002 - TF's argu
     return _tf.where(keep, x, _tf.zeros_like(x), name=name)
 
 
+from . import experimental  # noqa: E402,F401 - tf.linalg.experimental
 from .decompositions import *  # noqa: E402,F403 - after band_part, which they use through tf.linalg
 from .decompositions import __all__ as _decompositions  # noqa: E402
 from .linear_operator import LinearOperator  # noqa: E402,F401
@@ -38,4 +39,4 @@ from .structured import __all__ as _structured  # noqa: E402
 
 __all__ = sorted(set(_linalg_names) | {"transpose", "band_part"} | set(_decompositions) | set(_structured)
                  | {"LinearOperator", "LinearOperatorAdjoint", "LinearOperatorInversion"} | set(_basic_operators)
-                 | set(_composite_operators))
+                 | set(_composite_operators) | {"experimental"})
