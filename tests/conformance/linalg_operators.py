@@ -19,7 +19,10 @@ def _v(x):
     if isinstance(x, (list, tuple)):
         return [_v(t) for t in x]
     if hasattr(x, "numpy"):
-        return [x.dtype.name, list(x.shape), np.asarray(x.numpy()).tolist()]
+        value = np.asarray(x.numpy())
+        if np.iscomplexobj(value):  # as [real, imag] pairs, so that the comparison has a float tolerance
+            value = np.stack([value.real, value.imag], -1)
+        return [x.dtype.name, list(x.shape), value.tolist()]
     return x
 
 
@@ -151,3 +154,34 @@ def p_linalg_conjugate_gradient(tf):
             "one_step": _try(lambda: cg(max_iter=1)), "start": _try(lambda: cg(x=tf.ones([3], tf.float64))),
             "batch": _try(lambda: lo.experimental.conjugate_gradient(op, tf.stack([rhs, 2 * rhs])).x),
             "traced": _try(lambda: tf.function(solve)(rhs))}
+
+
+@program
+def p_linear_operators_circulant(tf):
+    lo = tf.linalg
+    real = tf.constant([6.0, 2.0, 2.0, 1.0], tf.float64)
+    hermitian = tf.constant([6.0, -1.5 + 0.8j, 1.0, -1.5 - 0.8j], tf.complex128)
+    general = tf.constant([2.0 + 1.0j, 1.0 - 0.5j, 3.0, 0.5j], tf.complex64)
+    spectrum_2d = tf.constant([[4.0, 1.0 + 1.0j, 2.0], [1.0, 3.0, 0.5 - 1.0j]], tf.complex128)
+
+    def kernel(op):
+        return _try(op.convolution_kernel)
+
+    return {
+        "real": _describe(tf, lo.LinearOperatorCirculant(real)),
+        "real_f64": _describe(tf, lo.LinearOperatorCirculant(real, input_output_dtype=tf.complex128)),
+        "hermitian_real_io": _describe(tf, lo.LinearOperatorCirculant(hermitian, input_output_dtype=tf.float64,
+                                                                      is_self_adjoint=True)),
+        "general": _describe(tf, lo.LinearOperatorCirculant(general)),
+        "two_d": _describe(tf, lo.LinearOperatorCirculant2D(spectrum_2d, input_output_dtype=tf.complex128)),
+        "three_d": _try(lambda: lo.LinearOperatorCirculant3D(tf.reshape(tf.cast(tf.range(1.0, 9.0), tf.complex128),
+                                                                        [2, 2, 2]), input_output_dtype=tf.complex128
+                                                             ).to_dense()),
+        "kernel": kernel(lo.LinearOperatorCirculant(general)),
+        "kernel_2d": kernel(lo.LinearOperatorCirculant2D(spectrum_2d, input_output_dtype=tf.complex128)),
+        "block": [lo.LinearOperatorCirculant2D(spectrum_2d).block_depth,
+                  lo.LinearOperatorCirculant2D(spectrum_2d).block_shape.as_list()],
+        "eigvals": _try(lo.LinearOperatorCirculant(general).eigvals),
+        "not_square": _try(lambda: lo.LinearOperatorCirculant(real, is_square=False)),
+        "real_not_self_adjoint": _try(lambda: lo.LinearOperatorCirculant(real, is_self_adjoint=False)),
+    }

@@ -31,6 +31,8 @@ from .decompositions import __all__ as _decompositions  # noqa: E402
 from .linear_operator import LinearOperator  # noqa: E402,F401
 from .linear_operator_adjoint import LinearOperatorAdjoint, LinearOperatorInversion  # noqa: E402,F401
 from .linear_operator_basic import *  # noqa: E402,F403
+from .linear_operator_circulant import *  # noqa: E402,F403
+from .linear_operator_circulant import __all__ as _circulant_operators  # noqa: E402
 from .linear_operator_basic import __all__ as _basic_operators  # noqa: E402
 from .linear_operator_composition import *  # noqa: E402,F403
 from .linear_operator_composition import __all__ as _composite_operators  # noqa: E402
@@ -39,4 +41,4 @@ from .structured import __all__ as _structured  # noqa: E402
 
 __all__ = sorted(set(_linalg_names) | {"transpose", "band_part"} | set(_decompositions) | set(_structured)
                  | {"LinearOperator", "LinearOperatorAdjoint", "LinearOperatorInversion"} | set(_basic_operators)
-                 | set(_composite_operators) | {"experimental"})
+                 | set(_composite_operators) | set(_circulant_operators) | {"experimental"})
