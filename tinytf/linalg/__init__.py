@@ -31,9 +31,9 @@ from .decompositions import __all__ as _decompositions  # noqa: E402
 from .linear_operator import LinearOperator  # noqa: E402,F401
 from .linear_operator_adjoint import LinearOperatorAdjoint, LinearOperatorInversion  # noqa: E402,F401
 from .linear_operator_basic import *  # noqa: E402,F403
+from .linear_operator_basic import __all__ as _basic_operators  # noqa: E402
 from .linear_operator_circulant import *  # noqa: E402,F403
 from .linear_operator_circulant import __all__ as _circulant_operators  # noqa: E402
-from .linear_operator_basic import __all__ as _basic_operators  # noqa: E402
 from .linear_operator_composition import *  # noqa: E402,F403
 from .linear_operator_composition import __all__ as _composite_operators  # noqa: E402
 from .structured import *  # noqa: E402,F403
