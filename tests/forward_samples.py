@@ -642,4 +642,7 @@ SAMPLES.update({  # the decompositions of tf.linalg (runtime/ops/linalg_decompos
                                          tf.linalg.triangular_solve(_spd(2, tf.float32), _normal((2, 1), tf.float32),
                                                                     lower=False, adjoint=True)]],
     "lu": [lambda: [tf.linalg.lu(_spd(3)), tf.linalg.lu(_normal((2, 2, 2), tf.float32), output_idx_type=tf.int64)]],
+    "matrix_square_root": [lambda: [tf.linalg.sqrtm(_spd(3)), tf.linalg.sqrtm(_spd(2, tf.float32))]],
+    "matrix_logarithm": [lambda: [tf.linalg.logm(tf.cast(_spd(3), tf.complex128)),
+                                  tf.linalg.logm(tf.cast(_spd(2), tf.complex64))]],
 })

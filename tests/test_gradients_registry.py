@@ -563,6 +563,8 @@ CASES.update({  # the decompositions (runtime/ops/linalg_decompositions_grad.py)
     "svd": [Case(lambda x: tf.linalg.svd(x, compute_uv=False), (4, 3), second=False),
             Case(lambda x: _sign_fixed(tf.linalg.svd(x)[1]), (3, 4), second=False),
             Case(lambda x: _sign_fixed(tf.linalg.svd(x)[2]), (4, 3), second=False)],
+    "matrix_square_root": [Case(lambda x: tf.linalg.sqrtm(tf.matmul(x, x, transpose_b=True)
+                                                       + 3 * tf.eye(3, dtype=tf.float64)), (3, 3), second=False)],
     "matrix_triangular_solve": [
         Case(lambda a, b: tf.linalg.triangular_solve(a + 3 * tf.eye(3, dtype=tf.float64), b), (3, 3), (2, 3, 2)),
         Case(lambda a, b: tf.linalg.triangular_solve(a + 3 * tf.eye(3, dtype=tf.float64), b, lower=False,

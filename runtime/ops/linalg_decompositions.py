@@ -221,4 +221,45 @@ def lu(input, output_idx_type=dtypes.int32, name=None):  # noqa: A002 - TF's arg
     return tuple(apply(lu_op, (x,), {"output_idx_type": dtypes.as_dtype(output_idx_type)}, name=name))
 
 
-__all__ = ["eigh", "eig", "qr", "svd", "triangular_solve", "lu"]
+# --- matrix square root and logarithm: through the eigendecomposition (principal branches) ----------------------
+def _through_eigenvalues(x, fn):
+    w, v = np.linalg.eig(x)
+    result = v @ (fn(w)[..., None] * np.linalg.inv(v))
+    return result
+
+
+def _sqrtm_kernel(x):
+    result = _through_eigenvalues(x.astype(np.result_type(x.dtype, np.complex64)), np.sqrt)
+    return (result.real if not np.iscomplexobj(x) else result).astype(x.dtype)
+
+
+def _infer_square_same(what, allowed):
+    def infer(x):
+        return x.dtype, _matrix(x, what, allowed=allowed)
+    return infer
+
+
+matrix_square_root_op = register(OpDef("matrix_square_root", _sqrtm_kernel, _infer_square_same(
+    "sqrtm", _FLOATS + (dtypes.complex64, dtypes.complex128))))
+
+
+def sqrtm(input, name=None):  # noqa: A002 - TF's argument name
+    """`tf.linalg.sqrtm`: the principal square root of each square matrix (its eigenvalues' principal roots)."""
+    return apply(matrix_square_root_op, (convert_to_tensor(input),), name=name)
+
+
+def _logm_kernel(x):
+    return _through_eigenvalues(x, np.log).astype(x.dtype)
+
+
+matrix_logarithm_op = register(OpDef("matrix_logarithm", _logm_kernel, _infer_square_same(
+    "logm", (dtypes.complex64, dtypes.complex128)), differentiable=False,
+    doc="TF registers no gradient for MatrixLogarithm"))
+
+
+def logm(input, name=None):  # noqa: A002 - TF's argument name
+    """`tf.linalg.logm`: the principal logarithm of each square complex matrix (TF takes complex input only)."""
+    return apply(matrix_logarithm_op, (convert_to_tensor(input),), name=name)
+
+
+__all__ = ["eigh", "eig", "qr", "svd", "triangular_solve", "lu", "sqrtm", "logm"]

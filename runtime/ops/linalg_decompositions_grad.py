@@ -10,10 +10,11 @@ from ..dispatch import convert_to_tensor
 from ..registry import gradient
 from . import linalg as la
 from . import math as m
-from .array import expand_dims, ones_like, zeros_like
+from .array import expand_dims, ones_like, reshape, zeros_like
 from .gradient_helpers import sum_to_like
 from .indexing import where
 from .linalg_decompositions import (
+    matrix_square_root_op,
     matrix_triangular_solve_op,
     qr_op,
     self_adjoint_eig_op,
@@ -122,3 +123,26 @@ def _triangular_solve_grad(record, g):
     n, _ = _static_n(matrix, "triangular_solve")
     grad_matrix = grad_matrix * _mask(n, n, lower, grad_matrix.dtype)
     return sum_to_like(grad_matrix, matrix), sum_to_like(grad_rhs, rhs)
+
+
+def _kronecker(a, b):
+    """kron of two [..., n, n] matrix batches, [..., n*n, n*n] (static n)."""
+    n = a._shape[-1]
+    batch = a._shape[:-2]
+    product = expand_dims(expand_dims(a, -1), -3) * expand_dims(expand_dims(b, -3), -2)
+    return reshape(product, tuple(batch) + (n * n, n * n))
+
+
+@gradient(matrix_square_root_op)
+def _sqrtm_grad(record, g):
+    # TF's rule: with R = sqrtm(A), dA = R dR + dR R, a Sylvester equation, solved through its Kronecker form
+    root = record.outputs[0]
+    n, _ = _static_n(root, "sqrtm")
+    if root._shape is None or None in root._shape:
+        raise ValueError(f"the gradient of sqrtm needs a fully known shape, got {root.shape}")
+    batch = tuple(root._shape[:-2])
+    eye = convert_to_tensor(np.broadcast_to(np.eye(n), batch + (n, n)).astype(root.dtype.np))
+    system = _kronecker(eye, la.matrix_transpose(root)) + _kronecker(root, eye)
+    vec_g = reshape(la.matrix_transpose(g), batch + (n * n, 1))
+    vec_x = la.solve(system, vec_g)
+    return la.matrix_transpose(reshape(vec_x, batch + (n, n)))

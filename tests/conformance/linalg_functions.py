@@ -21,8 +21,10 @@ def _v(x):
     if isinstance(x, (list, tuple)):
         return [_v(t) for t in x]
     if hasattr(x, "numpy"):
-        value = x.numpy()
-        return [x.dtype.name, list(x.shape), np.asarray(value).tolist()]
+        value = np.asarray(x.numpy())
+        if np.iscomplexobj(value):  # as [real, imag] pairs, so that the comparison has a float tolerance
+            value = np.stack([value.real, value.imag], -1)
+        return [x.dtype.name, list(x.shape), value.tolist()]
     return x
 
 
@@ -99,6 +101,12 @@ def p_linalg_solvers(tf):
         "expm": lambda: tf.linalg.expm(tf.constant(A / 2)), "expm_f32": lambda: tf.linalg.expm(
             tf.constant([[0.0, 1.0], [-1.0, 0.0]], tf.float32)),
         "expm_big": lambda: tf.linalg.expm(tf.constant(A * 3)), "expm_zero": lambda: tf.linalg.expm(tf.zeros([2, 2])),
+        "sqrtm": lambda: tf.linalg.sqrtm(tf.constant(S)), "sqrtm_f32": lambda: tf.linalg.sqrtm(tf.constant(
+            [[4.0, 1.0], [0.0, 9.0]])),
+        "sqrtm_batch": lambda: tf.linalg.sqrtm(tf.stack([tf.constant(S), 4 * tf.constant(S)])),
+        "logm": lambda: tf.linalg.logm(tf.cast(tf.constant(S), tf.complex128)),
+        "logm_rotation": lambda: tf.linalg.logm(tf.constant([[0.0, -1.0], [1.0, 0.0]], tf.complex64)),
+        "logm_real": (lambda: tf.linalg.logm(tf.constant(S)), ""),
     })
 
 
@@ -174,4 +182,5 @@ def p_linalg_gradients(tf):
         "lstsq": lambda: grad(lambda m, r: tf.reduce_sum(tf.linalg.lstsq(m, r)), T, T[:, :1] + 1.0),
         "expm": lambda: grad(lambda x: tf.reduce_sum(tf.linalg.expm(x) * w), A / 2),
         "pinv": lambda: grad(lambda x: tf.reduce_sum(tf.linalg.pinv(x)), T),
+        "sqrtm": lambda: grad(lambda x: tf.reduce_sum(tf.linalg.sqrtm(x) * w), S),
     })

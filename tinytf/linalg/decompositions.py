@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 import tinytf as tf
-from tinytf.runtime.ops.linalg_decompositions import eig, eigh, lu, qr, svd, triangular_solve  # noqa: F401
+from tinytf.runtime.ops.linalg_decompositions import eig, eigh, logm, lu, qr, sqrtm, svd, triangular_solve  # noqa: F401
 
 
 def eigvalsh(tensor, name=None):
@@ -159,4 +159,4 @@ def expm(input, name=None):  # noqa: A002 - TF's argument name
 
 
 __all__ = ["eigh", "eigvalsh", "eig", "eigvals", "qr", "svd", "lu", "triangular_solve", "cholesky_solve", "lstsq",
-           "lu_reconstruct", "lu_solve", "lu_matrix_inverse", "matrix_rank", "pinv", "expm"]
+           "lu_reconstruct", "lu_solve", "lu_matrix_inverse", "matrix_rank", "pinv", "expm", "sqrtm", "logm"]
