@@ -137,3 +137,20 @@ def test_operators_are_modules_usable_in_tf_function():
 
     np.testing.assert_allclose(step(tf.constant([1.0, 1.0, 2.0])).numpy(), [1.0, 1.0, 2.0])
     assert op.shape == (3, 3) and op.is_self_adjoint
+
+
+def test_block_operators_take_and_give_lists_of_blocks():
+    small = lo.LinearOperatorFullMatrix(_c(SMALL))
+    three = lo.LinearOperatorDiag(_c([3.0]))
+    for op in (lo.LinearOperatorBlockDiag([small, three]),
+               lo.LinearOperatorBlockLowerTriangular([[small], [lo.LinearOperatorFullMatrix(_c([[1.0, -1.0]])), three]])):
+        dense = op.to_dense().numpy()
+        x = [_c([1.0, 2.0]), _c([4.0])]
+        y = op.matvec(x)
+        np.testing.assert_allclose(np.concatenate([t.numpy() for t in y]), dense @ [1.0, 2.0, 4.0])
+        z = op.solvevec(y)
+        np.testing.assert_allclose(np.concatenate([t.numpy() for t in z]), [1.0, 2.0, 4.0])
+        adjoint = op.matmul([_c([[1.0], [2.0]]), _c([[4.0]])], adjoint=True)
+        np.testing.assert_allclose(np.concatenate([t.numpy() for t in adjoint])[:, 0], dense.T @ [1.0, 2.0, 4.0])
+        np.testing.assert_allclose(op.solve(_c([[1.0], [2.0], [4.0]]), adjoint=True).numpy()[:, 0],
+                                   np.linalg.solve(dense.T, [1.0, 2.0, 4.0]))

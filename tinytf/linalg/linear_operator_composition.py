@@ -159,7 +159,144 @@ class LinearOperatorKronecker(LinearOperator):
         return LinearOperatorKronecker([op.adjoint() for op in self._operators])
 
 
-class LinearOperatorBlockDiag(LinearOperator):
+def _broadcast_parts(parts):
+    """Tensors [..., m_i, k] broadcast to one batch shape, so they can be concatenated along the rows."""
+    batch = tf.shape(parts[0])[:-2]
+    for part in parts[1:]:
+        batch = tf.broadcast_dynamic_shape(batch, tf.shape(part)[:-2])
+    return [tf.broadcast_to(p, tf.concat([batch, tf.shape(p)[-2:]], 0)) for p in parts]
+
+
+class _Blockwise:
+    """matmul/matvec/solve/solvevec of block operators taking a list of blocks (then answering a list), as TF's
+    block operators do; a single tensor is split along its rows and the answer concatenated."""
+
+    def matmul(self, x, adjoint=False, adjoint_arg=False, name="matmul"):
+        if not isinstance(x, (list, tuple)):
+            return super().matmul(x, adjoint=adjoint, adjoint_arg=adjoint_arg)
+        parts = [tf.linalg.adjoint(self._as_input(p)) if adjoint_arg else self._as_input(p) for p in x]
+        return self._block_matmul(parts, adjoint)
+
+    def matvec(self, x, adjoint=False, name="matvec"):
+        if not isinstance(x, (list, tuple)):
+            return super().matvec(x, adjoint=adjoint)
+        return [tf.squeeze(y, -1) for y in self._block_matmul([self._as_input(p)[..., None] for p in x], adjoint)]
+
+    def solve(self, rhs, adjoint=False, adjoint_arg=False, name="solve"):
+        if not isinstance(rhs, (list, tuple)):
+            return super().solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
+        parts = [tf.linalg.adjoint(self._as_input(p)) if adjoint_arg else self._as_input(p) for p in rhs]
+        return self._block_solve(parts, adjoint)
+
+    def solvevec(self, rhs, adjoint=False, name="solve"):
+        if not isinstance(rhs, (list, tuple)):
+            return super().solvevec(rhs, adjoint=adjoint)
+        return [tf.squeeze(y, -1) for y in self._block_solve([self._as_input(p)[..., None] for p in rhs], adjoint)]
+
+    def _split_rows(self, x, adjoint):
+        return tf.split(x, self._block_sizes(), axis=-2)
+
+    def _matmul(self, x, adjoint=False, adjoint_arg=False):
+        x = tf.linalg.adjoint(x) if adjoint_arg else x
+        return tf.concat(_broadcast_parts(self._block_matmul(self._split_rows(x, adjoint), adjoint)), -2)
+
+    def _solve(self, rhs, adjoint=False, adjoint_arg=False):
+        rhs = tf.linalg.adjoint(rhs) if adjoint_arg else rhs
+        return tf.concat(_broadcast_parts(self._block_solve(self._split_rows(rhs, adjoint), adjoint)), -2)
+
+
+class LinearOperatorBlockLowerTriangular(_Blockwise, LinearOperator):
+    """A block lower triangular matrix: operators[i] lists the blocks of row i, the last one on the diagonal."""
+
+    def __init__(self, operators, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None,
+                 is_square=None, name="LinearOperatorBlockLowerTriangular"):
+        rows = [list(row) for row in operators]
+        if not rows:
+            raise ValueError(f"Argument operators must be a list of >=1 operators. Found: {operators}")
+        for i, row in enumerate(rows):
+            if len(row) != i + 1:
+                raise ValueError(f"Argument operators[{i}] must contain {i + 1} blocks. Found: {len(row)} blocks.")
+        _check_operators([op for row in rows for op in row], "block lower triangular")
+        if is_non_singular is None and all(row[-1].is_non_singular for row in rows):
+            is_non_singular = True
+        self._rows = rows
+        super().__init__(rows[0][0].dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                         is_positive_definite=is_positive_definite, is_square=is_square, name=name,
+                         parameters={"operators": operators})
+
+    @property
+    def operators(self):
+        return self._rows
+
+    def _block_sizes(self):
+        return [row[-1].domain_dimension for row in self._rows]
+
+    def _shape(self):
+        n = sum(self._block_sizes())
+        batch = tf.TensorShape([])
+        for row in self._rows:
+            for op in row:
+                batch = tf.broadcast_static_shape(batch, op.batch_shape)
+        return concat_shapes(batch, [n, n])
+
+    def _block_matmul(self, parts, adjoint):
+        if not adjoint:  # y_i = sum_j L_ij x_j
+            return [sum(op.matmul(part) for op, part in zip(row, parts)) for row in self._rows]
+        count = len(self._rows)  # y_j = sum_i L_ij^H x_i
+        return [sum(self._rows[i][j].matmul(parts[i], adjoint=True) for i in range(j, count)) for j in range(count)]
+
+    def _block_solve(self, parts, adjoint):
+        count = len(self._rows)
+        solved = [None] * count
+        order = range(count - 1, -1, -1) if adjoint else range(count)
+        for i in order:  # forward substitution (backward for the adjoint, an upper triangular system)
+            part = parts[i]
+            if adjoint:
+                for k in range(i + 1, count):
+                    part = part - self._rows[k][i].matmul(solved[k], adjoint=True)
+            else:
+                for j in range(i):
+                    part = part - self._rows[i][j].matmul(solved[j])
+            solved[i] = self._rows[i][i].solve(part, adjoint=adjoint)
+        return solved
+
+    def _to_dense(self):
+        sizes = self._block_sizes()
+        blocks = []
+        for i, row in enumerate(self._rows):
+            dense = [op.to_dense() for op in row]
+            dense += [tf.zeros([sizes[i], sizes[j]], self.dtype) for j in range(i + 1, len(self._rows))]
+            blocks.append(dense)
+        flat = _broadcast_parts([b for row in blocks for b in row])
+        rows, k = [], 0
+        for row in blocks:
+            rows.append(tf.concat(flat[k:k + len(row)], -1))
+            k += len(row)
+        return tf.concat(rows, -2)
+
+    def _determinant(self):
+        result = self._rows[0][-1].determinant()
+        for row in self._rows[1:]:
+            result = result * row[-1].determinant()
+        return result
+
+    def _log_abs_determinant(self):
+        return sum(row[-1].log_abs_determinant() for row in self._rows)
+
+    def _inverse(self):
+        """Block lower triangular again: its blocks cut from the dense inverse (as FullMatrix operators)."""
+        from .linear_operator_basic import LinearOperatorFullMatrix
+
+        inverse = tf.linalg.inv(self.to_dense())
+        bounds = [0]
+        for size in self._block_sizes():
+            bounds.append(bounds[-1] + size)
+        rows = [[LinearOperatorFullMatrix(inverse[..., bounds[i]:bounds[i + 1], bounds[j]:bounds[j + 1]])
+                 for j in range(i + 1)] for i in range(len(self._rows))]
+        return LinearOperatorBlockLowerTriangular(rows, is_non_singular=True)
+
+
+class LinearOperatorBlockDiag(_Blockwise, LinearOperator):
     """The block diagonal matrix of square operators."""
 
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None,
@@ -190,22 +327,14 @@ class LinearOperatorBlockDiag(LinearOperator):
             batch = tf.broadcast_static_shape(batch, op.batch_shape)
         return concat_shapes(batch, [n, n])
 
-    def _split(self, x, axis):
-        return tf.split(x, [op.domain_dimension for op in self._operators], axis=axis)
+    def _block_sizes(self):
+        return [op.domain_dimension for op in self._operators]
 
-    def _blockwise(self, method, x, adjoint, adjoint_arg):
-        x = tf.linalg.adjoint(x) if adjoint_arg else x
-        parts = [getattr(op, method)(part, adjoint=adjoint) for op, part in zip(self._operators, self._split(x, -2))]
-        batch = tf.shape(parts[0])[:-2]
-        for part in parts[1:]:
-            batch = tf.broadcast_dynamic_shape(batch, tf.shape(part)[:-2])
-        return tf.concat([tf.broadcast_to(p, tf.concat([batch, tf.shape(p)[-2:]], 0)) for p in parts], -2)
+    def _block_matmul(self, parts, adjoint):
+        return [op.matmul(part, adjoint=adjoint) for op, part in zip(self._operators, parts)]
 
-    def _matmul(self, x, adjoint=False, adjoint_arg=False):
-        return self._blockwise("matmul", x, adjoint, adjoint_arg)
-
-    def _solve(self, rhs, adjoint=False, adjoint_arg=False):
-        return self._blockwise("solve", rhs, adjoint, adjoint_arg)
+    def _block_solve(self, parts, adjoint):
+        return [op.solve(part, adjoint=adjoint) for op, part in zip(self._operators, parts)]
 
     def _determinant(self):
         result = self._operators[0].determinant()
@@ -227,85 +356,6 @@ class LinearOperatorBlockDiag(LinearOperator):
 
     def _adjoint(self):
         return LinearOperatorBlockDiag([op.adjoint() for op in self._operators])
-
-
-class LinearOperatorBlockLowerTriangular(LinearOperator):
-    """A block lower triangular matrix: operators[i] lists the blocks of row i, the last one on the diagonal."""
-
-    def __init__(self, operators, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None,
-                 is_square=None, name="LinearOperatorBlockLowerTriangular"):
-        rows = [list(row) for row in operators]
-        if not rows:
-            raise ValueError(f"Argument operators must be a list of >=1 operators. Found: {operators}")
-        for i, row in enumerate(rows):
-            if len(row) != i + 1:
-                raise ValueError(f"Argument operators[{i}] must contain {i + 1} blocks. Found: {len(row)} blocks.")
-        _check_operators([op for row in rows for op in row], "block lower triangular")
-        if is_non_singular is None and all(row[-1].is_non_singular for row in rows):
-            is_non_singular = True
-        self._rows = rows
-        super().__init__(rows[0][0].dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
-                         is_positive_definite=is_positive_definite, is_square=is_square, name=name,
-                         parameters={"operators": operators})
-
-    @property
-    def operators(self):
-        return self._rows
-
-    def _shape(self):
-        n = sum(row[-1].domain_dimension for row in self._rows)
-        batch = tf.TensorShape([])
-        for row in self._rows:
-            for op in row:
-                batch = tf.broadcast_static_shape(batch, op.batch_shape)
-        return concat_shapes(batch, [n, n])
-
-    def _to_dense(self):
-        sizes = [row[-1].domain_dimension for row in self._rows]
-        dense_rows = []
-        for i, row in enumerate(self._rows):
-            blocks = [op.to_dense() for op in row]
-            blocks += [tf.zeros(tf.concat([tf.shape(blocks[-1])[:-1], [sizes[j]]], 0), self.dtype)
-                       for j in range(i + 1, len(self._rows))]
-            batch = tf.shape(blocks[0])[:-2]
-            for block in blocks[1:]:
-                batch = tf.broadcast_dynamic_shape(batch, tf.shape(block)[:-2])
-            dense_rows.append(tf.concat([tf.broadcast_to(b, tf.concat([batch, tf.shape(b)[-2:]], 0))
-                                         for b in blocks], -1))
-        return tf.concat(dense_rows, -2)
-
-    def _solve(self, rhs, adjoint=False, adjoint_arg=False):
-        if adjoint:
-            return super()._solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
-        rhs = tf.linalg.adjoint(rhs) if adjoint_arg else rhs
-        parts = tf.split(rhs, [row[-1].domain_dimension for row in self._rows], axis=-2)
-        solved = []
-        for row, part in zip(self._rows, parts):  # forward substitution over the blocks
-            for op, known in zip(row[:-1], solved):
-                part = part - op.matmul(known)
-            solved.append(row[-1].solve(part))
-        return tf.concat(solved, -2)
-
-    def _determinant(self):
-        result = self._rows[0][-1].determinant()
-        for row in self._rows[1:]:
-            result = result * row[-1].determinant()
-        return result
-
-    def _log_abs_determinant(self):
-        return sum(row[-1].log_abs_determinant() for row in self._rows)
-
-    def _inverse(self):
-        """Block lower triangular again: its blocks cut from the dense inverse (as FullMatrix operators)."""
-        from .linear_operator_basic import LinearOperatorFullMatrix
-
-        inverse = tf.linalg.inv(self.to_dense())
-        bounds = [0]
-        for row in self._rows:
-            bounds.append(bounds[-1] + row[-1].domain_dimension)
-        rows = [[LinearOperatorFullMatrix(inverse[..., bounds[i]:bounds[i + 1], bounds[j]:bounds[j + 1]])
-                 for j in range(i + 1)] for i in range(len(self._rows))]
-        return LinearOperatorBlockLowerTriangular(rows, is_non_singular=True)
 
 
 class LinearOperatorLowRankUpdate(LinearOperator):
