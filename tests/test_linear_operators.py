@@ -143,7 +143,8 @@ def test_block_operators_take_and_give_lists_of_blocks():
     small = lo.LinearOperatorFullMatrix(_c(SMALL))
     three = lo.LinearOperatorDiag(_c([3.0]))
     for op in (lo.LinearOperatorBlockDiag([small, three]),
-               lo.LinearOperatorBlockLowerTriangular([[small], [lo.LinearOperatorFullMatrix(_c([[1.0, -1.0]])), three]])):
+               lo.LinearOperatorBlockLowerTriangular([[small],
+                                                      [lo.LinearOperatorFullMatrix(_c([[1.0, -1.0]])), three]])):
         dense = op.to_dense().numpy()
         x = [_c([1.0, 2.0]), _c([4.0])]
         y = op.matvec(x)
