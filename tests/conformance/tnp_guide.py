@@ -170,3 +170,18 @@ def p_tnp_guide_vectorized_per_example_gradients(tf):
         return {"shapes": [list(g.shape) for g in grads], "first": _plain(grads[2][1]),
                 "device": on_cpu.device.endswith("CPU:0")}
     return _guide(tf, body)
+
+
+@program
+def p_tnp_module_docstring(tf):
+    """The examples of tf.experimental.numpy's module docstring (with numpy behavior on: TF cannot switch it off, so
+    its recorder, which ran the guide's programs first, records them so)."""
+    def body(tf, tnp):
+        return {
+            "ones_plus_numpy": _plain(tnp.ones([2, 1]) + np.ones([1, 2])),
+            "int16_plus_uint8": _plain(tnp.ones([1, 2], dtype=tnp.int16) + tnp.ones([2, 1], dtype=tnp.uint8)),
+            "np_sum": float(np.sum(tnp.ones([1, 2]) + np.ones([2, 1]))),
+            "tnp_sum_tf": _plain(tnp.sum(tnp.ones([1, 2]) + tf.ones([2, 1]))),
+            "tnp_sum_tf32": _plain(tnp.sum(tnp.ones([1, 2], tnp.float32) + tf.ones([2, 1]))),
+        }
+    return _guide(tf, body)
