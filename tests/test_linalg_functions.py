@@ -113,6 +113,15 @@ def test_errors_name_the_problem():
         traced(tf.constant([1.0, 2.0]))
 
 
+def test_full_matrices_svd_gradient_of_non_square_input_is_refused():
+    x = tf.constant(T)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        s = tf.linalg.svd(x, full_matrices=True)[0]
+    with pytest.raises(NotImplementedError, match="full_matrices=False"):
+        tape.gradient(s, x)
+
+
 def test_shapes_are_inferred_while_tracing():
     @tf.function(input_signature=[tf.TensorSpec([None, 5, 3], tf.float64)])
     def decompose(x):

@@ -169,6 +169,12 @@ def test_prefer_float32_makes_python_floats_float32(numpy_behavior):
     assert tnp.add(tnp.asarray([1], tnp.float16), 1.5).dtype == tf.float32
 
 
+def test_other_dtype_conversion_modes_are_refused():
+    with pytest.raises(NotImplementedError, match="weak-tensor"):
+        tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="all")
+    assert not hasattr(tf.constant(1.0), "reshape")  # nothing was switched on
+
+
 def test_errors_name_the_problem():
     with pytest.raises(ValueError, match="step must be non-zero"):
         tnp.arange(0, 3, 0)

@@ -86,11 +86,9 @@ def _svd_grad(record, grad_s, grad_u, grad_v):
     x = record.inputs[0]
     s, u, v = record.outputs
     rows, cols = _static_n(x, "svd")
-    k = min(rows, cols)
     if record.attrs["full_matrices"] and rows != cols:
-        # only the singular values' part is defined without the extra columns' convention
-        u, v = u[..., :, :k], v[..., :, :k]
-        grad_u, grad_v = grad_u[..., :, :k], grad_v[..., :, :k]
+        raise NotImplementedError(f"the gradient of svd with full_matrices=True is implemented for square matrices "
+                                  f"only in tinytf, got shape {x.shape}; use full_matrices=False")
     # TF's formula for rows <= cols; a tall matrix is its transpose with u and v swapped
     transposed = rows > cols
     if transposed:

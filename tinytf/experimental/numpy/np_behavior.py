@@ -86,6 +86,10 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
     if dtype_conversion_mode not in ("legacy", "off", "safe", "all"):
         raise ValueError(f"Unsupported dtype_conversion_mode {dtype_conversion_mode!r}: "
                          "use 'off', 'legacy', 'safe' or 'all'")
+    if dtype_conversion_mode != "legacy":
+        raise NotImplementedError(f"experimental_enable_numpy_behavior: dtype_conversion_mode="
+                                  f"{dtype_conversion_mode!r} (TF's weak-tensor promotion) is not implemented in "
+                                  "tinytf; the default 'legacy' (NumPy's promotion) is")
     set_prefer_float32(prefer_float32)
     if _replaced:
         return
