@@ -94,6 +94,9 @@ def _shape_list(x):
 
 def promote(*values):
     """values as tensors of their NumPy result type."""
+    first = values[0]
+    if isinstance(first, tf.Tensor) and all(isinstance(v, tf.Tensor) and v.dtype is first.dtype for v in values):
+        return list(values)  # the common case needs no promotion (np.result_type costs more than the op)
     dtype = result_type(*values)
     return [asarray(v, dtype) for v in values]
 
