@@ -734,4 +734,20 @@ SAMPLES.update({
                                     tf.nn.ctc_greedy_decoder(c(_CTC_LOGITS), c([2, 5]), False, 0)[0][0].values]],
     "ctc_beam_search_decoder": [lambda: [tf.nn.ctc_beam_search_decoder(c(_CTC_LOGITS, tf.float32), c([6, 3]), 3,
                                                                        2)[1]]],
+def _normal(shape, dtype=tf.float64, seed=0):
+    return tf.constant(np.random.default_rng(seed).normal(size=shape), dtype)
+
+
+SAMPLES.update({  # the decompositions of tf.linalg (runtime/ops/linalg_decompositions.py)
+    "self_adjoint_eig": [lambda: [tf.linalg.eigh(_spd(3)), tf.linalg.eigh(_spd(2, tf.float32))]],
+    "eig": [lambda: [tf.linalg.eig(_spd(3)), tf.linalg.eig(tf.constant([[0.0, 1.0], [-1.0, 0.0]]))]],
+    "qr": [lambda: [tf.linalg.qr(_normal((4, 3))), tf.linalg.qr(_normal((2, 3, 2), tf.float32), full_matrices=True)]],
+    "svd": [lambda: [tf.linalg.svd(_normal((4, 3))), tf.linalg.svd(_normal((2, 3), tf.float32), full_matrices=True)]],
+    "matrix_triangular_solve": [lambda: [tf.linalg.triangular_solve(_spd(3), _normal((3, 2))),
+                                         tf.linalg.triangular_solve(_spd(2, tf.float32), _normal((2, 1), tf.float32),
+                                                                    lower=False, adjoint=True)]],
+    "lu": [lambda: [tf.linalg.lu(_spd(3)), tf.linalg.lu(_normal((2, 2, 2), tf.float32), output_idx_type=tf.int64)]],
+    "matrix_square_root": [lambda: [tf.linalg.sqrtm(_spd(3)), tf.linalg.sqrtm(_spd(2, tf.float32))]],
+    "matrix_logarithm": [lambda: [tf.linalg.logm(tf.cast(_spd(3), tf.complex128)),
+                                  tf.linalg.logm(tf.cast(_spd(2), tf.complex64))]],
 })

@@ -598,3 +598,28 @@ def test_third_derivative_of_the_spectral_norm_raises():
         t3.gradient(h, x)
 
 
+
+def _symmetric(x):
+    return x + tf.linalg.matrix_transpose(x)
+
+
+def _sign_fixed(v):
+    """Eigen/singular vectors with their sign chosen by the first row, so finite differences see one branch."""
+    return v * tf.sign(v[..., :1, :])
+
+
+CASES.update({  # the decompositions (runtime/ops/linalg_decompositions_grad.py)
+    "self_adjoint_eig": [Case(lambda x: tf.linalg.eigvalsh(_symmetric(x)), (3, 3)),
+                         Case(lambda x: _sign_fixed(tf.linalg.eigh(_symmetric(x))[1]), (2, 3, 3), second=False)],
+    "qr": [Case(lambda x: tf.linalg.qr(x)[0] + 0.0, (4, 3), second=False),
+           Case(lambda x: tf.linalg.qr(x)[1], (3, 3), second=False)],
+    "svd": [Case(lambda x: tf.linalg.svd(x, compute_uv=False), (4, 3), second=False),
+            Case(lambda x: _sign_fixed(tf.linalg.svd(x)[1]), (3, 4), second=False),
+            Case(lambda x: _sign_fixed(tf.linalg.svd(x)[2]), (4, 3), second=False)],
+    "matrix_square_root": [Case(lambda x: tf.linalg.sqrtm(tf.matmul(x, x, transpose_b=True)
+                                                       + 3 * tf.eye(3, dtype=tf.float64)), (3, 3), second=False)],
+    "matrix_triangular_solve": [
+        Case(lambda a, b: tf.linalg.triangular_solve(a + 3 * tf.eye(3, dtype=tf.float64), b), (3, 3), (2, 3, 2)),
+        Case(lambda a, b: tf.linalg.triangular_solve(a + 3 * tf.eye(3, dtype=tf.float64), b, lower=False,
+                                                     adjoint=True), (3, 3), (3, 1))],
+})

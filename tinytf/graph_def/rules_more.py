@@ -1153,6 +1153,10 @@ UNEXPORTED = {
     "encode_png": "TF's EncodePng is its form, but no export rule is written and checked in TF yet",
     "image_projective_transform_grad": "the exact adjoint of image_projective_transform_v3's sampling: TF has no "
                                        "such op (its own gradient reruns the transform with the inverse matrix)",
+    **{op: f"TF's {tf_op} is its form, but no export rule is written and checked in TF yet"
+       for op, tf_op in (("self_adjoint_eig", "SelfAdjointEigV2"), ("eig", "Eig"), ("qr", "Qr"), ("svd", "Svd"),
+                         ("matrix_triangular_solve", "MatrixTriangularSolve"), ("lu", "Lu"),
+                         ("matrix_square_root", "MatrixSquareRoot"), ("matrix_logarithm", "MatrixLogarithm"))},
 }
 
 # The TF op each rule's node is (the last node of a composite), for the readable TensorBoard graph

@@ -1,0 +1,14 @@
+"""tf.experimental: the parts tinytf has (Optional, from tf.data; DynamicRaggedShape, what tf.shape gives for a
+RaggedTensor; numpy, TF's NumPy API on tensors)."""
+
+from ..data.iterator import Optional  # noqa: F401
+from ..ragged.dynamic_shape import DynamicRaggedShape  # noqa: F401
+
+
+def __getattr__(name):
+    # tf.experimental.numpy is built of tf.* functions: imported on first use, once tinytf is complete
+    if name == "numpy":
+        import importlib
+
+        return importlib.import_module(f"{__name__}.numpy")
+    raise AttributeError(f"module 'tinytf.experimental' has no attribute {name!r}")
