@@ -734,6 +734,10 @@ SAMPLES.update({
                                     tf.nn.ctc_greedy_decoder(c(_CTC_LOGITS), c([2, 5]), False, 0)[0][0].values]],
     "ctc_beam_search_decoder": [lambda: [tf.nn.ctc_beam_search_decoder(c(_CTC_LOGITS, tf.float32), c([6, 3]), 3,
                                                                        2)[1]]],
+})
+
+
+# --- linalg decompositions (tnp's block) ---
 def _normal(shape, dtype=tf.float64, seed=0):
     return tf.constant(np.random.default_rng(seed).normal(size=shape), dtype)
 
