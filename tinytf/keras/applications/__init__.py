@@ -1,0 +1,13 @@
+"""keras.applications: the ImageNet model builders of Keras 3 (same layers, names and parameter counts), each
+family's preprocess_input and decode_predictions; `weights="imagenet"` reads Keras' published .h5 files
+through keras.utils.get_file's cache."""
+
+from . import imagenet_utils, mobilenet, mobilenet_v2, resnet, resnet50, resnet_v2, vgg16, vgg19
+from .mobilenet import MobileNet
+from .mobilenet_v2 import MobileNetV2
+from .resnet import ResNet50, ResNet50V2, ResNet101, ResNet101V2, ResNet152, ResNet152V2
+from .vgg import VGG16, VGG19
+
+__all__ = ["MobileNet", "MobileNetV2", "ResNet101", "ResNet101V2", "ResNet152", "ResNet152V2", "ResNet50",
+           "ResNet50V2", "VGG16", "VGG19", "imagenet_utils", "mobilenet", "mobilenet_v2", "resnet", "resnet50",
+           "resnet_v2", "vgg16", "vgg19"]
