@@ -63,10 +63,11 @@ def _builder_program(builder, **kwargs):
     return program(run)
 
 
-for _builder in ["ResNet50", "ResNet50V2", "VGG16"]:
+for _builder in ["ResNet50", "ResNet50V2", "VGG16", "DenseNet121"]:
     _builder_program(_builder, classes=5, classifier_activation=None)
-for _builder in ["ResNet101", "ResNet152", "ResNet101V2", "ResNet152V2", "VGG19"]:
+for _builder in ["ResNet101", "ResNet152", "ResNet101V2", "ResNet152V2", "VGG19", "DenseNet169", "DenseNet201"]:
     _builder_program(_builder, shape=(1, 32, 32, 3), include_top=False, pooling="avg")
+_builder_program("Xception", shape=(1, 71, 75, 3), classes=4, classifier_activation=None)
 
 
 @program
@@ -85,7 +86,10 @@ def p_applications_mobilenets(tf):
 def p_applications_headless_pooling(tf):
     out = {}
     for b, pooling in [("MobileNetV2", "avg"), ("MobileNet", None), ("ResNet50", "max"), ("ResNet50V2", None),
-                       ("VGG16", "max")]:
+                       ("VGG16", "max"), ("DenseNet121", "max"), ("Xception", "avg")]:
+        if b == "Xception":
+            out[b] = _describe(tf, b, include_top=False, pooling=pooling, input_shape=(80, 72, 3))
+            continue
         out[b] = _describe(tf, b, include_top=False, pooling=pooling, input_shape=(40, 36, 3))
     return out
 
@@ -117,6 +121,9 @@ def p_applications_argument_errors(tf):
         "alpha_v1": outcome(lambda: A.MobileNet(alpha=0.6, include_top=False), "alpha can be one of"),
         "depth_multiplier": outcome(lambda: A.MobileNet(depth_multiplier=2, include_top=False),
                                     "depth multiplier must be 1"),
+        "xception_small": outcome(lambda: A.Xception(weights=None, input_shape=(70, 90, 3)), "at least 71x71"),
+        "densenet_classes": outcome(lambda: A.DenseNet121(classes=3), "`classes` should be 1000"),
+        "densenet_weights": outcome(lambda: A.DenseNet169(weights="nowhere"), "`weights` argument"),
         "mode": outcome(lambda: A.imagenet_utils.preprocess_input(np.zeros((1, 2, 2, 3)), mode="x"),
                         "Expected mode"),
         "data_format": outcome(lambda: A.imagenet_utils.preprocess_input(np.zeros((1, 2, 2, 3)),
@@ -141,7 +148,8 @@ def p_applications_preprocess_input(tf):
     A = tf.keras.applications
     image = (np.arange(2 * 3 * 2 * 3, dtype="float32").reshape(2, 3, 2, 3) * 7.1) % 255
     out = {}
-    for module in ["vgg16", "vgg19", "resnet50", "resnet", "resnet_v2", "mobilenet", "mobilenet_v2"]:
+    for module in ["vgg16", "vgg19", "resnet50", "resnet", "resnet_v2", "mobilenet", "mobilenet_v2",
+                   "densenet", "xception"]:
         fn = getattr(A, module).preprocess_input
         out[module] = [val(fn(image.copy())), val(fn(tf.constant(image))),
                        val(fn(image.copy().transpose(0, 3, 1, 2), data_format="channels_first"))]
