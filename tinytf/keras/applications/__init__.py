@@ -2,15 +2,28 @@
 family's preprocess_input and decode_predictions; `weights="imagenet"` reads Keras' published .h5 files
 through keras.utils.get_file's cache."""
 
-from . import densenet, imagenet_utils, mobilenet, mobilenet_v2, resnet, resnet50, resnet_v2, vgg16, vgg19, xception
+from . import (
+           densenet,
+           imagenet_utils,
+           inception_v3,
+           mobilenet,
+           mobilenet_v2,
+           resnet,
+           resnet50,
+           resnet_v2,
+           vgg16,
+           vgg19,
+           xception,
+)
 from .densenet import DenseNet121, DenseNet169, DenseNet201
+from .inception_v3 import InceptionV3
 from .mobilenet import MobileNet
 from .mobilenet_v2 import MobileNetV2
 from .resnet import ResNet50, ResNet50V2, ResNet101, ResNet101V2, ResNet152, ResNet152V2
 from .vgg import VGG16, VGG19
 from .xception import Xception
 
-__all__ = ["DenseNet121", "DenseNet169", "DenseNet201", "MobileNet", "MobileNetV2", "ResNet101", "ResNet101V2",
-           "ResNet152", "ResNet152V2", "ResNet50", "ResNet50V2", "VGG16", "VGG19", "Xception", "densenet",
-           "imagenet_utils", "mobilenet", "mobilenet_v2", "resnet", "resnet50", "resnet_v2", "vgg16", "vgg19",
-           "xception"]
+__all__ = ["DenseNet121", "DenseNet169", "DenseNet201", "InceptionV3", "MobileNet", "MobileNetV2", "ResNet101",
+           "ResNet101V2", "ResNet152", "ResNet152V2", "ResNet50", "ResNet50V2", "VGG16", "VGG19", "Xception",
+           "densenet", "imagenet_utils", "inception_v3", "mobilenet", "mobilenet_v2", "resnet", "resnet50",
+           "resnet_v2", "vgg16", "vgg19", "xception"]
