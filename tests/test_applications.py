@@ -178,3 +178,18 @@ def test_preprocess_input_on_a_symbolic_tensor_builds_into_the_model():
     x = np.random.default_rng(0).uniform(0, 255, (2, 8, 8, 3)).astype("float32")
     expected = x[..., ::-1] - np.array([103.939, 116.779, 123.68], dtype="float32")
     np.testing.assert_allclose(model(x).numpy(), expected, rtol=1e-6, atol=1e-4)
+
+
+def test_efficientnet_rejects_a_stage_without_blocks():
+    stage = {"kernel_size": 3, "repeats": 0, "filters_in": 32, "filters_out": 16, "expand_ratio": 1,
+             "id_skip": True, "strides": 1, "se_ratio": 0.25}
+    with pytest.raises(ValueError, match=r"must be > 0. Received: repeats=0"):
+        A.efficientnet.EfficientNet(1.0, 1.0, 64, weights=None, blocks_args=[stage])
+
+
+def test_efficientnet_preprocess_input_is_the_identity_and_the_model_normalizes():
+    x = np.full((1, 32, 32, 3), 255.0, dtype="float32")
+    assert A.efficientnet.preprocess_input(x) is x
+    model = A.EfficientNetB0(weights=None, include_top=False, input_shape=(32, 32, 3))
+    rescaled = tf.keras.Model(model.input, model.get_layer("stem_conv_pad").output)
+    np.testing.assert_allclose(rescaled(x).numpy()[0, :32, :32], 1.0, rtol=1e-3)  # x/255, unit normalization; zero padding after

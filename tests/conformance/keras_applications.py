@@ -68,6 +68,9 @@ for _builder in ["ResNet50", "ResNet50V2", "VGG16", "DenseNet121"]:
 for _builder in ["ResNet101", "ResNet152", "ResNet101V2", "ResNet152V2", "VGG19", "DenseNet169", "DenseNet201"]:
     _builder_program(_builder, shape=(1, 32, 32, 3), include_top=False, pooling="avg")
 _builder_program("Xception", shape=(1, 71, 75, 3), classes=4, classifier_activation=None)
+_builder_program("EfficientNetB0", classes=5, classifier_activation=None)
+_builder_program("EfficientNetB1", shape=(1, 32, 32, 3), include_top=False, pooling="max")
+_builder_program("EfficientNetB2", shape=(1, 33, 35, 3), classes=3)
 _builder_program("InceptionV3", shape=(1, 75, 80, 3), classes=4, classifier_activation=None)
 
 
@@ -124,6 +127,7 @@ def p_applications_argument_errors(tf):
                                     "depth multiplier must be 1"),
         "xception_small": outcome(lambda: A.Xception(weights=None, input_shape=(70, 90, 3)), "at least 71x71"),
         "inception_small": outcome(lambda: A.InceptionV3(weights=None, input_shape=(80, 74, 3)), "at least 75x75"),
+        "efficientnet_classes": outcome(lambda: A.EfficientNetB0(classes=3), "`classes` should be 1000"),
         "densenet_classes": outcome(lambda: A.DenseNet121(classes=3), "`classes` should be 1000"),
         "densenet_weights": outcome(lambda: A.DenseNet169(weights="nowhere"), "`weights` argument"),
         "mode": outcome(lambda: A.imagenet_utils.preprocess_input(np.zeros((1, 2, 2, 3)), mode="x"),
@@ -151,7 +155,7 @@ def p_applications_preprocess_input(tf):
     image = (np.arange(2 * 3 * 2 * 3, dtype="float32").reshape(2, 3, 2, 3) * 7.1) % 255
     out = {}
     for module in ["vgg16", "vgg19", "resnet50", "resnet", "resnet_v2", "mobilenet", "mobilenet_v2",
-                   "densenet", "xception", "inception_v3"]:
+                   "densenet", "xception", "inception_v3", "efficientnet"]:
         fn = getattr(A, module).preprocess_input
         out[module] = [val(fn(image.copy())), val(fn(tf.constant(image))),
                        val(fn(image.copy().transpose(0, 3, 1, 2), data_format="channels_first"))]

@@ -16,6 +16,16 @@ from . import (
            xception,
 )
 from .densenet import DenseNet121, DenseNet169, DenseNet201
+from .efficientnet import (
+    EfficientNetB0,
+    EfficientNetB1,
+    EfficientNetB2,
+    EfficientNetB3,
+    EfficientNetB4,
+    EfficientNetB5,
+    EfficientNetB6,
+    EfficientNetB7,
+)
 from .inception_v3 import InceptionV3
 from .mobilenet import MobileNet
 from .mobilenet_v2 import MobileNetV2
@@ -23,7 +33,8 @@ from .resnet import ResNet50, ResNet50V2, ResNet101, ResNet101V2, ResNet152, Res
 from .vgg import VGG16, VGG19
 from .xception import Xception
 
-__all__ = ["DenseNet121", "DenseNet169", "DenseNet201", "InceptionV3", "MobileNet", "MobileNetV2", "ResNet101",
-           "ResNet101V2", "ResNet152", "ResNet152V2", "ResNet50", "ResNet50V2", "VGG16", "VGG19", "Xception",
-           "densenet", "imagenet_utils", "inception_v3", "mobilenet", "mobilenet_v2", "resnet", "resnet50",
-           "resnet_v2", "vgg16", "vgg19", "xception"]
+__all__ = ["DenseNet121", "DenseNet169", "DenseNet201", "EfficientNetB0", "EfficientNetB1", "EfficientNetB2",
+           "EfficientNetB3", "EfficientNetB4", "EfficientNetB5", "EfficientNetB6", "EfficientNetB7", "InceptionV3",
+           "MobileNet", "MobileNetV2", "ResNet101", "ResNet101V2", "ResNet152", "ResNet152V2", "ResNet50",
+           "ResNet50V2", "VGG16", "VGG19", "Xception", "densenet", "efficientnet", "imagenet_utils", "inception_v3",
+           "mobilenet", "mobilenet_v2", "resnet", "resnet50", "resnet_v2", "vgg16", "vgg19", "xception"]
