@@ -192,4 +192,4 @@ def test_efficientnet_preprocess_input_is_the_identity_and_the_model_normalizes(
     assert A.efficientnet.preprocess_input(x) is x
     model = A.EfficientNetB0(weights=None, include_top=False, input_shape=(32, 32, 3))
     rescaled = tf.keras.Model(model.input, model.get_layer("stem_conv_pad").output)
-    np.testing.assert_allclose(rescaled(x).numpy()[0, :32, :32], 1.0, rtol=1e-3)  # x/255, unit normalization; zero padding after
+    np.testing.assert_allclose(rescaled(x).numpy()[0, :32, :32], 1.0, rtol=1e-3)  # x/255; padding after
