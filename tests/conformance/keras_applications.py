@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import data, outcome, program, val
+from . import KNOWN_DIFFERENCES, data, outcome, program, val
 
 
 def deterministic_weights(model):
@@ -36,7 +36,8 @@ def _summary(model):
 def _structure(model):
     return {"name": model.name, "params": int(model.count_params()),
             "trainable": int(sum(np.prod(w.shape) for w in model.trainable_weights)),
-            "layers": [[layer.name, type(layer).__name__] for layer in model.layers],
+            "layers": [[layer.name, type(layer).__name__] for layer in model.layers
+                       if type(layer).__name__ != "OpLayer"],  # see applications_mobilenet_v3_layer_list
             "weights": [[w.name, list(w.shape)] for w in model.weights],
             "output": list(model.output.shape)}
 
@@ -71,6 +72,35 @@ _builder_program("Xception", shape=(1, 71, 75, 3), classes=4, classifier_activat
 _builder_program("EfficientNetB0", classes=5, classifier_activation=None)
 _builder_program("EfficientNetB1", shape=(1, 32, 32, 3), include_top=False, pooling="max")
 _builder_program("EfficientNetB2", shape=(1, 33, 35, 3), classes=3)
+_builder_program("MobileNetV3Small", classes=5, classifier_activation=None)
+_builder_program("MobileNetV3Large", shape=(1, 40, 36, 3), include_top=False, pooling="avg")
+
+
+@program
+def p_applications_mobilenet_v3_variants(tf):
+    A = tf.keras.applications
+    return {"small_minimalistic": _built_and_run(tf, "MobileNetV3Small", minimalistic=True, alpha=0.75, classes=3),
+            "large_minimalistic": _describe(tf, "MobileNetV3Large", minimalistic=True, include_top=False),
+            "large_wide": _describe(tf, "MobileNetV3Large", alpha=1.25, include_preprocessing=False, classes=4),
+            "dynamic": _structure(A.MobileNetV3Small(weights=None, dropout_rate=0.0)),
+            "small_input": outcome(lambda: A.MobileNetV3Small(weights=None, input_shape=(31, 64, 3)),
+                                   "at least 32x32"),
+            "alpha": outcome(lambda: A.MobileNetV3Large(alpha=0.5), "alpha can be one of")}
+
+
+@program
+def p_applications_mobilenet_v3_layer_list(tf):
+    """MobileNetV3's hard sigmoid is `ReLU(6.0)(x + 3.0) * (1.0 / 6.0)`: two bare ops on Keras tensors, which
+    Keras 3 keeps out of model.layers (they are Operations, not Layers) while tinytf's Functional lists them as
+    OpLayers (its config serialization walks model.layers); the other programs leave OpLayers out."""
+    model = tf.keras.applications.MobileNetV3Small(weights=None, include_top=False, input_shape=(32, 32, 3))
+    return [[layer.name, type(layer).__name__] for layer in model.layers]
+
+
+KNOWN_DIFFERENCES["applications_mobilenet_v3_layer_list"] = (
+    "tinytf's Functional.layers lists the OpLayers of bare ops on Keras tensors; Keras 3 lists Layers only")
+
+
 _builder_program("InceptionV3", shape=(1, 75, 80, 3), classes=4, classifier_activation=None)
 
 
@@ -155,7 +185,7 @@ def p_applications_preprocess_input(tf):
     image = (np.arange(2 * 3 * 2 * 3, dtype="float32").reshape(2, 3, 2, 3) * 7.1) % 255
     out = {}
     for module in ["vgg16", "vgg19", "resnet50", "resnet", "resnet_v2", "mobilenet", "mobilenet_v2",
-                   "densenet", "xception", "inception_v3", "efficientnet"]:
+                   "densenet", "xception", "inception_v3", "efficientnet", "mobilenet_v3"]:
         fn = getattr(A, module).preprocess_input
         out[module] = [val(fn(image.copy())), val(fn(tf.constant(image))),
                        val(fn(image.copy().transpose(0, 3, 1, 2), data_format="channels_first"))]
