@@ -3,6 +3,7 @@ activations, regularizers, constraints and optimizers."""
 
 from . import (
     activations,
+    applications,
     backend,
     callbacks,
     config,
@@ -37,5 +38,5 @@ from .regularizers import Regularizer
 __all__ = ["activations", "callbacks", "constraints", "datasets", "initializers", "layers", "losses", "metrics",
            "models", "utils", "optimizers", "preprocessing", "random", "regularizers", "saving", "Input", "InputSpec",
            "Layer", "Model", "Sequential", "backend", "config", "ops", "Initializer", "KerasTensor", "Loss", "Metric",
-           "Optimizer", "Regularizer", "Variable"]
+           "Optimizer", "Regularizer", "Variable", "applications"]
 __all__ += ["DTypePolicy", "FloatDTypePolicy", "dtype_policies", "mixed_precision"]

@@ -112,10 +112,17 @@ class Model(Trainer, Layer):
         save_weights_to(str(filepath), self)
 
     def load_weights(self, filepath, skip_mismatch: bool = False, **kwargs) -> None:
-        """Read weights written by save_weights (here or in Keras 3)."""
+        """Read weights written by save_weights (here or in Keras 3), or a legacy Keras 2 ".h5" weights file
+        (the layout of keras.applications' ImageNet weights)."""
+        from ..saving import legacy_h5
         from ..saving.weights_file import load_weights_from
 
-        load_weights_from(str(filepath), self)
+        path = str(filepath)
+        if path.endswith((".h5", ".hdf5")) and not path.endswith(".weights.h5") and legacy_h5.is_legacy_weights_file(
+                path):
+            legacy_h5.load_weights(path, self, skip_mismatch=skip_mismatch)
+            return
+        load_weights_from(path, self)
 
     def to_json(self, **kwargs) -> str:
         """The model's serialized config as JSON (keras.models.model_from_json reads it)."""
