@@ -17,6 +17,23 @@ from .input_spec import InputSpec
 from .layer import Layer, _PathScope
 
 
+def cell_weight_config(cell, with_forget_bias: bool = False) -> dict:
+    """The config entries every Keras recurrent cell writes for its three weights (kernel, recurrent kernel, bias:
+    initializer, regularizer, constraint) and its dropouts and seed, in Keras' order (ConvLSTM's cell writes
+    unit_forget_bias among them; LSTMCell writes it last, itself)."""
+    return {"kernel_initializer": initializers.serialize(cell.kernel_initializer),
+            "recurrent_initializer": initializers.serialize(cell.recurrent_initializer),
+            "bias_initializer": initializers.serialize(cell.bias_initializer),
+            **({"unit_forget_bias": cell.unit_forget_bias} if with_forget_bias else {}),
+            "kernel_regularizer": regularizers.serialize(cell.kernel_regularizer),
+            "recurrent_regularizer": regularizers.serialize(cell.recurrent_regularizer),
+            "bias_regularizer": regularizers.serialize(cell.bias_regularizer),
+            "kernel_constraint": constraints.serialize(cell.kernel_constraint),
+            "recurrent_constraint": constraints.serialize(cell.recurrent_constraint),
+            "bias_constraint": constraints.serialize(cell.bias_constraint), "dropout": cell.dropout,
+            "recurrent_dropout": cell.recurrent_dropout, "seed": cell.seed}
+
+
 class _Cell(Layer):
     """A recurrent cell: `call(x, states) -> (output, new_states)` for one time step."""
 
@@ -123,16 +140,7 @@ class _Cell(Layer):
 
     def get_config(self) -> dict:
         return {**super().get_config(), "units": self.units, "activation": activations.serialize(self.activation),
-                "use_bias": self.use_bias, "kernel_initializer": initializers.serialize(self.kernel_initializer),
-                "recurrent_initializer": initializers.serialize(self.recurrent_initializer),
-                "bias_initializer": initializers.serialize(self.bias_initializer),
-                "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-                "recurrent_regularizer": regularizers.serialize(self.recurrent_regularizer),
-                "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-                "kernel_constraint": constraints.serialize(self.kernel_constraint),
-                "recurrent_constraint": constraints.serialize(self.recurrent_constraint),
-                "bias_constraint": constraints.serialize(self.bias_constraint), "dropout": self.dropout,
-                "recurrent_dropout": self.recurrent_dropout, "seed": self.seed}
+                "use_bias": self.use_bias, **cell_weight_config(self)}
 
 
 class SimpleRNNCell(_Cell):

@@ -11,6 +11,7 @@ import numpy as np
 import tinytf as _tf
 
 from .directory_index import (
+    check_label_arguments,
     check_validation_split_arg,
     index_directory,
     labels_to_dataset,
@@ -58,19 +59,7 @@ def _prepare(dataset, batch_size, class_names, output_sequence_length, ragged, l
 
 
 def _check_arguments(labels, label_mode, class_names, output_sequence_length, ragged, sampling_rate):
-    if labels not in ("inferred", None):
-        if not isinstance(labels, (list, tuple)):
-            raise ValueError("The `labels` argument should be a list/tuple of integer labels, of the same size as the "
-                             "number of audio files in the target directory. If you wish to infer the labels from "
-                             "the subdirectory names in the target directory, pass `labels=\"inferred\"`. If you "
-                             "wish to get a dataset that only contains audio samples (no labels), pass "
-                             f"`labels=None`. Received: labels={labels}")
-        if class_names:
-            raise ValueError(f'You can only pass `class_names` if `labels="inferred"`. Received: labels={labels}, '
-                             f"and class_names={class_names}")
-    if label_mode not in {"int", "categorical", "binary", None}:
-        raise ValueError('`label_mode` argument must be one of "int", "categorical", "binary", or None. '
-                         f"Received: label_mode={label_mode}")
+    check_label_arguments(labels, label_mode, class_names, "audio files", "audio samples", lead="The ")
     if ragged and output_sequence_length is not None:
         raise ValueError("Cannot set both `ragged` and `output_sequence_length`")
     if sampling_rate is not None:

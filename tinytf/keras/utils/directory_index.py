@@ -70,6 +70,25 @@ def index_directory(directory, labels, formats, class_names=None, shuffle=True, 
     return file_paths, labels, class_names
 
 
+def check_label_arguments(labels, label_mode, class_names, files: str, samples: str, lead: str = "") -> None:
+    """Keras 3's checks of `labels`, `class_names` and `label_mode`, shared by the image, text and audio dataset
+    makers; `files`/`samples` name what the folder holds in the message ("text files", "text samples"), and
+    `lead` is the word before "`labels` argument" (Keras' audio maker says "The")."""
+    if labels not in ("inferred", None):
+        if not isinstance(labels, (list, tuple)):
+            raise ValueError(f"{lead}`labels` argument should be a list/tuple of integer labels, of the same size as "
+                             f"the number of {files} in the target directory. If you wish to infer the labels from "
+                             f"the subdirectory names in the target directory, pass `labels=\"inferred\"`. If you "
+                             f"wish to get a dataset that only contains {samples} (no labels), pass `labels=None`. "
+                             f"Received: labels={labels}")
+        if class_names:
+            raise ValueError(f'You can only pass `class_names` if `labels="inferred"`. Received: labels={labels}, '
+                             f"and class_names={class_names}")
+    if label_mode not in {"int", "categorical", "binary", None}:
+        raise ValueError('`label_mode` argument must be one of "int", "categorical", "binary", or None. '
+                         f"Received: label_mode={label_mode}")
+
+
 def check_validation_split_arg(validation_split, subset, shuffle, seed) -> None:
     if validation_split and not 0 < validation_split < 1:
         raise ValueError(f"`validation_split` must be between 0 and 1, received: {validation_split}")

@@ -12,6 +12,7 @@ import tinytf as _tf
 
 from ..layers.preprocessing.image_resizing import resize_images
 from .directory_index import (
+    check_label_arguments,
     check_validation_split_arg,
     index_directory,
     labels_to_dataset,
@@ -46,15 +47,7 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
                                  subset=None, interpolation="bilinear", follow_links=False, crop_to_aspect_ratio=False,
                                  pad_to_aspect_ratio=False, data_format=None, format="tf", verbose=True):
     """A tf.data.Dataset of (images, labels) batches from class subfolders (labels="inferred"), as Keras 3."""
-    if labels not in ("inferred", None) and not isinstance(labels, (list, tuple)):
-        raise ValueError(f"`labels` argument should be a list/tuple of integer labels, of length equal to the number "
-                         f"of image files in the target directory. If you wish to infer the labels from the "
-                         f"subdirectory names in the target directory, pass `labels=\"inferred\"`. If you wish to "
-                         f"get a dataset that only contains images (no labels), pass `labels=None`. Received: "
-                         f"labels={labels}")
-    if label_mode not in {"int", "categorical", "binary", None}:
-        raise ValueError(f'`label_mode` argument must be one of "int", "categorical", "binary", or None. Received: '
-                         f"label_mode={label_mode}")
+    check_label_arguments(labels, label_mode, class_names, "image files", "images")
     if labels is None or label_mode is None:
         labels, label_mode = None, None
     if color_mode not in _CHANNELS:

@@ -9,6 +9,7 @@ import numpy as np
 import tinytf as _tf
 
 from .directory_index import (
+    check_label_arguments,
     check_validation_split_arg,
     index_directory,
     labels_to_dataset,
@@ -37,19 +38,7 @@ def text_dataset_from_directory(directory, labels="inferred", label_mode="int", 
                                 follow_links=False, format="tf", verbose=True):  # noqa: A002 - Keras' name
     """A tf.data.Dataset of (text, label) batches from the .txt files under `directory` (one subfolder a
     class with labels="inferred"); subset="both" gives the training and the validation datasets."""
-    if labels not in ("inferred", None):
-        if not isinstance(labels, (list, tuple)):
-            raise ValueError("`labels` argument should be a list/tuple of integer labels, of the same size as the "
-                             "number of text files in the target directory. If you wish to infer the labels from "
-                             "the subdirectory names in the target directory, pass `labels=\"inferred\"`. If you "
-                             "wish to get a dataset that only contains text samples (no labels), pass "
-                             f"`labels=None`. Received: labels={labels}")
-        if class_names:
-            raise ValueError(f'You can only pass `class_names` if `labels="inferred"`. Received: labels={labels}, '
-                             f"and class_names={class_names}")
-    if label_mode not in {"int", "categorical", "binary", None}:
-        raise ValueError(f'`label_mode` argument must be one of "int", "categorical", "binary", or None. '
-                         f"Received: label_mode={label_mode}")
+    check_label_arguments(labels, label_mode, class_names, "text files", "text samples")
     if format != "tf":
         raise ValueError(f'`format` should be "tf" (tinytf has no grain datasets). Received: format={format}')
     if labels is None or label_mode is None:
