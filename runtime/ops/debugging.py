@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..context import executing_eagerly
+from ..context import executing_eagerly, state
 from ..dispatch import apply, convert_to_tensor
 from ..errors import InvalidArgumentError, at_user_line
 from ..graph import SymbolicTensor
@@ -68,8 +68,11 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TensorFl
     tensors = [convert_to_tensor(d) for d in data if isinstance(d, Tensor)]
     template = tuple(None if isinstance(d, Tensor) else str(d) for d in data)  # values spliced in order
     # the user's line is added once, after the values: by the dispatcher eagerly, from the node in a graph
+    graph = state.graph
     apply(assert_op, [convert_to_tensor(condition), *tensors],
           {"message": template, "summarize": summarize}, name=name)
+    # In a graph, the Assert node, as TF returns its op: a TF1 program runs it under control_dependencies
+    return graph.nodes[-1] if graph is not None else None
 
 
 __all__ = ["Assert"]

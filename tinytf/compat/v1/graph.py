@@ -71,6 +71,9 @@ class Graph(_IRGraph):
         self._created: list = []  # every node in creation order (placeholders too), as get_operations lists them
         self.unimported: dict = {}  # TF node name -> why import_graph_def could not give it a value
         self.sessions = weakref.WeakSet()  # open sessions, whose fast entries go stale when the graph grows
+        # tf.control_dependencies scopes open on this graph, innermost last: each a list of nodes, or None for
+        # control_dependencies(None), which hides the scopes outside it (tinytf/control_dependencies.py)
+        self.control_scopes: list = []
 
     @property
     def seed(self):
@@ -82,8 +85,20 @@ class Graph(_IRGraph):
         node = super().add_node(op, inputs, attrs, specs, location, name)
         for tensor in node.outputs:  # also a converted constant's, before its op names it
             tensor.__class__ = GraphTensor
+        for control in self.active_control_inputs():  # a session runs these first when it runs `node`
+            if control is not node and control not in node.control_inputs:
+                node.control_inputs.append(control)
         self._created.append(node)
         return node
+
+    def active_control_inputs(self) -> list:
+        """The nodes of the open control_dependencies scopes, up to the innermost control_dependencies(None)."""
+        found = []
+        for scope in reversed(self.control_scopes):
+            if scope is None:
+                break
+            found.extend(scope)
+        return found
 
     def _ir_base(self, name, op, tf_name):
         """A TF1 graph's IR names follow TF's names (its generated code reads like the graph TF shows)."""
