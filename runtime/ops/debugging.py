@@ -71,8 +71,9 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TensorFl
     graph = state.graph
     apply(assert_op, [convert_to_tensor(condition), *tensors],
           {"message": template, "summarize": summarize}, name=name)
-    # In a graph, the Assert node, as TF returns its op: a TF1 program runs it under control_dependencies
-    return graph.nodes[-1] if graph is not None else None
+    # In a TF1 graph (one that keeps control_dependencies scopes), the Assert node, as TF returns its op: a
+    # session runs it only under control_dependencies. A tf.function runs it in program order: None there.
+    return graph.nodes[-1] if getattr(graph, "control_scopes", None) is not None else None
 
 
 __all__ = ["Assert"]
