@@ -26,6 +26,14 @@ def _all(operators, hint):
     return True if all(v is True for v in values) else None
 
 
+def _inherited_hints(operators, is_non_singular, is_self_adjoint, is_positive_definite):
+    """The hints a Kronecker product or block diagonal takes from its operators when not given: each holds when
+    it holds for every operator (TF's rule for both)."""
+    return (_all(operators, "is_non_singular") if is_non_singular is None else is_non_singular,
+            _all(operators, "is_self_adjoint") if is_self_adjoint is None else is_self_adjoint,
+            _all(operators, "is_positive_definite") if is_positive_definite is None else is_positive_definite)
+
+
 class LinearOperatorComposition(LinearOperator):
     """operators[0] @ operators[1] @ ... as one operator."""
 
@@ -98,12 +106,8 @@ class LinearOperatorKronecker(LinearOperator):
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None,
                  is_square=None, name=None):
         operators, dtype = _check_operators(operators, "kronecker")
-        if is_non_singular is None:
-            is_non_singular = _all(operators, "is_non_singular")
-        if is_self_adjoint is None:
-            is_self_adjoint = _all(operators, "is_self_adjoint")
-        if is_positive_definite is None:
-            is_positive_definite = _all(operators, "is_positive_definite")
+        is_non_singular, is_self_adjoint, is_positive_definite = _inherited_hints(
+            operators, is_non_singular, is_self_adjoint, is_positive_definite)
         self._operators = operators
         super().__init__(dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
                          is_positive_definite=is_positive_definite, is_square=is_square,
@@ -305,12 +309,8 @@ class LinearOperatorBlockDiag(_Blockwise, LinearOperator):
         for op in operators:
             if op.is_square is False:
                 raise ValueError(f"Argument operators must be square, found {op.name}")
-        if is_non_singular is None:
-            is_non_singular = _all(operators, "is_non_singular")
-        if is_self_adjoint is None:
-            is_self_adjoint = _all(operators, "is_self_adjoint")
-        if is_positive_definite is None:
-            is_positive_definite = _all(operators, "is_positive_definite")
+        is_non_singular, is_self_adjoint, is_positive_definite = _inherited_hints(
+            operators, is_non_singular, is_self_adjoint, is_positive_definite)
         self._operators = operators
         super().__init__(dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
                          is_positive_definite=is_positive_definite, is_square=is_square,

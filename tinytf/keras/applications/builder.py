@@ -12,6 +12,7 @@ from ..backend import is_keras_tensor
 from ..models.functional_model import Functional
 from ..utils.dataset_utils import get_source_inputs
 from ..utils.file_utils import get_file
+from . import imagenet_utils
 
 
 def check_weights_argument(weights, include_top, classes) -> None:
@@ -57,3 +58,15 @@ def pooled(x, pooling, avg_name=None, max_name=None):
     if pooling == "max":
         return layers.GlobalMaxPooling2D(name=max_name)(x)
     return x
+
+
+def classifier_or_pooled(x, include_top, classes, classifier_activation, weights, pooling, pool_names=False):
+    """The top most families share: global average pooling ("avg_pool") and the "predictions" Dense layer, or
+    for a headless model `pooled` (named "avg_pool"/"max_pool" where the family names them)."""
+    if include_top:
+        x = layers.GlobalAveragePooling2D(name="avg_pool")(x)
+        imagenet_utils.validate_activation(classifier_activation, weights)
+        return layers.Dense(classes, activation=classifier_activation, name="predictions")(x)
+    if pool_names:
+        return pooled(x, pooling, avg_name="avg_pool", max_name="max_pool")
+    return pooled(x, pooling)

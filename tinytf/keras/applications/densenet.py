@@ -76,12 +76,7 @@ def DenseNet(blocks, include_top=True, weights="imagenet", input_tensor=None, in
     x = dense_block(x, blocks[3], name="conv5")
     x = layers.BatchNormalization(axis=bn_axis, epsilon=1.001e-5, name="bn")(x)
     x = layers.Activation("relu", name="relu")(x)
-    if include_top:
-        x = layers.GlobalAveragePooling2D(name="avg_pool")(x)
-        imagenet_utils.validate_activation(classifier_activation, weights)
-        x = layers.Dense(classes, activation=classifier_activation, name="predictions")(x)
-    else:
-        x = builder.pooled(x, pooling, avg_name="avg_pool", max_name="max_pool")
+    x = builder.classifier_or_pooled(x, include_top, classes, classifier_activation, weights, pooling, pool_names=True)
     model = builder.functional_model(input_tensor, img_input, x, name)
     if weights == "imagenet":
         if tuple(blocks) not in _WEIGHTS:

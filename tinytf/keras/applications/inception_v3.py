@@ -98,12 +98,7 @@ def InceptionV3(include_top=True, weights="imagenet", input_tensor=None, input_s
     x = layers.concatenate([branch3x3, branch7x7x3, branch_pool], axis=channel_axis, name="mixed8")
     for i in range(2):
         x = _module_8(x, i, channel_axis)
-    if include_top:
-        x = layers.GlobalAveragePooling2D(name="avg_pool")(x)
-        imagenet_utils.validate_activation(classifier_activation, weights)
-        x = layers.Dense(classes, activation=classifier_activation, name="predictions")(x)
-    else:
-        x = builder.pooled(x, pooling)
+    x = builder.classifier_or_pooled(x, include_top, classes, classifier_activation, weights, pooling)
     model = builder.functional_model(input_tensor, img_input, x, name)
     file_name = f"inception_v3_weights_tf_dim_ordering_tf_kernels{'' if include_top else '_notop'}.h5"
     file_hash = "9a0d58056eeedaa3f26cb7ebd46da564" if include_top else "bcbd6486424b2319ff4ef7d526e38f63"

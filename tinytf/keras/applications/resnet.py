@@ -42,12 +42,7 @@ def ResNet(stack_fn, preact, use_bias, include_top=True, weights="imagenet", inp
     if preact:
         x = layers.BatchNormalization(axis=bn_axis, epsilon=1.001e-5, name="post_bn")(x)
         x = layers.Activation("relu", name="post_relu")(x)
-    if include_top:
-        x = layers.GlobalAveragePooling2D(name="avg_pool")(x)
-        imagenet_utils.validate_activation(classifier_activation, weights)
-        x = layers.Dense(classes, activation=classifier_activation, name="predictions")(x)
-    else:
-        x = builder.pooled(x, pooling, avg_name="avg_pool", max_name="max_pool")
+    x = builder.classifier_or_pooled(x, include_top, classes, classifier_activation, weights, pooling, pool_names=True)
     model = builder.functional_model(input_tensor, img_input, x, name)
     if weights == "imagenet" and weights_name not in WEIGHTS_HASHES:
         model.load_weights(weights)  # as Keras: a ResNet without published weights reads "imagenet" as a path

@@ -69,12 +69,7 @@ def Xception(include_top=True, weights="imagenet", input_tensor=None, input_shap
     x = layers.Activation("relu", name="block14_sepconv1_act")(x)
     x = _sepconv_bn(x, 2048, "block14_sepconv2", channel_axis)
     x = layers.Activation("relu", name="block14_sepconv2_act")(x)
-    if include_top:
-        x = layers.GlobalAveragePooling2D(name="avg_pool")(x)
-        imagenet_utils.validate_activation(classifier_activation, weights)
-        x = layers.Dense(classes, activation=classifier_activation, name="predictions")(x)
-    else:
-        x = builder.pooled(x, pooling)
+    x = builder.classifier_or_pooled(x, include_top, classes, classifier_activation, weights, pooling)
     model = builder.functional_model(input_tensor, img_input, x, name)
     file_name = f"xception_weights_tf_dim_ordering_tf_kernels{'' if include_top else '_notop'}.h5"
     file_hash = "0a58e3b7378bc2990ea3b43d5981f1f6" if include_top else "b0042744bf5b25fce3cb969f33bebb97"
