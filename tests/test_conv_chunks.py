@@ -216,3 +216,31 @@ def test_kernels_called_from_inside_a_task_run_on_its_thread(monkeypatch):
     for results in got.values():
         for a, b in zip(results, want):
             np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+# --- shared by the tests of other conv work splits (rows, phases) ---------------------------------------------
+TASKINGS = [(1, 1 << 20), (2, 1 << 20), (2, 1)]  # (threads, bytes a task may cover): one task, two, one image each
+TASKING_IDS = ["1 thread", "2 threads", "2 threads, 1 image"]
+
+
+def with_tasking(setting, monkeypatch, module, task_bytes_name):
+    """A fixture body: `setting` threads and task size for the kernel whose task size is module.task_bytes_name,
+    parallel from the smallest conv on; the thread count is restored afterwards."""
+    count, task_bytes = setting
+    monkeypatch.setattr(module, task_bytes_name, task_bytes)
+    monkeypatch.setattr(conv_kernels, "PARALLEL_MIN_FLOPS", 0)
+    chunked.set_num_threads(count)
+    yield
+    chunked.set_num_threads(0)
+
+
+def count_calls(monkeypatch, module, name) -> list:
+    """A list that gains an entry each time module.name is called (which still runs)."""
+    calls, original = [], getattr(module, name)
+
+    def spy(*args):
+        calls.append(1)
+        return original(*args)
+
+    monkeypatch.setattr(module, name, spy)
+    return calls

@@ -4,7 +4,7 @@ several geometries, in chunks of any size and on 1 or 2 threads; the cases it mu
 
 import numpy as np
 import pytest
-from test_conv_chunks import reference_grads
+from test_conv_chunks import TASKING_IDS, TASKINGS, count_calls, reference_grads, with_tasking
 
 from tinytf.runtime import chunked
 from tinytf.runtime.ops import conv, conv_kernels, nn_grad
@@ -34,26 +34,13 @@ def _geometry(x_shape, w_shape, strides, padding, dilations):
     return conv.conv_geometry(x_shape[1:3], w_shape[:2], strides, dilations, padding)
 
 
-@pytest.fixture(params=[(1, 1 << 20), (2, 1 << 20), (2, 1)], ids=["1 thread", "2 threads", "2 threads, 1 image"])
+@pytest.fixture(params=TASKINGS, ids=TASKING_IDS)
 def tasking(request, monkeypatch):
-    count, task_bytes = request.param
-    monkeypatch.setattr(conv_kernels, "ROWS_TASK_BYTES", task_bytes)
-    monkeypatch.setattr(conv_kernels, "PARALLEL_MIN_FLOPS", 0)
-    chunked.set_num_threads(count)
-    yield
-    chunked.set_num_threads(0)
+    yield from with_tasking(request.param, monkeypatch, conv_kernels, "ROWS_TASK_BYTES")
 
 
 def _spied(monkeypatch):
-    calls = []
-    rows = conv_kernels._input_grad_by_rows
-
-    def spy(*args):
-        calls.append(1)
-        return rows(*args)
-
-    monkeypatch.setattr(conv_kernels, "_input_grad_by_rows", spy)
-    return calls
+    return count_calls(monkeypatch, conv_kernels, "_input_grad_by_rows")
 
 
 @pytest.mark.parametrize("x_shape, w_shape, strides, padding, dilations", ROWS)

@@ -7,7 +7,7 @@ and dilations keep their ways); and conv2d_transpose end to end, eager and trace
 
 import numpy as np
 import pytest
-from test_conv_chunks import reference_grads
+from test_conv_chunks import TASKING_IDS, TASKINGS, count_calls, reference_grads, with_tasking
 from ways import traced_with
 
 import tinytf as tf
@@ -36,26 +36,13 @@ def _geometry(x_shape, w_shape, strides, padding):
     return conv.conv_geometry(x_shape[1:3], w_shape[:2], strides, (1, 1), padding)
 
 
-@pytest.fixture(params=[(1, 1 << 20), (2, 1 << 20), (2, 1)], ids=["1 thread", "2 threads", "2 threads, 1 image"])
+@pytest.fixture(params=TASKINGS, ids=TASKING_IDS)
 def tasking(request, monkeypatch):
-    count, task_bytes = request.param
-    monkeypatch.setattr(conv_variants_subpixel, "TASK_BYTES", task_bytes)
-    monkeypatch.setattr(conv_kernels, "PARALLEL_MIN_FLOPS", 0)
-    chunked.set_num_threads(count)
-    yield
-    chunked.set_num_threads(0)
+    yield from with_tasking(request.param, monkeypatch, conv_variants_subpixel, "TASK_BYTES")
 
 
 def _spied(monkeypatch):
-    calls = []
-    phases = conv_variants_subpixel.input_grad
-
-    def spy(*args):
-        calls.append(1)
-        return phases(*args)
-
-    monkeypatch.setattr(conv_variants_subpixel, "input_grad", spy)
-    return calls
+    return count_calls(monkeypatch, conv_variants_subpixel, "input_grad")
 
 
 @pytest.mark.parametrize("x_shape, w_shape, strides, padding", GEOMETRIES)
