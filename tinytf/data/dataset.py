@@ -115,6 +115,10 @@ class DatasetV2:
         for d in self._inputs:
             yield from d._lineage()
 
+    def _inputs_started_at_creation(self):
+        """The inputs whose iterators this stage's iterator makes when it is made (iteration_seeds.py)."""
+        return self._inputs
+
     def apply(self, transformation_func):
         result = transformation_func(self)
         if not isinstance(result, DatasetV2):

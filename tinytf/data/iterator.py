@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from tinytf.runtime import dtypes
@@ -9,6 +11,7 @@ from tinytf.runtime.context import state
 from tinytf.runtime.errors import OutOfRangeError
 from tinytf.runtime.tensor import EagerTensor
 
+from .iteration_seeds import Pulling, release_passes, reserve_passes
 from .structure import ElementError, as_numpy, describe, pack
 
 
@@ -20,9 +23,20 @@ class Iterator:
         self._dataset = dataset
         self._structure = dataset.element_spec
         self._epochs = _epochs(dataset)  # before _flat_iter: what a checkpoint replays from
+        self._reserve(dataset)
         self._items = dataset._flat_iter()
         self._lookahead = None  # an element a graph loop's test looked at (_peek_flat) but did not consume
         self._consumed = 0  # elements handed out: a checkpoint's position
+
+    def _reserve(self, dataset):
+        """The random stages' passes are drawn now, as TF's iterator draws their seeds when it is made."""
+        reservations = reserve_passes(dataset)
+        self._release = weakref.finalize(self, release_passes, reservations)
+        self._unclaimed = reservations  # begin_pass takes them out as the stages start
+
+    def _pull(self):
+        with Pulling(self._unclaimed):
+            return next(self._items, None)
 
     @property
     def element_spec(self):
@@ -36,7 +50,7 @@ class Iterator:
         if self._lookahead is not None:
             item, self._lookahead = self._lookahead, None
         else:
-            item = next(self._items, None)
+            item = self._pull()
         if item is not None:
             self._consumed += 1
         if type(item) is ElementError:
@@ -46,7 +60,7 @@ class Iterator:
     def _peek_flat(self):
         """The next element (None at the end), left for the next _next_flat."""
         if self._lookahead is None:
-            self._lookahead = next(self._items, None)
+            self._lookahead = self._pull()
         return self._lookahead
 
     def __next__(self):
@@ -116,15 +130,17 @@ class Iterator:
                                 f"pipeline of {len(epochs)} datasets, this one ({self!r}) over {len(stages)}. Make "
                                 f"sure the dataset definition has not changed between the process that saved the "
                                 f"checkpoint and the process that is restoring it.")
+        self._items.close()  # stops the old pipeline's prefetch and parallel-map threads
+        self._release()
         for d, epoch in zip(stages, epochs):
             if epoch >= 0 and hasattr(d, "_epoch"):
                 d._epoch = epoch
-        self._items.close()  # stops the old pipeline's prefetch and parallel-map threads
+        self._reserve(self._dataset)
         self._items, self._lookahead = self._dataset._flat_iter(), None
         # the counters are the saved ones: the replay (and each stage started later, as the repetitions of a
         # repeat) draws what the saved iterator drew, as TF's restored seed generators do
         for _ in range(consumed):
-            if next(self._items, None) is None:
+            if self._pull() is None:
                 break
         self._consumed, self._epochs = consumed, epochs
 

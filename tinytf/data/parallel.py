@@ -12,6 +12,7 @@ from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 from .dataset import AUTOTUNE, UnaryDataset, dataset_methods
+from .iteration_seeds import Pulling, pulling_now
 from .sources import as_int
 from .structure import ELEMENT_ERRORS, ElementError
 from .symbolic import deferred_transform
@@ -82,17 +83,23 @@ def prefetched(items, buffer_size: int):
                 return True
         return False
 
+    pulling_for = pulling_now()  # the iterator this thread works for: the passes it starts take its seeds
+
     def produce():
         try:
-            while wait_for_room():
-                item = next(items, _END)
-                slots.put(item)
-                if item is _END:
-                    return
+            with Pulling(pulling_for):
+                produce_items()
         except BaseException as e:  # noqa: BLE001 - handed to the consumer, which raises it
             slots.put(_Failure(e))
         finally:
             items.close()
+
+    def produce_items():
+        while wait_for_room():
+            item = next(items, _END)
+            slots.put(item)
+            if item is _END:
+                return
 
     thread = threading.Thread(target=produce, name="tinytf-data-prefetch", daemon=True)
     thread.start()

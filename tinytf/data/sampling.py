@@ -13,6 +13,7 @@ from tinytf.runtime.ops.stateless_random import generator_from_seed
 
 from ..tensor_spec import TensorSpec
 from .dataset import INFINITE, UNKNOWN, DatasetV2, dataset_methods
+from .iteration_seeds import begin_pass
 from .structure import ElementError, common_spec
 
 
@@ -88,8 +89,7 @@ class RandomDataset(DatasetV2):
     def _flat_iter(self):
         seed, seed2 = self._seeds
         if self._rerandomize:
-            seed2 = (seed2 + self._epoch * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
-            self._epoch += 1
+            seed2 = (seed2 + begin_pass(self) * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
         generator = philox.PhiloxGenerator(seed, seed2)
         words = philox.WordStream(generator.key, generator.counter)
         while True:

@@ -15,6 +15,7 @@ from tinytf.runtime.ops.philox import PhiloxGenerator, blocks
 from tinytf.runtime.ops.random import get_seed
 
 from .dataset import UnaryDataset, dataset_methods
+from .iteration_seeds import begin_pass
 from .sources import as_int
 from .symbolic import deferred_transform
 
@@ -90,8 +91,7 @@ class ShuffleDataset(UnaryDataset):
         """This iteration's Philox stream. Reshuffling: seeded by the next two words of the dataset's seed
         generator (TF's RandomSeedGenerator); otherwise by the dataset's own seeds, the same every time."""
         seed, seed2 = self._seeds
-        epoch = self._epoch  # a counter, not a live stream, so a restored iterator replays its epoch's seeds
-        self._epoch += 1
+        epoch = begin_pass(self)  # a counter, not a live stream, so a restored iterator replays its epoch's seeds
         if not self._reshuffle:
             return PhiloxWords(seed, seed2)
         return PhiloxWords(*philox_words_at(seed, seed2, 2 * epoch, 2))

@@ -19,6 +19,7 @@ from ..tensor_spec import TensorSpec
 from .autoshard import SHARD_HINT
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, DatasetV2, UnaryDataset, dataset_methods
 from .functions import TracedDatasetFunction, TracedFunction, python_function
+from .iteration_seeds import Probing
 from .parallel import parallel_map
 from .sources import RangeDataset, ZipDataset, as_int
 from .structure import ELEMENT_ERRORS, ElementError, common_spec, describe, normalize, spec_of
@@ -175,7 +176,7 @@ def _first_dataset_spec(input_dataset, fn):
     from ..scopes import init_scope
 
     structure = input_dataset.element_spec
-    with init_scope():
+    with init_scope(), Probing():
         for item in input_dataset._flat_iter():
             if type(item) is not ElementError:
                 return _returned_dataset(fn(structure, item), "flat_map").element_spec
@@ -490,6 +491,9 @@ class CacheDataset(UnaryDataset):
         super().__init__(input_dataset)
         self._filename = str(filename.numpy().decode() if hasattr(filename, "numpy") else filename)
         self._cached = None
+
+    def _inputs_started_at_creation(self):
+        return () if self._load() is not None else self._inputs
 
     def _load(self):
         if self._cached is None and self._filename and os.path.exists(self._filename + ".tinytf-cache"):

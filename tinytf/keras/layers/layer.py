@@ -106,6 +106,11 @@ class Layer:
         self._build_input_shape = None
         if input_dim is not None and input_shape is None:
             input_shape = (input_dim,)
+        if input_shape is not None:
+            # Keras 3 still honours the argument but steers users to `keras.Input`, with this warning.
+            warnings.warn("Do not pass an `input_shape`/`input_dim` argument to a layer. When using Sequential "
+                          "models, prefer using an `Input(shape)` object as the first layer in the model "
+                          "instead.", stacklevel=2)
         if batch_input_shape is not None:
             self._batch_input_shape = tuple(batch_input_shape)
         elif input_shape is not None:

@@ -15,6 +15,7 @@ from tinytf.runtime.ops.philox import PhiloxGenerator, shuffle_permutation
 from tinytf.runtime.tensor import EagerTensor
 
 from ..utils.py_dataset import PyDataset, PyDatasetBatches
+from .dataset_epochs import DatasetEpochs
 from .step_functions import template_of
 
 
@@ -198,15 +199,15 @@ class _ReadAhead:
 
 
 class IterableBatches:
-    """Batches from a generator or any iterable of batches. A dataset is iterated anew each epoch, or, with
-    steps_per_epoch, by one iterator that goes on across epochs (Keras 3's rule)."""
+    """Batches from a generator or any iterable of batches; a tf.data dataset's epochs as Keras 3 takes them
+    (dataset_epochs.py)."""
 
     def __init__(self, source, steps=None):
         self.source = source
         self.steps_per_epoch = steps
         self._iterator = source if hasattr(source, "__next__") else None
         self._is_dataset = isinstance(source, _tf.data.Dataset)
-        self._lasting = None  # the iterator kept across epochs when steps_per_epoch is given
+        self._epochs = None  # a dataset's epochs (DatasetEpochs), made at the first epoch
 
     @property
     def steps(self):
@@ -214,9 +215,17 @@ class IterableBatches:
         counts it: the progress bar shows 19/19, not 1/1), else None (unknown)."""
         if self.steps_per_epoch is not None or self._iterator is not None:
             return self.steps_per_epoch
+        return self._known_length()
+
+    def _known_length(self):
         cardinality = getattr(self.source, "_cardinality", None)
         n = cardinality() if callable(cardinality) else -1
         return n if isinstance(n, int) and n >= 0 else None
+
+    @property
+    def warns_when_out_of_data(self) -> bool:
+        """A dataset's epochs warn as Keras' do (DatasetEpochs); fit warns for the other sources."""
+        return self._is_dataset and self._iterator is None
 
     def batch_size_varies(self) -> bool:
         """Whether the step's batch dimension is None: a dataset's element spec says (batch with
@@ -237,29 +246,29 @@ class IterableBatches:
             return None
         return tuple(shape.as_list()[1:])
 
-    def _epoch_iterator(self):
+    def _epoch_elements(self):
         if self._iterator is not None:
-            return self._iterator
-        if not self._is_dataset:
-            return iter(self.source)
-        if self.steps_per_epoch is None:
-            return _ReadAhead(iter(self.source))
-        if self._lasting is None:
-            self._lasting = _ReadAhead(iter(self.source))
-        return self._lasting
-
-    def batches(self):
-        iterator = self._epoch_iterator()
+            iterator = self._iterator
+        elif not self._is_dataset:
+            iterator = iter(self.source)
+        else:  # Keras 3's epoch iterator: which iterators it makes decides the shuffles' orders
+            if self._epochs is None:
+                self._epochs = DatasetEpochs(self.source, self.steps_per_epoch, self._known_length(), _ReadAhead)
+            yield from self._epochs.epoch()
+            return
         count = 0
         while self.steps_per_epoch is None or count < self.steps_per_epoch:
-            try:
-                data = next(iterator)
-            except StopIteration:
+            data = next(iterator, _ReadAhead._END)
+            if data is _ReadAhead._END:
                 return
+            yield data
+            count += 1
+
+    def batches(self):
+        for data in self._epoch_elements():
             x, y, sw = unpack(data)
             yield (nest.map_structure(to_tensor, x), None if y is None else nest.map_structure(to_tensor, y),
                    None if sw is None else to_tensor(sw))
-            count += 1
 
     def flat_batches(self):
         """(template, leaves) per batch; a generator may change the structure from one batch to the next."""

@@ -20,6 +20,7 @@ from ..callbacks import CallbackList, History, ProgbarLogger
 from ..callbacks.callback import pythonify_logs
 from . import data_adapter
 from .compile_metrics import CompiledMetric, CompileMetrics
+from .dataset_epochs import RAN_OUT_OF_DATA
 from .state_snapshot import restore, snapshot
 from .step_functions import StepFunctions
 
@@ -56,9 +57,6 @@ def compile_config(optimizer, loss, loss_weights, metrics, weighted_metrics, run
 
 
 
-RAN_OUT_OF_DATA = ("Your input ran out of data; interrupting training. Make sure that your dataset or generator can "
-                   "generate at least `steps_per_epoch * epochs` batches. You may need to use the `.repeat()` "
-                   "function when building your dataset.")
 
 class Trainer:
     """The training half of keras.Model."""
@@ -446,7 +444,8 @@ class Trainer:
                 callback_list.on_train_batch_end(step, logs)  # made Python numbers only if a callback reads them
                 if self.stop_training:
                     break
-            if step < 0:  # Keras 3 warns, trains nothing this epoch and goes on (its history stays empty)
+            if step < 0 and not getattr(train, "warns_when_out_of_data", False):
+                # Keras 3 warns, trains nothing this epoch and goes on (its history stays empty)
                 warnings.warn(RAN_OUT_OF_DATA, stacklevel=2)
             epoch_logs = dict(self._metrics_result_or_logs(logs))  # made Python numbers (sorted) by the callbacks
             if validation_data is not None and _validates_at(epoch, validation_freq):
