@@ -76,7 +76,7 @@ def test_dict_inputs_and_generators_with_changing_structure():
     model.compile(optimizer="sgd", loss="mse")
     x = {"a": np.ones((8, 2), np.float32), "b": np.zeros((8, 1), np.float32)}
     y = np.ones((8, 1), np.float32)
-    model.fit(x, y, batch_size=4, epochs=2, verbose=0)
+    model.fit(x, y, batch_size=3, epochs=2, verbose=0)
     assert model._train_function.experimental_get_tracing_count() == 1
 
     def batches():

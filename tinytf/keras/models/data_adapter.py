@@ -123,8 +123,9 @@ class ArrayBatches:
         return math.ceil(self.num_samples / self.batch_size)
 
     def batch_size_varies(self) -> bool:
-        """Keras batches arrays without drop_remainder: the step's batch dimension is None."""
-        return True
+        """Whether the step's batch dimension is None: Keras 3 makes full batches of arrays with a static size and
+        concatenates a short last batch, so the batch dimension is None only when there is a short batch."""
+        return self.num_samples % self.batch_size != 0
 
     def sample_shape(self):
         """The shape of one example of x, when x is a single array (else None)."""
