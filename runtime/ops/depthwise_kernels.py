@@ -65,7 +65,11 @@ def _run(tasks, work, count):
         loop(0)
     finally:
         for f in futures:
-            f.result()  # every helper is done (and its error re-raised) before the result is used
+            # a helper the scheduler has not started yet would find no task left: cancelled, it is not waited
+            # for (on a loaded machine that wait is a whole time slice); a started one is waited for, and its
+            # error re-raised, before the result is used
+            if not f.cancel():
+                f.result()
 
 
 def _image_tasks(batch, image_bytes, count):
