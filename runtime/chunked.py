@@ -119,4 +119,8 @@ def run_chunked(chunk_fn, inputs, outputs) -> None:
         _run_chunks(chunk_fn, flat_in, flat_out, size, next_chunk)
     finally:
         for f in futures:
-            f.result()  # waits for every helper (and re-raises its error) before the outputs are used
+            # a helper not started yet would find no chunk left: cancelled, it is not waited for (under load that
+            # wait is a whole time slice); a started one is waited for (and its error re-raised) before the
+            # outputs are used
+            if not f.cancel():
+                f.result()

@@ -1,17 +1,18 @@
 """The depthwise kernels (runtime/ops/depthwise_kernels.py) against a float64 loop, in every code path: the
-direct kernels and the dense convolutions with block-diagonal filters (depthwise_dense.py), width stride 1
-(rows seen as OW * C values) and > 1, multiplier 1 (written straight into the output) and > 1, 1 to 5
-channels, dilations, SAME/VALID/explicit padding, tasks of one or several images on one or two threads;
-non-finite inputs give the direct kernels' NaNs and infinities either way. The gradients are checked as the
-exact adjoints of the forward map in float64 (for a linear map F, <g, F(x)> = <F^T(g), x> for every x and g,
-which is what a finite-difference check approximates)."""
+einsum kernels of stride 1 (depthwise_einsum.py), the direct kernels and the dense convolutions with
+block-diagonal filters (depthwise_dense.py); width stride 1 (rows seen as OW * C values) and > 1, multiplier 1
+(written straight into the output) and > 1, 1 to 5 channels, dilations, SAME/VALID/explicit padding, tasks of
+one or several images or of rows of one image, on one or two threads; non-finite inputs give the direct
+kernels' NaNs and infinities every way. The gradients are checked as the exact adjoints of the forward map in
+float64 (for a linear map F, <g, F(x)> = <F^T(g), x> for every x and g, which is what a finite-difference
+check approximates)."""
 
 import itertools
 
 import numpy as np
 import pytest
 
-from tinytf.runtime.ops import conv, conv_kernels, conv_variants, depthwise_dense, depthwise_kernels
+from tinytf.runtime.ops import conv, conv_kernels, conv_variants, depthwise_dense, depthwise_einsum, depthwise_kernels
 
 rng = np.random.default_rng(5)
 
@@ -42,10 +43,13 @@ CASES = [  # x shape, filter shape, strides, padding, dilations
 ]
 
 
-@pytest.fixture(params=["direct", "dense"])
+@pytest.fixture(params=["einsum", "direct", "dense"])
 def way(request, monkeypatch):
-    """The direct kernels (no input counts as few channels) or the dense convolutions (all of these do)."""
-    monkeypatch.setattr(depthwise_dense, "MAX_CHANNELS", 0 if request.param == "direct" else 64)
+    """The einsum kernels (stride 1; other strides then take the direct ones), the direct kernels (no input counts
+    as few channels) or the dense convolutions (all of these do)."""
+    if request.param != "einsum":
+        monkeypatch.setattr(depthwise_einsum, "applies", lambda geo, dtype: False)
+    monkeypatch.setattr(depthwise_dense, "MAX_CHANNELS", 64 if request.param == "dense" else 0)
     return request.param
 
 
@@ -53,6 +57,7 @@ def way(request, monkeypatch):
 def tasking(request, monkeypatch, way):
     if request.param != "one task, one thread":
         monkeypatch.setattr(depthwise_kernels, "TASK_BYTES", 1)  # one image per task
+        monkeypatch.setattr(depthwise_einsum, "TASK_BYTES", 1)  # one row of one image per task
         monkeypatch.setattr(depthwise_kernels, "PARALLEL_MIN_ELEMENTS", 0)
         monkeypatch.setattr(conv_kernels, "TASK_BYTES", 1)  # the dense way's conv kernels: one row per task
         monkeypatch.setattr(conv_kernels, "PARALLEL_MIN_FLOPS", 0)
@@ -100,6 +105,7 @@ def test_the_filter_gradient_is_the_same_bits_on_any_thread_count(monkeypatch, w
     monkeypatch.setattr(conv_kernels, "TASK_BYTES", 1)
     monkeypatch.setattr(conv_kernels, "PARALLEL_MIN_FLOPS", 0)
     monkeypatch.setattr(depthwise_kernels, "TASK_BYTES", 1)
+    monkeypatch.setattr(depthwise_einsum, "TASK_BYTES", 1)
     monkeypatch.setattr(depthwise_kernels, "PARALLEL_MIN_ELEMENTS", 0)
     x = rng.standard_normal((9, 6, 6, 4)).astype(np.float32)
     f = rng.standard_normal((3, 3, 4, 2)).astype(np.float32)
@@ -128,31 +134,66 @@ def test_empty_batch_and_steady_state_buffers():
     np.testing.assert_array_equal(first, second)
 
 
-@pytest.mark.parametrize("channels, dense", [(3, True), (16, True), (17, False)])
-def test_few_channels_take_the_dense_way(monkeypatch, channels, dense):
+@pytest.mark.parametrize("channels, strides, way", [(3, (1, 1), "einsum"), (40, (1, 1), "einsum"),
+                                                    (3, (2, 1), "dense"), (16, (1, 2), "dense"), (17, (2, 2), None)])
+def test_each_input_takes_its_way(monkeypatch, channels, strides, way):
+    """Stride 1: the einsum kernels; other strides: the dense convolutions up to 16 channels, else the direct
+    kernels."""
     calls = []
-    for name in ("forward", "input_grad", "filter_grad"):
-        monkeypatch.setattr(depthwise_dense, name, lambda *a, name=name, real=getattr(depthwise_dense, name):
-                            calls.append(name) or real(*a))
+    for module in (depthwise_einsum, depthwise_dense):
+        for name in ("forward", "input_grad", "filter_grad"):
+            monkeypatch.setattr(module, name, lambda *a, name=name, real=getattr(module, name), module=module:
+                                calls.append((module, name)) or real(*a))
     x, f = rng.standard_normal((2, 6, 6, channels)), rng.standard_normal((3, 3, channels, 2))
-    y, (input_grad, filter_grad) = _kernels(x, f, (1, 1), "SAME", (1, 1))
+    y, (input_grad, filter_grad) = _kernels(x, f, strides, "SAME", (1, 1))
     input_grad(y), filter_grad(y)
-    assert calls == (["forward", "input_grad", "filter_grad"] if dense else [])
-    np.testing.assert_allclose(y, reference(x, f, (1, 1), "SAME", (1, 1)), rtol=1e-12, atol=1e-12)
+    module = {"einsum": depthwise_einsum, "dense": depthwise_dense, None: None}[way]
+    assert calls == ([] if module is None else [(module, "forward"), (module, "input_grad"), (module, "filter_grad")])
+    np.testing.assert_allclose(y, reference(x, f, strides, "SAME", (1, 1)), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("shape, task_bytes", [((9, 7, 6, 3), 1), ((9, 7, 6, 3), 1 << 20), ((2, 40, 40, 5), 4096)])
+def test_the_einsum_kernels_give_the_same_bits_on_any_thread_count(monkeypatch, shape, task_bytes):
+    """Their tasks follow the shapes alone (a few images, or rows of one image), and each value is computed by
+    the same einsum whichever thread takes its task."""
+    monkeypatch.setattr(depthwise_einsum, "TASK_BYTES", task_bytes)
+    monkeypatch.setattr(depthwise_kernels, "PARALLEL_MIN_ELEMENTS", 0)
+    x = rng.standard_normal(shape).astype(np.float32)
+    f = rng.standard_normal((3, 3, shape[3], 2)).astype(np.float32)
+    geo = conv.conv_geometry(shape[1:3], (3, 3), (1, 1), (2, 1), "SAME")
+    g = rng.standard_normal((shape[0], *geo.out_hw, shape[3] * 2)).astype(np.float32)
+
+    def results():
+        return (depthwise_kernels.forward(x, f, geo), depthwise_kernels.input_grad(g, f, shape, geo),
+                depthwise_kernels.filter_grad(x, g, f.shape, geo))
+
+    monkeypatch.setattr(conv_kernels, "threads", lambda: 1)
+    first = results()
+    np.testing.assert_allclose(first[0], reference(x.astype(np.float64), f.astype(np.float64), (1, 1), "SAME", (2, 1)),
+                               rtol=1e-4, atol=1e-4)
+    for count in (2, 3, 2):
+        monkeypatch.setattr(conv_kernels, "threads", lambda count=count: count)
+        for got, want in zip(results(), first):
+            np.testing.assert_array_equal(got, want)
 
 
 @pytest.mark.parametrize("bad", [np.inf, -np.inf, np.nan])
 def test_non_finite_inputs_give_the_direct_kernels_answers(monkeypatch, bad):
+    """The einsum and the dense ways give the direct kernels' NaNs and infinities, in the same places."""
     x, f = rng.standard_normal((2, 6, 6, 4)), rng.standard_normal((3, 3, 4, 2))
     x[1, 2, 3, 1] = bad
     g = rng.standard_normal((2, 6, 6, 8))
     g[0, 4, 1, 5] = bad
+    real_applies = depthwise_einsum.applies
+    monkeypatch.setattr(depthwise_einsum, "applies", lambda geo, dtype: False)
     monkeypatch.setattr(depthwise_dense, "MAX_CHANNELS", 0)
     y, (input_grad, filter_grad) = _kernels(x, f, (1, 1), "SAME", (1, 1))
     expected = [y, input_grad(g), filter_grad(g)]
     assert np.isnan(y).any() or np.isinf(y).any()
-    monkeypatch.setattr(depthwise_dense, "MAX_CHANNELS", 16)
-    y, (input_grad, filter_grad) = _kernels(x, f, (1, 1), "SAME", (1, 1))
-    for got, want in zip([y, input_grad(g), filter_grad(g)], expected):
-        np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
-        np.testing.assert_allclose(got[~np.isnan(got)], want[~np.isnan(want)], rtol=1e-10, atol=1e-10)
+    for einsum in (True, False):
+        monkeypatch.setattr(depthwise_einsum, "applies", real_applies if einsum else lambda geo, dtype: False)
+        monkeypatch.setattr(depthwise_dense, "MAX_CHANNELS", 16)
+        y, (input_grad, filter_grad) = _kernels(x, f, (1, 1), "SAME", (1, 1))
+        for got, want in zip([y, input_grad(g), filter_grad(g)], expected):
+            np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+            np.testing.assert_allclose(got[~np.isnan(got)], want[~np.isnan(want)], rtol=1e-10, atol=1e-10)

@@ -15,8 +15,10 @@ kept per thread, over tasks of a few images whose padded input and accumulators 
   the result does not depend on the thread count or on which thread took which task.
 
 Measured against the per-channel conv2d composite Keras used before (32x32x32x16 input, 3x3, multiplier 2,
-CPU time, 1 thread): see docs/performance.md. Inputs of at most depthwise_dense.MAX_CHANNELS channels run as
-dense convolutions with block-diagonal filters instead (depthwise_dense.py says why and when)."""
+CPU time, 1 thread): see docs/performance.md. Stride-1 float convolutions take the einsum kernels instead
+(depthwise_einsum.py: one multiply-add pass per offset where these make two, 2-3x faster); of the others,
+inputs of at most depthwise_dense.MAX_CHANNELS channels run as dense convolutions with block-diagonal filters
+(depthwise_dense.py says why and when)."""
 
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ import threading
 import numpy as np
 
 from .. import chunked
-from . import conv_kernels, depthwise_dense
+from . import conv_kernels, depthwise_dense, depthwise_einsum
 from .thread_buffers import workspace
 
 TASK_BYTES = 1 << 20  # a task's padded input rows, accumulators and product: inside a 2 MiB L2
@@ -63,7 +65,11 @@ def _run(tasks, work, count):
         loop(0)
     finally:
         for f in futures:
-            f.result()  # every helper is done (and its error re-raised) before the result is used
+            # a helper the scheduler has not started yet would find no task left: cancelled, it is not waited
+            # for (on a loaded machine that wait is a whole time slice); a started one is waited for, and its
+            # error re-raised, before the result is used
+            if not f.cancel():
+                f.result()
 
 
 def _image_tasks(batch, image_bytes, count):
@@ -148,6 +154,8 @@ def forward(x, filters, geo):
         out[...] = 0
         return out
     x = np.asarray(x, dtype)
+    if depthwise_einsum.applies(geo, dtype):
+        return depthwise_einsum.forward(x, filters, geo, _run, _thread_count(out.size * kh * kw))
     if depthwise_dense.applies(channels, dtype, x):
         return depthwise_dense.forward(x, filters, geo)
     layout = _Layout(filters, geo, channels, dtype)
@@ -198,6 +206,8 @@ def input_grad(g, filters, in_shape, geo):
         out[...] = 0
         return out
     g = np.asarray(g, dtype)
+    if depthwise_einsum.applies(geo, dtype):
+        return depthwise_einsum.input_grad(g, filters, in_shape, geo, _run, _thread_count(g.size * kh * kw))
     if depthwise_dense.applies(channels, dtype, g):
         return depthwise_dense.input_grad(g, filters, in_shape, geo)
     layout = _Layout(filters, geo, channels, dtype)
@@ -238,6 +248,8 @@ def filter_grad(x, g, filter_shape, geo):
     if g.size == 0 or x.size == 0:
         return np.zeros(filter_shape, dtype)
     x, g = np.asarray(x, dtype), np.asarray(g, dtype)
+    if depthwise_einsum.applies(geo, dtype):
+        return depthwise_einsum.filter_grad(x, g, filter_shape, geo, _run, _thread_count(g.size * kh * kw))
     if depthwise_dense.applies(channels, dtype):
         return depthwise_dense.filter_grad(x, g, filter_shape, geo)
     geo_flat = geo.strides[1] == 1
