@@ -465,3 +465,18 @@ def _input_grad_by_rows(g, filters, in_shape, geo, out):
 
     _run(tasks, work, count)
     return out
+
+
+def conv2d_backprop(x, g, filters, geo, dx_out=None):
+    """(input gradient, filter gradient) of conv2d for the output gradient `g`, the input gradient written
+    into `dx_out` when it is given: in the frequency domain the spectrum of g is computed once for both
+    (fft_conv_kernels.conv2d_backprop), otherwise the two kernels above run one after the other."""
+    dtype = np.result_type(x, g, filters)
+    in_shape = x.shape
+    if (dx_out is None or dx_out.shape != in_shape or dx_out.dtype != dtype) and x.size and g.size and filters.size:
+        dx_out = np.empty(in_shape, dtype)
+    if x.size and g.size and filters.size and fft_conv_kernels.choose(dtype, in_shape, filters.shape, geo):
+        x, g = np.asarray(x, dtype), np.asarray(g, dtype)
+        return fft_conv_kernels.conv2d_backprop(x, g, filters, geo, dx_out)
+    return (conv2d_input_grad(g, filters, in_shape, geo, dx_out),
+            conv2d_filter_grad(x, g, filters.shape, geo))

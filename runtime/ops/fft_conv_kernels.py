@@ -363,16 +363,40 @@ def _conv2d_input_grad(g, filters, in_shape, geo, out):
 def _conv2d_filter_grad(x, g, filter_shape, geo):
     """The filter gradient (KH, KW, C, O) of conv2d: per frequency, the sum over the batch of conj(X) G in one
     GEMM, then back to the filter's taps."""
-    kh, kw, channels, out_channels = filter_shape
-    batch = x.shape[0]
     dtype = np.result_type(x, g)
     p, q = _sizes(x.shape, filter_shape, geo)
-    (dh, dw), (out_h, out_w) = geo.dilations, geo.out_hw
     rows, cols = _input_positions(x.shape, geo)
     xs = _spectrum(_batch_last(np.asarray(x, dtype), "x"), rows, cols, p, q, "x_spectrum")
-    gs = _spectrum(_batch_last(np.asarray(g, dtype), "g"), tuple(range(out_h)), tuple(range(out_w)), p, q,
-                   "g_spectrum")
-    vf = q // 2 + 1
+    return _filter_grad_of_spectra(xs, _output_grad_spectrum(g, dtype, p, q, geo), p, q, filter_shape, geo)
+
+
+def _conv2d_backprop(x, g, filters, geo, dx_out):
+    """(input gradient into `dx_out`, filter gradient) of conv2d for the output gradient `g`: the two
+    kernels above with the spectrum of g (its batch-last copy and both DFTs, 2 ms of CPU for the CNN's
+    second conv) computed once for both."""
+    dtype = dx_out.dtype
+    p, q = _sizes(x.shape, filters.shape, geo)
+    gs = _output_grad_spectrum(g, dtype, p, q, geo)
+    product = _times_filter(filters, gs, p, q, geo, False, "product")
+    rows, cols = _input_positions(x.shape, geo)
+    _batch_first(_spatial(product, p, q, rows, cols, 1, "dx"), dx_out)
+    xs = _spectrum(_batch_last(np.asarray(x, dtype), "x"), rows, cols, p, q, "x_spectrum")
+    return dx_out, _filter_grad_of_spectra(xs, gs, p, q, filters.shape, geo)
+
+
+def _output_grad_spectrum(g, dtype, p, q, geo):
+    out_h, out_w = geo.out_hw
+    return _spectrum(_batch_last(np.asarray(g, dtype), "g"), tuple(range(out_h)), tuple(range(out_w)), p, q,
+                     "g_spectrum")
+
+
+def _filter_grad_of_spectra(xs, gs, p, q, filter_shape, geo):
+    """The filter gradient from the (Vf, P, 2, C * N) and (Vf, P, 2, O * N) half spectra of the input and of
+    the output gradient."""
+    kh, kw, channels, out_channels = filter_shape
+    dtype, vf = xs.dtype, q // 2 + 1
+    batch = xs.shape[3] // channels
+    (dh, dw) = geo.dilations
     xs = xs.reshape(vf, p, 2 * channels, batch)
     gs = gs.reshape(vf, p, 2 * out_channels, batch)
     d = _workspace("grad_spectrum", (vf, p, 2, channels, out_channels), dtype)
@@ -408,3 +432,4 @@ def _in_one_region(kernel):
 conv2d = _in_one_region(_conv2d)
 conv2d_input_grad = _in_one_region(_conv2d_input_grad)
 conv2d_filter_grad = _in_one_region(_conv2d_filter_grad)
+conv2d_backprop = _in_one_region(_conv2d_backprop)
