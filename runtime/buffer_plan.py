@@ -30,7 +30,7 @@ PLAN_MIN_BYTES = 16384  # below this, numpy's small-block allocator is as cheap 
 
 # ops whose kernels return new arrays that share no memory with their inputs and keep no reference to them
 _FRESH = {"matmul", "conv2d", "conv2d_epilogue", "conv2d_backprop_input", "conv2d_backprop_filter",
-          "conv2d_backprop_input_filter", "max_pool2d",
+          "conv2d_backprop_input_filter", "conv2d_input_spectrum", "conv2d_epilogue_spectral", "max_pool2d",
           "avg_pool2d", "max_pool2d_grad", "avg_pool2d_grad", "max_pool2d_take", "softmax", "log_softmax"}
 
 
@@ -95,7 +95,8 @@ def _writable(node, tensor) -> bool:
     op = node.op.name
     if op == "matmul":
         return all(_static_size(t) is not None for t in node.inputs) and node.inputs[0].dtype is tensor.dtype
-    if op in ("conv2d", "conv2d_epilogue", "conv2d_backprop_input"):
+    if op in ("conv2d", "conv2d_epilogue", "conv2d_backprop_input", "conv2d_epilogue_spectral",
+              "conv2d_input_spectrum"):
         return True
     if op == "conv2d_backprop_input_filter":  # its input gradient (the filter gradient is small)
         return tensor is node.outputs[0]
@@ -220,7 +221,8 @@ def emit_planned(cg, node, indent) -> bool:
         gemm = "np.matmul" if single_threaded_gemm(node) else cg.bind(blas_threads.matmul, "blas_matmul")
         cg.line(indent, f"{cg.define(node.outputs[0])} = {gemm}({left}, {right}, out={cg.view_names[out]})", node)
         return True
-    if op in ("conv2d", "conv2d_epilogue", "conv2d_backprop_input", "conv2d_backprop_input_filter") and \
+    if op in ("conv2d", "conv2d_epilogue", "conv2d_backprop_input", "conv2d_backprop_input_filter",
+              "conv2d_epilogue_spectral", "conv2d_input_spectrum") and \
             out is not None:
         kernel = cg.bind(node.op.kernel, f"{op}_kernel")
         args = [cg.var(t) for t in node.inputs] + [f"{k}={cg.attr(k, v)}" for k, v in node.attrs.items()]

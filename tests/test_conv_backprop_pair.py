@@ -1,8 +1,8 @@
-"""A conv's input and filter gradients as one op (the conv_backprop_pair pass, runtime/ops/conv_backprop_pair.py):
-paired only where the frequency domain runs; the paired kernel gives the separate kernels' bits (fft and
-direct), on 1, 2 or 3 threads; a train step gives the same bits with the pass on and off, eager and with
-passes off agree within the kernels' tolerance, and the pair's input gradient is written into a planned
-buffer."""
+"""A conv's input and filter gradients as one op, sharing x's spectrum with the forward conv (the
+conv_backprop_pair pass, runtime/ops/conv_backprop_pair.py): paired only where the frequency domain runs; the
+paired kernel gives the separate kernels' bits (fft and direct), with or without the forward's spectrum, on 1,
+2 or 3 threads; a train step gives the same bits with the pass on and off, eager and with passes off agree
+within the kernels' tolerance, and the pair's input gradient and the spectrum are planned buffers."""
 
 import contextlib
 
@@ -41,14 +41,19 @@ def _separate(x, g, w, geo):
     return (conv_kernels.conv2d_input_grad(g, w, x.shape, geo), conv_kernels.conv2d_filter_grad(x, g, w.shape, geo))
 
 
+@pytest.mark.parametrize("shared", [False, True])
 @pytest.mark.parametrize("algo", ["fft", "direct"])
 @pytest.mark.parametrize("case", [((3, 9, 8, 3), (3, 3, 3, 4), "SAME", (1, 1)),
                                   ((2, 10, 9, 2), (4, 3, 2, 3), "VALID", (1, 1)),
                                   ((2, 11, 10, 2), (3, 3, 2, 3), "SAME", (2, 2))])
-def test_paired_kernel_gives_the_separate_kernels_bits(case, algo, monkeypatch):
+def test_paired_kernel_gives_the_separate_kernels_bits(case, algo, shared, monkeypatch):
     monkeypatch.setenv("TINYTF_CONV_ALGO", algo)
     x, g, w, geo = _data(*case)
-    dx, dw = conv_kernels.conv2d_backprop(x, g, w, geo)
+    spectrum = conv_kernels.input_spectrum(x, w.shape, geo) if shared else None
+    assert not shared or (algo == "fft") == bool(spectrum.any())  # zeros when the conv goes direct
+    y = conv_kernels.conv2d(x, w, geo, relu=True, x_spectrum=spectrum)
+    np.testing.assert_array_equal(y, conv_kernels.conv2d(x, w, geo, relu=True))
+    dx, dw = conv_kernels.conv2d_backprop(x, g, w, geo, x_spectrum=spectrum)
     want_dx, want_dw = _separate(x, g, w, geo)
     np.testing.assert_array_equal(dx, want_dx)
     np.testing.assert_array_equal(dw, want_dw)
@@ -112,12 +117,16 @@ def test_train_step_pairs_the_gradients_of_a_frequency_domain_conv(monkeypatch):
         (RNG.standard_normal((5, 5, 4, 5)) * 0.3).astype(np.float32)
     ops, code, paired = _run(_train_step(x, w1, w2), tf.constant(x), **ON)
     assert "conv2d_backprop_input_filter" in ops and "conv2d_backprop_input" not in ops
-    assert "conv2d_backprop_input_filter_kernel(" in code and "out=_buf" in code.split(
-        "conv2d_backprop_input_filter_kernel(")[1].split("\n")[0]  # its input gradient is planned
+    assert "conv2d_input_spectrum" in ops and "conv2d_epilogue_spectral" in ops  # x's spectrum shared
+    for kernel in ("conv2d_backprop_input_filter_kernel(", "conv2d_input_spectrum_kernel(",
+                   "conv2d_epilogue_spectral_kernel("):  # written into planned buffers
+        assert kernel in code and "out=_buf" in code.split(kernel)[1].split("\n")[0]
+    _, _, plain_forward = _run(_train_step(x, w1, w2), tf.constant(x), **{**ON, "conv_epilogue": False})
     ops, _, separate = _run(_train_step(x, w1, w2), tf.constant(x), **{**ON, "conv_backprop_pair": False})
     assert "conv2d_backprop_input_filter" not in ops
-    for a, b in zip(paired, separate):
+    for a, b, c in zip(paired, separate, plain_forward):
         np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(a, c)
     _, _, unoptimized = _run(_train_step(x, w1, w2), tf.constant(x), disable_all=True)
     eager = [np.asarray(t) for t in _train_step(x, w1, w2)(tf.constant(x))]
     for a, b, c in zip(paired, unoptimized, eager):
@@ -146,11 +155,11 @@ def test_a_pair_traced_for_the_frequency_domain_obeys_a_later_switch(monkeypatch
         assert "conv2d_backprop_input_filter" in fn.get_concrete_function(tf.constant(x)).graph.op_types()
         calls = []
         original = fft_conv_kernels.conv2d_backprop
-        monkeypatch.setattr(fft_conv_kernels, "conv2d_backprop", lambda *a: calls.append(1) or original(*a))
+        monkeypatch.setattr(fft_conv_kernels, "conv2d_backprop", lambda *a: calls.append(a[-1]) or original(*a))
         fft_result = [np.asarray(t) for t in fn(tf.constant(x))]
         monkeypatch.setenv("TINYTF_CONV_ALGO", "direct")
         direct_result = [np.asarray(t) for t in fn(tf.constant(x))]
-    assert len(calls) == 1
+    assert len(calls) == 1 and calls[0] is not None  # the forward's spectrum reached the pair
     for a, b in zip(fft_result, direct_result):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
 
