@@ -29,7 +29,8 @@ from .shapes import num_elements
 PLAN_MIN_BYTES = 16384  # below this, numpy's small-block allocator is as cheap as a buffer lookup
 
 # ops whose kernels return new arrays that share no memory with their inputs and keep no reference to them
-_FRESH = {"matmul", "conv2d", "conv2d_epilogue", "conv2d_backprop_input", "conv2d_backprop_filter", "max_pool2d",
+_FRESH = {"matmul", "conv2d", "conv2d_epilogue", "conv2d_backprop_input", "conv2d_backprop_filter",
+          "conv2d_backprop_input_filter", "conv2d_input_spectrum", "conv2d_epilogue_spectral", "max_pool2d",
           "avg_pool2d", "max_pool2d_grad", "avg_pool2d_grad", "max_pool2d_take", "softmax", "log_softmax"}
 
 
@@ -94,8 +95,11 @@ def _writable(node, tensor) -> bool:
     op = node.op.name
     if op == "matmul":
         return all(_static_size(t) is not None for t in node.inputs) and node.inputs[0].dtype is tensor.dtype
-    if op in ("conv2d", "conv2d_epilogue", "conv2d_backprop_input"):
+    if op in ("conv2d", "conv2d_epilogue", "conv2d_backprop_input", "conv2d_epilogue_spectral",
+              "conv2d_input_spectrum"):
         return True
+    if op == "conv2d_backprop_input_filter":  # its input gradient (the filter gradient is small)
+        return tensor is node.outputs[0]
     if op == "fused":  # a block output written in place into a buffer dying there needs none of its own
         from .passes.fusion_codegen import allocated_outputs, buffered_block
 
@@ -217,10 +221,13 @@ def emit_planned(cg, node, indent) -> bool:
         gemm = "np.matmul" if single_threaded_gemm(node) else cg.bind(blas_threads.matmul, "blas_matmul")
         cg.line(indent, f"{cg.define(node.outputs[0])} = {gemm}({left}, {right}, out={cg.view_names[out]})", node)
         return True
-    if op in ("conv2d", "conv2d_epilogue", "conv2d_backprop_input") and out is not None:
+    if op in ("conv2d", "conv2d_epilogue", "conv2d_backprop_input", "conv2d_backprop_input_filter",
+              "conv2d_epilogue_spectral", "conv2d_input_spectrum") and \
+            out is not None:
         kernel = cg.bind(node.op.kernel, f"{op}_kernel")
         args = [cg.var(t) for t in node.inputs] + [f"{k}={cg.attr(k, v)}" for k, v in node.attrs.items()]
         args.append(f"out={cg.view_names[out]}")
-        cg.line(indent, f"{cg.define(node.outputs[0])} = {kernel}({', '.join(args)})", node)
+        targets = ", ".join(cg.define(t) for t in node.outputs)
+        cg.line(indent, f"{targets} = {kernel}({', '.join(args)})", node)
         return True
     return False

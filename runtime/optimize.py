@@ -6,6 +6,7 @@ from __future__ import annotations
 from .clone import clone_graph
 from .passes.buffer_planning import mark_for_buffer_planning
 from .passes.constant_fold import constant_fold
+from .passes.conv_backprop_pair import pair_conv_backprops
 from .passes.conv_epilogue import fuse_conv_epilogues
 from .passes.cse import cse
 from .passes.fusion import fuse_elementwise
@@ -23,6 +24,7 @@ PIPELINE = [
     ("common_subexpression", cse),  # one node per distinct (op, inputs, attrs)
     ("relu_pool_gradient", fold_relu_into_max_pool_grad),  # max_pool2d_grad * cast(x > 0): one kernel
     ("conv_epilogue", fuse_conv_epilogues),  # relu(conv2d + b) (-> tiled max pool): one chunked kernel
+    ("conv_backprop_pair", pair_conv_backprops),  # a conv's input and filter gradients: one kernel (fft: g once)
     ("loop_accumulation", accumulate_in_batches),  # acc += a @ b in a loop: a few large GEMMs (before pruning)
     ("pruning", prune),  # drop nodes nothing uses; side effects stay, in program order
     ("loop_invariant_motion", licm),  # compute loop-invariant values once, before the loop

@@ -460,6 +460,19 @@ SAMPLES.update({
                                       relu=True, pool=(2, 2)),
                                  _dyn("conv2d_epilogue", _finite((1, 5, 4, 2)), _finite((3, 2, 2, 2), seed=1),
                                       strides=(2, 1), padding="VALID", dilations=(1, 1), relu=True, pool=None)]],
+    "conv2d_backprop_input_filter": [lambda: [
+        _dyn("conv2d_backprop_input_filter", _finite((2, 5, 4, 2)), _finite((2, 5, 4, 3), seed=1),
+             _finite((3, 3, 2, 3), seed=2), strides=(1, 1), padding="SAME", dilations=(1, 1)),
+        _dyn("conv2d_backprop_input_filter", _finite((1, 6, 5, 2)), _finite((1, 2, 4, 2), seed=1),
+             _finite((3, 2, 2, 2), seed=2), strides=(2, 1), padding="VALID", dilations=(1, 1))]],
+    "conv2d_input_spectrum": [lambda: [
+        _dyn("conv2d_input_spectrum", _finite((2, 5, 4, 2)), filter_shape=(3, 3, 2, 3), strides=(1, 1),
+             padding="SAME", dilations=(1, 1))]],  # zeros: the direct kernels take these small convs
+    "conv2d_epilogue_spectral": [lambda: [
+        _dyn("conv2d_epilogue_spectral", _finite((2, 5, 4, 2)), _finite((3, 3, 2, 3), seed=1),
+             _dyn("conv2d_input_spectrum", _finite((2, 5, 4, 2)), filter_shape=(3, 3, 2, 3), strides=(1, 1),
+                  padding="SAME", dilations=(1, 1)),
+             _finite((3,), seed=2), strides=(1, 1), padding="SAME", dilations=(1, 1), relu=True, pool=(2, 2))]],
     "max_pool2d_relu_grad": [lambda: [_dyn("max_pool2d_relu_grad", x, tf.nn.max_pool2d(x, 2, 2, "VALID"),
                                            _finite((1, 2, 2, 2), seed=1), ksize=(2, 2), strides=(2, 2),
                                            padding="VALID") for x in [tf.nn.relu(_finite((1, 4, 5, 2)))]][0]],

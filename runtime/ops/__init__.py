@@ -12,6 +12,7 @@ from . import (  # noqa: F401
     control,
     conv,
     conv3d,
+    conv_backprop_pair,
     conv_fused,
     conv_variants,
     core_array,

@@ -219,7 +219,7 @@ def _matmul_into(a, b, out):
 
 
 # --- the kernels -------------------------------------------------------------------------------------------
-def conv2d(x, filters, geo, out=None, bias=None, relu=False, pool=None):
+def conv2d(x, filters, geo, out=None, bias=None, relu=False, pool=None, x_spectrum=None):
     """The NHWC convolution of `x` with the HWIO `filters`, written into `out` when it is given.
 
     The epilogue (the conv_epilogue pass fuses it in, runtime/passes/conv_epilogue.py) runs on each task's
@@ -247,7 +247,7 @@ def conv2d(x, filters, geo, out=None, bias=None, relu=False, pool=None):
         return out
     x = np.asarray(x, dtype)
     if fft_conv_kernels.choose(dtype, x.shape, filters.shape, geo):
-        return _conv2d_by_fft(x, filters, geo, out, bias, relu, pool)
+        return _conv2d_by_fft(x, filters, geo, out, bias, relu, pool, _usable(x_spectrum, x, filters, geo))
     weights = np.ascontiguousarray(filters, dtype).reshape(kh * kw * channels, out_channels)
     depth = kh * kw * channels
     count = _thread_count(batch * out_h * out_w, depth, out_channels)
@@ -274,15 +274,15 @@ def conv2d(x, filters, geo, out=None, bias=None, relu=False, pool=None):
     return out
 
 
-def _conv2d_by_fft(x, filters, geo, out, bias, relu, pool):
+def _conv2d_by_fft(x, filters, geo, out, bias, relu, pool, x_spectrum=None):
     """conv2d in the frequency domain (fft_conv_kernels.py), then the epilogue on the whole output: the same
     ufuncs in the same order as the unfused ops, so fused and unfused give the same bits here too."""
     if pool is None:
-        fft_conv_kernels.conv2d(x, filters, geo, out)
+        fft_conv_kernels.conv2d(x, filters, geo, out, x_spectrum)
         _epilogue(out, bias, relu)
         return out
     full = _workspace("fft_full", (x.shape[0],) + tuple(geo.out_hw) + (filters.shape[3],), out.dtype)
-    fft_conv_kernels.conv2d(x, filters, geo, full)
+    fft_conv_kernels.conv2d(x, filters, geo, full, x_spectrum)
     _epilogue(full, bias, relu)
     return _pool_rows(full, pool, out.shape[1:3], out)
 
@@ -465,3 +465,43 @@ def _input_grad_by_rows(g, filters, in_shape, geo, out):
 
     _run(tasks, work, count)
     return out
+
+
+def conv2d_backprop(x, g, filters, geo, dx_out=None, x_spectrum=None):
+    """(input gradient, filter gradient) of conv2d for the output gradient `g`, the input gradient written
+    into `dx_out` when it is given: in the frequency domain the spectrum of g is computed once for both
+    (fft_conv_kernels.conv2d_backprop), and x's is `x_spectrum` when that is input_spectrum's result for x;
+    otherwise the two kernels above run one after the other."""
+    dtype = np.result_type(x, g, filters)
+    in_shape = x.shape
+    if (dx_out is None or dx_out.shape != in_shape or dx_out.dtype != dtype) and x.size and g.size and filters.size:
+        dx_out = np.empty(in_shape, dtype)
+    if x.size and g.size and filters.size and fft_conv_kernels.choose(dtype, in_shape, filters.shape, geo):
+        x, g = np.asarray(x, dtype), np.asarray(g, dtype)
+        return fft_conv_kernels.conv2d_backprop(x, g, filters, geo, dx_out, _usable(x_spectrum, x, filters, geo))
+    return (conv2d_input_grad(g, filters, in_shape, geo, dx_out),
+            conv2d_filter_grad(x, g, filters.shape, geo))
+
+
+def input_spectrum(x, filter_shape, geo, out=None):
+    """x's half spectrum as the frequency-domain conv2d and its filter gradient use it, written into `out` when
+    it is given (else a new array), for a forward conv and its gradients to share (conv_backprop_pair pass).
+    Zeros when the conv goes direct (TINYTF_CONV_ALGO may differ from what it was at trace time): the kernels
+    that take it ask the same rule and then ignore it."""
+    x = np.asarray(x)
+    shape = fft_conv_kernels.spectrum_shape(x.shape, filter_shape, geo)
+    if out is None or out.shape != shape or out.dtype != x.dtype:
+        out = np.empty(shape, x.dtype)
+    if x.size == 0 or not fft_conv_kernels.choose(x.dtype, x.shape, filter_shape, geo):
+        out[...] = 0
+        return out
+    return fft_conv_kernels.input_spectrum(x, filter_shape, geo, out)
+
+
+def _usable(x_spectrum, x, filters, geo):
+    """`x_spectrum` when it is x's spectrum for this conv (input_spectrum ran in the frequency domain), else
+    None (the kernel computes it)."""
+    if x_spectrum is None or x_spectrum.dtype != x.dtype or \
+            x_spectrum.shape != fft_conv_kernels.spectrum_shape(x.shape, filters.shape, geo):
+        return None
+    return x_spectrum

@@ -204,7 +204,7 @@ def _matmul(a, b, out):
     return out
 
 
-def _spectrum(signal, row_positions, col_positions, p, q, name):
+def _spectrum(signal, row_positions, col_positions, p, q, name, into=None):
     """The (Vf, P, 2, M) half spectrum of the real (R, S, M) `signal` whose samples sit at the given row and
     column positions, in this thread's buffer `name`. Both DFTs run on one chunk of columns after another
     (_run_columns), the intermediate staying in cache."""
@@ -212,7 +212,7 @@ def _spectrum(signal, row_positions, col_positions, p, q, name):
     vf, dtype = q // 2 + 1, signal.dtype
     by_width = _rows_matrix(q, col_positions, dtype)
     by_height = _columns_matrix(p, row_positions, dtype)
-    out = _workspace(name, (vf, 2 * p, m), dtype)
+    out = _workspace(name, (vf, 2 * p, m), dtype) if into is None else into.reshape(vf, 2 * p, m)
 
     def work(task, _worker):
         c0, c1 = task
@@ -335,13 +335,13 @@ def _input_positions(in_shape, geo):
 
 
 # --- the kernels -------------------------------------------------------------------------------------------
-def _conv2d(x, filters, geo, out):
-    """conv2d of the NHWC `x` (float32/64, stride 1) with the HWIO `filters`, written into `out` (N, OH, OW, O)."""
+def _conv2d(x, filters, geo, out, x_spectrum=None):
+    """conv2d of the NHWC `x` (float32/64, stride 1) with the HWIO `filters`, written into `out` (N, OH, OW, O);
+    `x_spectrum`: x's spectrum (input_spectrum) when it is already known."""
     out_h, out_w = geo.out_hw
     p, q = _sizes(x.shape, filters.shape, geo)
     dtype = out.dtype
-    rows, cols = _input_positions(x.shape, geo)
-    spectrum = _spectrum(_batch_last(np.asarray(x, dtype), "x"), rows, cols, p, q, "x_spectrum")
+    spectrum = _x_spectrum(x, dtype, p, q, geo) if x_spectrum is None else x_spectrum.reshape(q // 2 + 1, p, 2, -1)
     product = _times_filter(filters, spectrum, p, q, geo, True, "product")
     y = _spatial(product, p, q, tuple(range(out_h)), tuple(range(out_w)), 1, "y")
     return _batch_first(y, out)
@@ -363,16 +363,61 @@ def _conv2d_input_grad(g, filters, in_shape, geo, out):
 def _conv2d_filter_grad(x, g, filter_shape, geo):
     """The filter gradient (KH, KW, C, O) of conv2d: per frequency, the sum over the batch of conj(X) G in one
     GEMM, then back to the filter's taps."""
-    kh, kw, channels, out_channels = filter_shape
-    batch = x.shape[0]
     dtype = np.result_type(x, g)
     p, q = _sizes(x.shape, filter_shape, geo)
-    (dh, dw), (out_h, out_w) = geo.dilations, geo.out_hw
     rows, cols = _input_positions(x.shape, geo)
     xs = _spectrum(_batch_last(np.asarray(x, dtype), "x"), rows, cols, p, q, "x_spectrum")
-    gs = _spectrum(_batch_last(np.asarray(g, dtype), "g"), tuple(range(out_h)), tuple(range(out_w)), p, q,
-                   "g_spectrum")
-    vf = q // 2 + 1
+    return _filter_grad_of_spectra(xs, _output_grad_spectrum(g, dtype, p, q, geo), p, q, filter_shape, geo)
+
+
+def _conv2d_backprop(x, g, filters, geo, dx_out, x_spectrum=None):
+    """(input gradient into `dx_out`, filter gradient) of conv2d for the output gradient `g`: the two
+    kernels above with the spectrum of g (its batch-last copy and both DFTs, 2 ms of CPU for the CNN's
+    second conv) computed once for both; x's spectrum is taken from `x_spectrum` (input_spectrum, what the
+    forward conv used) when it is given."""
+    dtype = dx_out.dtype
+    p, q = _sizes(x.shape, filters.shape, geo)
+    gs = _output_grad_spectrum(g, dtype, p, q, geo)
+    product = _times_filter(filters, gs, p, q, geo, False, "product")
+    rows, cols = _input_positions(x.shape, geo)
+    _batch_first(_spatial(product, p, q, rows, cols, 1, "dx"), dx_out)
+    xs = _x_spectrum(x, dtype, p, q, geo) if x_spectrum is None else x_spectrum.reshape(q // 2 + 1, p, 2, -1)
+    return dx_out, _filter_grad_of_spectra(xs, gs, p, q, filters.shape, geo)
+
+
+def _x_spectrum(x, dtype, p, q, geo, into=None):
+    rows, cols = _input_positions(x.shape, geo)
+    return _spectrum(_batch_last(np.asarray(x, dtype), "x"), rows, cols, p, q, "x_spectrum", into)
+
+
+def spectrum_shape(in_shape, filter_shape, geo):
+    """The shape of input_spectrum's result: (Vf, 2 P, C * N)."""
+    p, q = _sizes(in_shape, filter_shape, geo)
+    return (q // 2 + 1, 2 * p, in_shape[3] * in_shape[0])
+
+
+def _input_spectrum(x, filter_shape, geo, into):
+    """The half spectrum of the conv input `x` as conv2d and its filter gradient use it, written into `into`
+    (spectrum_shape: it outlives the call, as the forward conv and the backward pair of a train step both
+    read it)."""
+    p, q = _sizes(x.shape, filter_shape, geo)
+    _x_spectrum(x, x.dtype, p, q, geo, into)
+    return into
+
+
+def _output_grad_spectrum(g, dtype, p, q, geo):
+    out_h, out_w = geo.out_hw
+    return _spectrum(_batch_last(np.asarray(g, dtype), "g"), tuple(range(out_h)), tuple(range(out_w)), p, q,
+                     "g_spectrum")
+
+
+def _filter_grad_of_spectra(xs, gs, p, q, filter_shape, geo):
+    """The filter gradient from the (Vf, P, 2, C * N) and (Vf, P, 2, O * N) half spectra of the input and of
+    the output gradient."""
+    kh, kw, channels, out_channels = filter_shape
+    dtype, vf = xs.dtype, q // 2 + 1
+    batch = xs.shape[3] // channels
+    (dh, dw) = geo.dilations
     xs = xs.reshape(vf, p, 2 * channels, batch)
     gs = gs.reshape(vf, p, 2 * out_channels, batch)
     d = _workspace("grad_spectrum", (vf, p, 2, channels, out_channels), dtype)
@@ -408,3 +453,5 @@ def _in_one_region(kernel):
 conv2d = _in_one_region(_conv2d)
 conv2d_input_grad = _in_one_region(_conv2d_input_grad)
 conv2d_filter_grad = _in_one_region(_conv2d_filter_grad)
+conv2d_backprop = _in_one_region(_conv2d_backprop)
+input_spectrum = _in_one_region(_input_spectrum)

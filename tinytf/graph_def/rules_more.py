@@ -1078,6 +1078,10 @@ RULES = {
 # Ops with no export rule, and why. Export raises NotImplementedError with the reason. (placeholder, const,
 # cond, while_loop and fused blocks are written by the exporter itself, export.py.)
 UNEXPORTED = {
+    **{name: "made by the conv_backprop_pair pass for a conv in the frequency domain (its input and filter "
+       "gradients in one kernel, the input's spectrum they share with the forward conv): optimizer-internal, "
+       "graphs are exported as traced (TF writes Conv2D, Conv2DBackpropInput and Conv2DBackpropFilter)"
+       for name in ("conv2d_backprop_input_filter", "conv2d_input_spectrum", "conv2d_epilogue_spectral")},
     **{name: "an accumulator of the loop_accumulation pass (operands kept by reference, run as a few large "
        "GEMMs after the loop): optimizer-internal, and no TF op keeps Python references"
        for name in ("loop_accumulator", "accumulate_matmul", "accumulate_sum", "accumulated_matmul",
