@@ -89,3 +89,10 @@ def p_interleave_over_shuffled_files_takes_the_first_order(tf):
                                                         shuffle_buffer_size=buffer, shuffle_seed=1)
         out.append([batch["a"].numpy().tolist() for batch in batches])
     return out
+
+
+@program
+def p_iterators_keep_pythons_next_method(tf):
+    ds = tf.data.Dataset.range(3)
+    numpy_iterator, iterator = ds.as_numpy_iterator(), iter(ds)
+    return [int(numpy_iterator.next()), int(numpy_iterator.next()), int(iterator.next()), int(iterator.get_next())]

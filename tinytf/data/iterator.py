@@ -73,6 +73,10 @@ class Iterator:
             raise StopIteration
         return pack(self._structure, item)
 
+    def next(self):
+        """Python 2's spelling, which TF's iterators keep."""
+        return self.__next__()
+
     def get_next(self, name=None):
         """The next element; tf.errors.OutOfRangeError at the end (TF's "End of sequence")."""
         if state.graph is not None:
@@ -176,6 +180,9 @@ class NumpyIterator:
 
     def __next__(self):
         return as_numpy(next(self._iterator))
+
+    def next(self):
+        return self.__next__()
 
     def __repr__(self):
         return f"<tinytf.data.NumpyIterator element_spec={describe(self._iterator.element_spec)}>"

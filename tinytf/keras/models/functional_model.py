@@ -211,6 +211,10 @@ class Functional(Model):
             if isinstance(node.layer, InputLayer):
                 continue
             args, kwargs = nest.map_structure(real, (node.args, node.kwargs))
+            if training is not None and "training" in kwargs:
+                # Keras 3 passes the model's own `training` to every layer, over what the graph was built with:
+                # base_model(x, training=False) in a Functional model runs in training mode under fit
+                kwargs["training"] = training
             outputs = node.layer(*args, **kwargs)
             for symbolic, value in zip(node.output_tensors, nest.flatten(outputs)):
                 values[id(symbolic)] = value
