@@ -755,3 +755,28 @@ SAMPLES.update({  # the decompositions of tf.linalg (runtime/ops/linalg_decompos
     "matrix_logarithm": [lambda: [tf.linalg.logm(tf.cast(_spd(3), tf.complex128)),
                                   tf.linalg.logm(tf.cast(_spd(2), tf.complex64))]],
 })
+
+
+# --- tf.image's resize kernels (helper imageops): every ScaleAndTranslate kernel, ResizeBicubic's two rules,
+# ResizeArea, and the gradient ops ---
+from tinytf.runtime.ops import image_resize_kernels as _resize_kernels  # noqa: E402
+
+SAMPLES.update({
+    "scale_and_translate": [
+        lambda: [_resize_kernels.scale_and_translate(arr((2, 5, 4, 3)), [7, 3], [1.4, 0.7], [0.5, -0.2], k, a)
+                 for k in _resize_kernels.KERNEL_TYPES for a in (False, True)],
+        lambda: _resize_kernels.scale_and_translate(c(np.arange(40, dtype=np.uint8).reshape(1, 5, 4, 2)), [2, 2],
+                                                    [0.4, 0.5], [0.0, 0.0], "box")],
+    "scale_and_translate_grad": [
+        lambda: grads(lambda x: _resize_kernels.scale_and_translate(x, [7, 3], [1.4, 0.7], [0.5, -0.2]),
+                      arr((2, 5, 4, 3)))],
+    "resize_bicubic": [lambda: [_resize_kernels.resize_bicubic(arr((2, 5, 4, 3)), [7, 3], False, True),
+                                _resize_kernels.resize_bicubic(arr((1, 3, 4, 1)), [6, 2], True, False),
+                                _resize_kernels.resize_bicubic(c(np.arange(12, dtype=np.int32).reshape(1, 3, 4, 1)),
+                                                               [2, 5])]],
+    "resize_bicubic_grad": [lambda: grads(lambda x: _resize_kernels.resize_bicubic(x, [7, 3], False, True),
+                                          arr((2, 5, 4, 3)))],
+    "resize_area": [lambda: [_resize_kernels.resize_area(arr((2, 5, 4, 3)), [3, 7]),
+                             _resize_kernels.resize_area(c(np.arange(40, dtype=np.uint8).reshape(1, 5, 4, 2)), [2, 3],
+                                                         True)]],
+})

@@ -32,6 +32,7 @@ from . import (  # noqa: F401
     gradient_stack,
     group,
     image_decode,
+    image_resize_kernels,
     image_transform,
     indexing,
     indexing_grad_ops,
