@@ -780,3 +780,34 @@ SAMPLES.update({
                              _resize_kernels.resize_area(c(np.arange(40, dtype=np.uint8).reshape(1, 5, 4, 2)), [2, 3],
                                                          True)]],
 })
+
+# --- tf.image's window ops (helper imageops): crop_and_resize and its gradient ops, extract_patches and its
+# gradient op, extract_glimpse (zero noise, or a window inside the image: no draw), draw_bounding_boxes ---
+_CROP_BOXES = [[0.1, 0.2, 0.8, 0.9], [-0.2, 0.0, 0.5, 1.3], [0.5, 0.5, 0.5, 0.5]]
+SAMPLES.update({
+    "crop_and_resize": [
+        lambda: [tf.image.crop_and_resize(arr((2, 5, 4, 3)), c(_CROP_BOXES), c([1, 0, 1]), [3, 2], m, 0.5)
+                 for m in ("bilinear", "nearest")],
+        lambda: tf.image.crop_and_resize(c(np.arange(32, dtype=np.uint8).reshape(2, 4, 4, 1)), c(_CROP_BOXES),
+                                         c([0, 1, 0]), [1, 1])],
+    "crop_and_resize_grad_image": [
+        lambda: grads(lambda x: tf.image.crop_and_resize(x, c(_CROP_BOXES), c([1, 0, 1]), [3, 2], m), arr((2, 5, 4, 3)))
+        for m in ("bilinear", "nearest")],
+    "crop_and_resize_grad_boxes": [
+        lambda: grads(lambda b: tf.image.crop_and_resize(arr((2, 5, 4, 3)), b, c([1, 0, 1]), [3, 2]), c(_CROP_BOXES))],
+    "extract_image_patches": [
+        lambda: [tf.image.extract_patches(arr((2, 7, 6, 3)), [1, 3, 2, 1], [1, 2, 1, 1], [1, 1, 2, 1], p)
+                 for p in ("SAME", "VALID")],
+        lambda: tf.image.extract_patches(c(np.arange(25, dtype=np.int32).reshape(1, 5, 5, 1)), [1, 2, 2, 1],
+                                         [1, 2, 2, 1], [1, 1, 1, 1], "SAME")],
+    "extract_image_patches_grad": [
+        lambda: grads(lambda x: tf.image.extract_patches(x, [1, 3, 2, 1], [1, 2, 1, 1], [1, 1, 2, 1], "SAME"),
+                      arr((2, 7, 6, 3)))],
+    "extract_glimpse": [lambda: [tf.image.extract_glimpse(arr((2, 5, 6, 2)), [3, 4], c([[0.3, -0.2], [0.9, 0.9]]),
+                                                          noise="zero"),
+                                 tf.image.extract_glimpse(arr((2, 5, 6, 2)), [2, 2], c([[1.0, 1.0], [2.5, 0.0]]),
+                                                          centered=False, normalized=False)]],
+    "draw_bounding_boxes": [lambda: [tf.image.draw_bounding_boxes(arr((2, 5, 6, 3)), c([[_CROP_BOXES[0]],
+                                                                                      [_CROP_BOXES[1]]]), colors)
+                                     for colors in (None, [[0.1, 0.2, 0.3], [0.5, 0.5, 0.5]])]],
+})

@@ -532,7 +532,7 @@ CASES.update({
 
 # Ops through which TF registers no gradient although they may output floats: asking for one raises TF's
 # LookupError (checked in test_sets_and_counts.py), so they keep differentiable=True with no rule.
-TF_HAS_NO_GRADIENT = {"unique", "bincount", "resize_area"}
+TF_HAS_NO_GRADIENT = {"unique", "bincount", "resize_area", "extract_glimpse", "draw_bounding_boxes"}
 
 
 def test_every_float_op_has_a_rule_or_is_marked():
@@ -645,3 +645,26 @@ def _resize_cases():
 
 
 CASES.update(_resize_cases())
+
+
+def _window_cases():
+    """crop_and_resize for the image and the boxes (boxes whose grid stays off pixel edges, where the bilinear
+    sampling is smooth), extract_patches for the images."""
+    boxes = tf.constant([[0.13, 0.21, 0.77, 0.88], [-0.21, 0.04, 0.52, 1.27]], tf.float64)
+    image = tf.constant(np.random.default_rng(5).uniform(-1, 1, (2, 5, 4, 2)))
+
+    def crops(x, b, method="bilinear"):
+        return tf.image.crop_and_resize(x, tf.cast(b, tf.float32), [1, 0], [3, 4], method)
+
+    loose = {"rtol": 2e-3, "atol": 2e-3, "eps": 1e-3, "second": False}
+    return {
+        "crop_and_resize": [Case(lambda x: crops(x, boxes), (2, 5, 4, 2), **loose),
+                            Case(lambda x: crops(x, boxes, "nearest"), (2, 5, 4, 2), **loose),
+                            Case(lambda b: crops(image, b + boxes), (2, 4), low=-0.01, high=0.01, **loose)],
+        "extract_image_patches": [
+            Case(lambda x: tf.image.extract_patches(x, [1, 3, 2, 1], [1, 2, 1, 1], [1, 1, 2, 1], p), (2, 7, 6, 2),
+                 second=False) for p in ("SAME", "VALID")],
+    }
+
+
+CASES.update(_window_cases())

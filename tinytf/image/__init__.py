@@ -65,3 +65,7 @@ from .random_flips import (  # noqa: F401
     stateless_random_flip_up_down,
 )
 from .resize import ResizeMethod, resize  # noqa: F401
+
+# isort: split
+# TF's resize kernels, window, box and similarity ops (helper imageops)
+from .crops_and_patches import crop_and_resize, draw_bounding_boxes, extract_glimpse, extract_patches  # noqa: F401
