@@ -791,7 +791,8 @@ SAMPLES.update({
         lambda: tf.image.crop_and_resize(c(np.arange(32, dtype=np.uint8).reshape(2, 4, 4, 1)), c(_CROP_BOXES),
                                          c([0, 1, 0]), [1, 1])],
     "crop_and_resize_grad_image": [
-        lambda: grads(lambda x: tf.image.crop_and_resize(x, c(_CROP_BOXES), c([1, 0, 1]), [3, 2], m), arr((2, 5, 4, 3)))
+        lambda m=m: grads(lambda x: tf.image.crop_and_resize(x, c(_CROP_BOXES), c([1, 0, 1]), [3, 2], m),
+                          arr((2, 5, 4, 3)))
         for m in ("bilinear", "nearest")],
     "crop_and_resize_grad_boxes": [
         lambda: grads(lambda b: tf.image.crop_and_resize(arr((2, 5, 4, 3)), b, c([1, 0, 1]), [3, 2]), c(_CROP_BOXES))],

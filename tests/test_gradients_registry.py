@@ -662,7 +662,7 @@ def _window_cases():
                             Case(lambda x: crops(x, boxes, "nearest"), (2, 5, 4, 2), **loose),
                             Case(lambda b: crops(image, b + boxes), (2, 4), low=-0.01, high=0.01, **loose)],
         "extract_image_patches": [
-            Case(lambda x: tf.image.extract_patches(x, [1, 3, 2, 1], [1, 2, 1, 1], [1, 1, 2, 1], p), (2, 7, 6, 2),
+            Case(lambda x, p=p: tf.image.extract_patches(x, [1, 3, 2, 1], [1, 2, 1, 1], [1, 1, 2, 1], p), (2, 7, 6, 2),
                  second=False) for p in ("SAME", "VALID")],
     }
 
