@@ -532,7 +532,8 @@ CASES.update({
 
 # Ops through which TF registers no gradient although they may output floats: asking for one raises TF's
 # LookupError (checked in test_sets_and_counts.py), so they keep differentiable=True with no rule.
-TF_HAS_NO_GRADIENT = {"unique", "bincount", "resize_area", "extract_glimpse", "draw_bounding_boxes"}
+TF_HAS_NO_GRADIENT = {"unique", "bincount", "resize_area", "extract_glimpse", "draw_bounding_boxes",
+                      "non_max_suppression_v5", "combined_non_max_suppression"}
 
 
 def test_every_float_op_has_a_rule_or_is_marked():

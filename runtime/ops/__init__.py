@@ -34,6 +34,8 @@ from . import (  # noqa: F401
     image_crop_and_resize,
     image_decode,
     image_glimpse_and_boxes,
+    image_nms,
+    image_nms_batched,
     image_patches,
     image_resize_kernels,
     image_transform,

@@ -69,3 +69,10 @@ from .resize import ResizeMethod, resize  # noqa: F401
 # isort: split
 # TF's resize kernels, window, box and similarity ops (helper imageops)
 from .crops_and_patches import crop_and_resize, draw_bounding_boxes, extract_glimpse, extract_patches  # noqa: F401
+from .non_max_suppression import (  # noqa: F401
+    combined_non_max_suppression,
+    non_max_suppression,
+    non_max_suppression_overlaps,
+    non_max_suppression_padded,
+    non_max_suppression_with_scores,
+)

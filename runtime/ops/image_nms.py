@@ -1,0 +1,237 @@
+"""TF's non-max suppression kernels: NonMaxSuppressionV3 and V5 (greedy selection by score, hard or soft-NMS
+with a Gaussian penalty), NonMaxSuppressionWithOverlaps (the same on a given similarity matrix) and
+CombinedNonMaxSuppression (per class, then the best of all classes per image).
+
+The greedy loop is TF's: a priority queue ordered by score and then by the lower box index; a candidate is
+compared with the boxes selected since it was last looked at, newest first; soft-NMS scales its score by
+exp(-iou^2 / (2 sigma)) and puts it back in the queue unless it fell to the score threshold. IoU is TF's
+float32 formula on the boxes' canonical corners (a box of zero area overlaps nothing). The ops give indices
+and detections, so TF registers no gradient: V3 and WithOverlaps output integers only; V5's and Combined's
+float outputs are differentiable without a rule (a tape through them raises TF's LookupError)."""
+
+from __future__ import annotations
+
+import heapq
+
+import numpy as np
+
+from .. import dtypes
+from ..dispatch import apply, convert_to_tensor
+from ..errors import InvalidArgumentError
+from ..registry import OpDef, register
+from . import static_value
+
+_BOX_DTYPES = (dtypes.float16, dtypes.float32)
+
+
+def corners(boxes):
+    """(ymin, xmin, ymax, xmax, area) of [..., 4] boxes given by any two opposite corners, in float32."""
+    b = np.asarray(boxes, np.float32)
+    ymin, ymax = np.minimum(b[..., 0], b[..., 2]), np.maximum(b[..., 0], b[..., 2])
+    xmin, xmax = np.minimum(b[..., 1], b[..., 3]), np.maximum(b[..., 1], b[..., 3])
+    return ymin, xmin, ymax, xmax, (ymax - ymin) * (xmax - xmin)
+
+
+def iou_with(box_corners, i, others):
+    """TF's IOU of box i with the boxes `others` (an index array), float32."""
+    ymin, xmin, ymax, xmax, area = box_corners
+    height = np.maximum(np.minimum(ymax[i], ymax[others]) - np.maximum(ymin[i], ymin[others]), np.float32(0))
+    width = np.maximum(np.minimum(xmax[i], xmax[others]) - np.maximum(xmin[i], xmin[others]), np.float32(0))
+    inter = height * width
+    union = area[i] + area[others] - inter
+    safe = np.where((area[i] <= 0) | (area[others] <= 0), np.float32(1), union)
+    return np.where((area[i] <= 0) | (area[others] <= 0), np.float32(0), inter / safe).astype(np.float32)
+
+
+def greedy_select(similarity, scores, max_output_size, threshold, score_threshold, soft_nms_sigma=0.0):
+    """TF's DoNonMaxSuppressionOp: (selected indices, their (possibly softened) scores).
+    similarity(i, others) gives the candidate's similarity to the selected boxes `others`."""
+    f32 = np.float32
+    scores = np.asarray(scores, f32)
+    threshold, score_threshold, sigma = f32(threshold), f32(score_threshold), f32(soft_nms_sigma)
+    soft = sigma > 0
+    scale = f32(-0.5) / sigma if soft else f32(0)
+    queue = [(-s, i, 0) for i, s in enumerate(scores) if s > score_threshold]
+    heapq.heapify(queue)
+    selected, selected_scores = [], []
+    while len(selected) < max_output_size and queue:
+        negative, index, begin = heapq.heappop(queue)
+        original = score = f32(-negative)
+        hard = False
+        if begin < len(selected):
+            newest_first = np.array(selected[begin:][::-1], np.int64)
+            sims = similarity(index, newest_first)
+            if not soft:
+                hard = bool((sims > threshold).any())
+            else:
+                for sim in sims:
+                    score = f32(score * np.exp(f32(scale * sim * sim), dtype=f32))
+                    if score <= score_threshold:
+                        break
+        if hard:
+            continue
+        if score == original:
+            selected.append(index)
+            selected_scores.append(score)
+        elif score > score_threshold:
+            heapq.heappush(queue, (-score, index, len(selected)))
+    return np.array(selected, np.int32), np.array(selected_scores, f32)
+
+
+def _boxes_similarity(boxes):
+    box_corners = corners(boxes)
+    return lambda i, others: iou_with(box_corners, i, others)
+
+
+def _scalar(value, name, op_name):
+    value = np.asarray(value)
+    if value.ndim != 0:
+        raise InvalidArgumentError(f"{op_name}: {name} must be 0-D, got shape {list(value.shape)}")
+    return value.item()
+
+
+def _check_boxes_scores(boxes, scores, op_name):
+    if boxes.ndim != 2 or boxes.shape[1] != 4:
+        raise InvalidArgumentError(f"{op_name}: boxes must be 2-D [num_boxes, 4], got shape {list(boxes.shape)}")
+    if scores.ndim != 1 or scores.shape[0] != boxes.shape[0]:
+        raise InvalidArgumentError(f"{op_name}: scores has incompatible shape {list(scores.shape)} for "
+                                   f"{boxes.shape[0]} boxes")
+
+
+def _check_iou(iou_threshold, op_name):
+    if not 0 <= iou_threshold <= 1:
+        raise InvalidArgumentError(f"{op_name}: iou_threshold must be in [0, 1], got {iou_threshold}")
+
+
+def _v3_kernel(boxes, scores, max_output_size, iou_threshold, score_threshold):
+    size = _scalar(max_output_size, "max_output_size", "NonMaxSuppressionV3")
+    iou = _scalar(iou_threshold, "iou_threshold", "NonMaxSuppressionV3")
+    _check_iou(iou, "NonMaxSuppressionV3")
+    _check_boxes_scores(boxes, scores, "NonMaxSuppressionV3")
+    return greedy_select(_boxes_similarity(boxes), scores, size, iou,
+                         _scalar(score_threshold, "score_threshold", "NonMaxSuppressionV3"))[0]
+
+
+def _check_inputs(op_name, boxes, scores, *scalars):
+    for name, t in (("boxes", boxes), ("scores", scores)):
+        if t.dtype not in _BOX_DTYPES:
+            raise TypeError(f"{op_name}: {name} must be float32 or float16, got {t.dtype.name}")
+    if boxes._shape is not None and (len(boxes._shape) != 2 or boxes._shape[1] not in (None, 4)):
+        raise ValueError(f"{op_name}: boxes must be 2-D [num_boxes, 4], got shape {list(boxes._shape)}")
+    if scores._shape is not None and len(scores._shape) != 1:
+        raise ValueError(f"{op_name}: scores must be 1-D [num_boxes], got shape {list(scores._shape)}")
+    if boxes._shape is not None and scores._shape is not None and None not in (boxes._shape[0], scores._shape[0]) \
+            and boxes._shape[0] != scores._shape[0]:
+        raise ValueError(f"{op_name}: scores has incompatible shape: {scores._shape[0]} scores for "
+                         f"{boxes._shape[0]} boxes")
+    for name, t in scalars:
+        if t._shape is not None and len(t._shape) != 0:
+            raise ValueError(f"{op_name}: {name} must be 0-D, got shape {list(t._shape)}")
+
+
+def _infer_v3(boxes, scores, max_output_size, iou_threshold, score_threshold):
+    _check_inputs("NonMaxSuppressionV3", boxes, scores, ("max_output_size", max_output_size),
+                  ("iou_threshold", iou_threshold), ("score_threshold", score_threshold))
+    return dtypes.int32, (None,)
+
+
+non_max_suppression_v3_op = register(OpDef(
+    "non_max_suppression_v3", _v3_kernel, _infer_v3, differentiable=False,
+    doc="TF's NonMaxSuppressionV3: the indices greedy IoU suppression selects, best score first"))
+
+
+def _v5_kernel(boxes, scores, max_output_size, iou_threshold, score_threshold, soft_nms_sigma, *,
+               pad_to_max_output_size):
+    size = _scalar(max_output_size, "max_output_size", "NonMaxSuppressionV5")
+    iou = _scalar(iou_threshold, "iou_threshold", "NonMaxSuppressionV5")
+    _check_iou(iou, "NonMaxSuppressionV5")
+    sigma = _scalar(soft_nms_sigma, "soft_nms_sigma", "NonMaxSuppressionV5")
+    if sigma < 0:
+        raise InvalidArgumentError(f"NonMaxSuppressionV5: soft_nms_sigma must be non-negative, got {sigma}")
+    _check_boxes_scores(boxes, scores, "NonMaxSuppressionV5")
+    indices, kept = greedy_select(_boxes_similarity(boxes), scores, size, iou,
+                                  _scalar(score_threshold, "score_threshold", "NonMaxSuppressionV5"), sigma)
+    valid = np.int32(len(indices))
+    if pad_to_max_output_size and len(indices) < size:
+        indices = np.concatenate([indices, np.zeros(size - len(indices), np.int32)])
+        kept = np.concatenate([kept, np.zeros(size - len(kept), np.float32)])
+    return indices, kept.astype(scores.dtype), valid
+
+
+def _infer_v5(boxes, scores, max_output_size, iou_threshold, score_threshold, soft_nms_sigma, *,
+              pad_to_max_output_size):
+    _check_inputs("NonMaxSuppressionV5", boxes, scores, ("max_output_size", max_output_size),
+                  ("iou_threshold", iou_threshold), ("score_threshold", score_threshold),
+                  ("soft_nms_sigma", soft_nms_sigma))
+    size = static_value.constant_value(max_output_size) if pad_to_max_output_size else None
+    length = int(size) if size is not None else None
+    return [(dtypes.int32, (length,)), (scores.dtype, (length,)), (dtypes.int32, ())]
+
+
+non_max_suppression_v5_op = register(OpDef(
+    "non_max_suppression_v5", _v5_kernel, _infer_v5,
+    doc="TF's NonMaxSuppressionV5: greedy or soft-NMS selection, with the selected (softened) scores"))
+
+
+def _overlaps_kernel(overlaps, scores, max_output_size, overlap_threshold, score_threshold):
+    op_name = "NonMaxSuppressionWithOverlaps"
+    size = _scalar(max_output_size, "max_output_size", op_name)
+    if overlaps.ndim != 2 or overlaps.shape[0] != overlaps.shape[1]:
+        raise InvalidArgumentError(f"{op_name}: overlaps must be square [num_boxes, num_boxes], got shape "
+                                   f"{list(overlaps.shape)}")
+    if scores.ndim != 1 or scores.shape[0] != overlaps.shape[0]:
+        raise InvalidArgumentError(f"{op_name}: scores has incompatible shape {list(scores.shape)} for "
+                                   f"{overlaps.shape[0]} boxes")
+    matrix = np.asarray(overlaps, np.float32)
+    return greedy_select(lambda i, others: matrix[i, others], scores, size,
+                         _scalar(overlap_threshold, "overlap_threshold", op_name),
+                         _scalar(score_threshold, "score_threshold", op_name))[0]
+
+
+def _infer_overlaps(overlaps, scores, max_output_size, overlap_threshold, score_threshold):
+    op_name = "NonMaxSuppressionWithOverlaps"
+    if overlaps.dtype != dtypes.float32 or scores.dtype != dtypes.float32:
+        raise TypeError(f"{op_name}: overlaps and scores must be float32, got {overlaps.dtype.name} and "
+                        f"{scores.dtype.name}")
+    if overlaps._shape is not None and len(overlaps._shape) != 2:
+        raise ValueError(f"{op_name}: overlaps must be 2-D, got shape {list(overlaps._shape)}")
+    if scores._shape is not None and len(scores._shape) != 1:
+        raise ValueError(f"{op_name}: scores must be 1-D, got shape {list(scores._shape)}")
+    return dtypes.int32, (None,)
+
+
+non_max_suppression_with_overlaps_op = register(OpDef(
+    "non_max_suppression_with_overlaps", _overlaps_kernel, _infer_overlaps, differentiable=False,
+    doc="TF's NonMaxSuppressionWithOverlaps: greedy suppression on a given overlap matrix"))
+
+
+def _thresholds(iou_threshold, score_threshold):
+    return convert_to_tensor(iou_threshold, dtypes.float32), convert_to_tensor(score_threshold, dtypes.float32)
+
+
+def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5, score_threshold=float("-inf"),
+                        name=None):
+    """`tf.image.non_max_suppression`: int32 indices of the selected boxes, best score first."""
+    iou, score = _thresholds(iou_threshold, score_threshold)
+    inputs = (convert_to_tensor(boxes), convert_to_tensor(scores), convert_to_tensor(max_output_size, dtypes.int32),
+              iou, score)
+    return apply(non_max_suppression_v3_op, inputs, name=name)
+
+
+def non_max_suppression_with_scores(boxes, scores, max_output_size, iou_threshold=0.5,
+                                    score_threshold=float("-inf"), soft_nms_sigma=0.0, name=None):
+    """`tf.image.non_max_suppression_with_scores`: (indices, scores), soft-NMS when soft_nms_sigma > 0."""
+    iou, score = _thresholds(iou_threshold, score_threshold)
+    inputs = (convert_to_tensor(boxes), convert_to_tensor(scores), convert_to_tensor(max_output_size, dtypes.int32),
+              iou, score, convert_to_tensor(soft_nms_sigma, dtypes.float32))
+    indices, kept, _ = apply(non_max_suppression_v5_op, inputs, {"pad_to_max_output_size": False}, name=name)
+    return indices, kept
+
+
+def non_max_suppression_overlaps(overlaps, scores, max_output_size, overlap_threshold=0.5,
+                                 score_threshold=float("-inf"), name=None):
+    """`tf.image.non_max_suppression_overlaps`: greedy selection where overlaps[i, j] is the boxes' similarity."""
+    overlap, score = _thresholds(overlap_threshold, score_threshold)
+    inputs = (convert_to_tensor(overlaps, dtypes.float32), convert_to_tensor(scores, dtypes.float32),
+              convert_to_tensor(max_output_size, dtypes.int32), overlap, score)
+    return apply(non_max_suppression_with_overlaps_op, inputs, name=name)
