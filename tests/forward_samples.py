@@ -819,13 +819,15 @@ _NMS_RNG = np.random.RandomState(31)
 _NMS_CORNER = _NMS_RNG.rand(12, 2).astype(np.float32) * 0.7
 _NMS_BOXES = np.concatenate([_NMS_CORNER, _NMS_CORNER + 0.3], 1)
 _NMS_SCORES = np.round(_NMS_RNG.rand(12) * 4).astype(np.float32) / 4
+_NMS_OVERLAPS = _NMS_RNG.rand(12, 12).astype(np.float32)
 SAMPLES.update({
     "non_max_suppression_v3": [lambda: [tf.image.non_max_suppression(c(_NMS_BOXES), c(_NMS_SCORES), 6, 0.3),
                                         tf.image.non_max_suppression(c(_NMS_BOXES), c(_NMS_SCORES), 20, 0.6, 0.3)]],
     "non_max_suppression_v5": [lambda: [tf.image.non_max_suppression_with_scores(c(_NMS_BOXES), c(_NMS_SCORES), 8,
-                                                                                 soft_nms_sigma=s) for s in (0.0, 0.5)]],
+                                                                                 soft_nms_sigma=s)
+                                        for s in (0.0, 0.5)]],
     "non_max_suppression_with_overlaps": [
-        lambda: tf.image.non_max_suppression_overlaps(c(_NMS_RNG.rand(12, 12).astype(np.float32)), c(_NMS_SCORES), 5)],
+        lambda: tf.image.non_max_suppression_overlaps(c(_NMS_OVERLAPS), c(_NMS_SCORES), 5)],
     "non_max_suppression_padded": [
         lambda: [tf.image.non_max_suppression_padded(c(_NMS_BOXES), c(_NMS_SCORES), 5, 0.3),
                  tf.image.non_max_suppression_padded(c(np.stack([_NMS_BOXES, _NMS_BOXES[::-1]])),
@@ -833,6 +835,6 @@ SAMPLES.update({
                                                      tile_size=4)]],
     "combined_non_max_suppression": [
         lambda: [tf.image.combined_non_max_suppression(c(_NMS_BOXES.reshape(2, 6, 1, 4)),
-                                                       c(_NMS_SCORES.reshape(2, 6, 1) * np.float32([1.0, 0.5])), 3, k, 0.4, 0.1,
-                                                       k == 4, k == 10) for k in (4, 10)]],
+                                                       c(_NMS_SCORES.reshape(2, 6, 1) * np.float32([1.0, 0.5])), 3, k,
+                                                       0.4, 0.1, k == 4, k == 10) for k in (4, 10)]],
 })
