@@ -76,3 +76,4 @@ from .non_max_suppression import (  # noqa: F401
     non_max_suppression_padded,
     non_max_suppression_with_scores,
 )
+from .similarity import ssim, ssim_multiscale  # noqa: F401
