@@ -838,3 +838,16 @@ SAMPLES.update({
                                                        c(_NMS_SCORES.reshape(2, 6, 1) * np.float32([1.0, 0.5])), 3, k,
                                                        0.4, 0.1, k == 4, k == 10) for k in (4, 10)]],
 })
+
+# --- tf.image's distorted bounding boxes (helper imageops) ---
+SKIPPED.update({
+    "sample_distorted_bounding_box": "stateful random stream (tests/conformance/image_more_distorted_box.py records "
+                                     "TF's seeded crops, eagerly and in a tf.function)",
+})
+SAMPLES.update({
+    "stateless_sample_distorted_bounding_box": [
+        lambda: [tf.image.stateless_sample_distorted_bounding_box(c(np.array(size, dtype)), c([[[0.1, 0.2, 0.7, 0.9]]]),
+                                                                  c(seed), min_object_covered=0.3)
+                 for size, dtype, seed in (([40, 50, 3], np.int32, [1, 2]), ([9, 7, 1], np.int64, [-5, 8]),
+                                           ([30, 20, 3], np.uint8, [7, 0]))]],
+})

@@ -33,6 +33,7 @@ from . import (  # noqa: F401
     group,
     image_crop_and_resize,
     image_decode,
+    image_distorted_box,
     image_glimpse_and_boxes,
     image_nms,
     image_nms_batched,

@@ -77,3 +77,4 @@ from .non_max_suppression import (  # noqa: F401
     non_max_suppression_with_scores,
 )
 from .similarity import ssim, ssim_multiscale  # noqa: F401
+from .distorted_box import sample_distorted_bounding_box, stateless_sample_distorted_bounding_box  # noqa: F401
