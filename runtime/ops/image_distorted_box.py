@@ -10,8 +10,6 @@ The stateless op seeds Philox as TF's stateless kernels do, so it gives TF's cro
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .. import dtypes
