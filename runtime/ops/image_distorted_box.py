@@ -189,7 +189,8 @@ stateless_sample_distorted_bounding_box_op = register(OpDef(
     doc="TF's StatelessSampleDistortedBoundingBox: the same search, determined by a seed"))
 
 
-def _attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes):
+def attributes(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes):
+    """The kernel attributes, with TF's defaults and checks."""
     aspect_ratio_range = [float(v) for v in (aspect_ratio_range or (0.75, 1.33))]
     area_range = [float(v) for v in (area_range or (0.05, 1.0))]
     max_attempts = 100 if max_attempts is None else int(max_attempts)
@@ -212,7 +213,7 @@ def sample_distorted_bounding_box(image_size, bounding_boxes, seed=0, min_object
                                   use_image_if_no_bounding_boxes=None, name=None):
     """`tf.image.sample_distorted_bounding_box`: (begin, size, bboxes) of a random crop; seed 0 (the default)
     means unseeded, whatever the global seed (TF2's rule); a seed pairs with the global seed."""
-    attrs = _attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes)
+    attrs = attributes(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes)
     attrs["stream"] = stream_for(seed) if seed else RandomStream(None, shared=False)
     inputs = (convert_to_tensor(image_size), convert_to_tensor(bounding_boxes, dtypes.float32),
               convert_to_tensor(min_object_covered, dtypes.float32))
@@ -223,7 +224,7 @@ def stateless_sample_distorted_bounding_box(image_size, bounding_boxes, seed, mi
                                             aspect_ratio_range=None, area_range=None, max_attempts=None,
                                             use_image_if_no_bounding_boxes=None, name=None):
     """`tf.image.stateless_sample_distorted_bounding_box`: the crop TF gives for `seed` (shape [2])."""
-    attrs = _attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes)
+    attrs = attributes(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes)
     seed = convert_to_tensor(seed)
     if seed.dtype not in (dtypes.int32, dtypes.int64):
         seed = convert_to_tensor(np.asarray(seed._value, np.int64))

@@ -14,8 +14,7 @@ from ..dispatch import apply, convert_to_tensor
 from ..registry import OpDef, gradient, register
 
 _DTYPES = (dtypes.uint8, dtypes.uint16, dtypes.uint32, dtypes.uint64, dtypes.int8, dtypes.int16, dtypes.int32,
-           dtypes.int64, dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64, dtypes.complex64,
-           dtypes.complex128, dtypes.bool_)
+           dtypes.int64, dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)  # TF's kernel's types
 
 
 def _geometry(size, ksize, stride, rate, padding):
