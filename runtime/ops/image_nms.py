@@ -32,44 +32,38 @@ def corners(boxes):
     return ymin, xmin, ymax, xmax, (ymax - ymin) * (xmax - xmin)
 
 
-def iou_with(box_corners, i, others):
-    """TF's IOU of box i with the boxes `others` (an index array), float32."""
+def iou_with(box_corners, candidates, selected):
+    """TF's IOU(candidate, selected) for index arrays that broadcast against each other, float32."""
     ymin, xmin, ymax, xmax, area = box_corners
-    height = np.maximum(np.minimum(ymax[i], ymax[others]) - np.maximum(ymin[i], ymin[others]), np.float32(0))
-    width = np.maximum(np.minimum(xmax[i], xmax[others]) - np.maximum(xmin[i], xmin[others]), np.float32(0))
+    c, s = candidates, selected
+    height = np.maximum(np.minimum(ymax[c], ymax[s]) - np.maximum(ymin[c], ymin[s]), np.float32(0))
+    width = np.maximum(np.minimum(xmax[c], xmax[s]) - np.maximum(xmin[c], xmin[s]), np.float32(0))
     inter = height * width
-    union = area[i] + area[others] - inter
-    safe = np.where((area[i] <= 0) | (area[others] <= 0), np.float32(1), union)
-    return np.where((area[i] <= 0) | (area[others] <= 0), np.float32(0), inter / safe).astype(np.float32)
+    empty = (area[c] <= 0) | (area[s] <= 0)
+    union = np.where(empty, np.float32(1), area[c] + area[s] - inter)
+    return np.where(empty, np.float32(0), inter / union).astype(np.float32)
 
 
 def greedy_select(similarity, scores, max_output_size, threshold, score_threshold, soft_nms_sigma=0.0):
     """TF's DoNonMaxSuppressionOp: (selected indices, their (possibly softened) scores).
-    similarity(i, others) gives the candidate's similarity to the selected boxes `others`."""
+    similarity(candidates, selected) gives their similarities (index arrays that broadcast)."""
     f32 = np.float32
     scores = np.asarray(scores, f32)
     threshold, score_threshold, sigma = f32(threshold), f32(score_threshold), f32(soft_nms_sigma)
-    soft = sigma > 0
-    scale = f32(-0.5) / sigma if soft else f32(0)
+    if not sigma > 0:
+        return _hard_select(similarity, scores, max_output_size, threshold, score_threshold)
+    scale = f32(-0.5) / sigma
     queue = [(-s, i, 0) for i, s in enumerate(scores) if s > score_threshold]
     heapq.heapify(queue)
     selected, selected_scores = [], []
     while len(selected) < max_output_size and queue:
         negative, index, begin = heapq.heappop(queue)
         original = score = f32(-negative)
-        hard = False
         if begin < len(selected):
-            newest_first = np.array(selected[begin:][::-1], np.int64)
-            sims = similarity(index, newest_first)
-            if not soft:
-                hard = bool((sims > threshold).any())
-            else:
-                for sim in sims:
-                    score = f32(score * np.exp(f32(scale * sim * sim), dtype=f32))
-                    if score <= score_threshold:
-                        break
-        if hard:
-            continue
+            for sim in similarity(index, np.array(selected[begin:][::-1], np.int64)):  # newest first, as TF
+                score = f32(score * np.exp(f32(scale * sim * sim), dtype=f32))
+                if score <= score_threshold:
+                    break
         if score == original:
             selected.append(index)
             selected_scores.append(score)
@@ -78,9 +72,30 @@ def greedy_select(similarity, scores, max_output_size, threshold, score_threshol
     return np.array(selected, np.int32), np.array(selected_scores, f32)
 
 
+def _hard_select(similarity, scores, max_output_size, threshold, score_threshold):
+    """Hard NMS: TF's queue pops candidates by score, then lower index; one is dropped when any box selected
+    before it is more similar than the threshold. The same selection, marked from each selected box onto every
+    later candidate at once (one vectorised row per selection rather than one loop per candidate)."""
+    candidates = np.flatnonzero(scores > score_threshold)
+    order = candidates[np.lexsort((candidates, -scores[candidates]))]
+    suppressed = np.zeros(len(order), bool)
+    selected = []
+    for position, index in enumerate(order.tolist()):
+        if len(selected) >= max_output_size:
+            break
+        if suppressed[position]:
+            continue
+        selected.append(index)
+        later = order[position + 1:]
+        if later.size:
+            suppressed[position + 1:] |= similarity(later, index) > threshold
+    selected = np.array(selected, np.int32)
+    return selected, scores[selected].astype(np.float32)
+
+
 def _boxes_similarity(boxes):
     box_corners = corners(boxes)
-    return lambda i, others: iou_with(box_corners, i, others)
+    return lambda candidates, selected: iou_with(box_corners, candidates, selected)
 
 
 def _scalar(value, name, op_name):
@@ -183,7 +198,7 @@ def _overlaps_kernel(overlaps, scores, max_output_size, overlap_threshold, score
         raise InvalidArgumentError(f"{op_name}: scores has incompatible shape {list(scores.shape)} for "
                                    f"{overlaps.shape[0]} boxes")
     matrix = np.asarray(overlaps, np.float32)
-    return greedy_select(lambda i, others: matrix[i, others], scores, size,
+    return greedy_select(lambda candidates, selected: matrix[candidates, selected], scores, size,
                          _scalar(overlap_threshold, "overlap_threshold", op_name),
                          _scalar(score_threshold, "score_threshold", op_name))[0]
 

@@ -156,16 +156,23 @@ def area_weights(in_size, out_size, align_corners):
 
 
 def _separable(images, rows, cols):
-    """images (b, h, w, c) -> (b, rows.shape[0], cols.shape[0], c) in float32: along the width, then the height."""
+    """images (b, h, w, c) -> (b, rows.shape[0], cols.shape[0], c) in float32: along the width, then the height,
+    each a matrix product (BLAS) with the (out, in) weights."""
     x = images.astype(np.float32, copy=False)
-    along_width = np.einsum("bhwc,pw->bhpc", x, cols)
-    return np.einsum("oh,bhpc->bopc", rows, along_width).astype(np.float32, copy=False)
+    return _apply_weights(_apply_weights(x, cols, axis=2), rows, axis=1)
 
 
 def _adjoint(grads, rows, cols):
     g = grads.astype(np.float32, copy=False)
-    along_height = np.einsum("bopc,oh->bhpc", g, rows)
-    return np.einsum("bhpc,pw->bhwc", along_height, cols)
+    return _apply_weights(_apply_weights(g, rows.T, axis=1), cols.T, axis=2)
+
+
+def _apply_weights(x, weights, axis):
+    """x with `axis` (1 or 2) replaced by weights @ x along it: one matrix product over every other axis."""
+    moved = np.moveaxis(x, axis, -1)
+    flat = np.ascontiguousarray(moved).reshape(-1, moved.shape[-1])
+    out = (flat @ np.ascontiguousarray(weights.T, np.float32)).reshape(*moved.shape[:-1], weights.shape[0])
+    return np.ascontiguousarray(np.moveaxis(out, -1, axis))
 
 
 def _out_size(size, op_name):

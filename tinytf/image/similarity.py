@@ -1,6 +1,7 @@
 """tf.image.ssim and ssim_multiscale with TF's definitions, written with registered ops (so they run in graphs
-and have gradients): an 11x11 Gaussian window (a softmax of -x^2 / (2 sigma^2), as TF's _fspecial_gauss)
-applied as a VALID depthwise convolution; luminance (2 mu_x mu_y + C1) / (mu_x^2 + mu_y^2 + C1) times
+and have gradients): an 11x11 Gaussian window (TF's _fspecial_gauss: a softmax of -(x^2 + y^2) / (2 sigma^2))
+applied as a VALID depthwise convolution, here as its two 1-D factors (the softmax of a sum is the outer
+product of the softmaxes; one 11-tap pass each way costs a fifth of the 121-tap window); luminance (2 mu_x mu_y + C1) / (mu_x^2 + mu_y^2 + C1) times
 contrast-structure (2 cov_xy + C2) / (var_x + var_y + C2) with C = (K max_val)^2; averaged over the window
 positions and the channels. MS-SSIM repeats it on 2x2 average-pooled images (symmetric padding to even sizes)
 and takes the weighted geometric mean of the contrast-structures of the finer scales and the SSIM of the
@@ -31,12 +32,10 @@ def _compatible(img1, img2):
     _tf.debugging.Assert(_tf.reduce_all(_tf.equal(dynamic1[-3:], dynamic2[-3:])), [dynamic1, dynamic2], summarize=10)
 
 
-def _gaussian_window(size, sigma, dtype):
-    """TF's _fspecial_gauss: [size, size, 1, 1], normalised by a softmax."""
+def _gaussian_taps(size, sigma, dtype):
+    """One factor of TF's _fspecial_gauss window: softmax(-x^2 / (2 sigma^2)) over x centred on the window."""
     coords = _tf.cast(_tf.range(size), dtype) - _tf.cast(size - 1, dtype) / 2.0
-    g = _tf.square(coords) * (-0.5 / _tf.square(_tf.cast(sigma, dtype)))
-    g = _tf.reshape(g, [1, -1]) + _tf.reshape(g, [-1, 1])
-    return _tf.reshape(_tf.nn.softmax(_tf.reshape(g, [1, -1])), [size, size, 1, 1])
+    return _tf.nn.softmax(_tf.square(coords) * (-0.5 / _tf.square(_tf.cast(sigma, dtype))))
 
 
 def _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2, return_index_map=False):
@@ -45,12 +44,15 @@ def _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2, re
     for shape in (shape1, shape2):
         _tf.debugging.Assert(_tf.reduce_all(_tf.greater_equal(shape[-3:-1], filter_size)), [shape, filter_size],
                              summarize=8)
-    kernel = _tf.tile(_gaussian_window(filter_size, filter_sigma, img1.dtype), [1, 1, shape1[-1], 1])
+    taps = _tf.tile(_tf.reshape(_gaussian_taps(filter_size, filter_sigma, img1.dtype), [-1, 1, 1, 1]),
+                    [1, 1, shape1[-1], 1])
+    down, across = taps, _tf.reshape(taps, [1, filter_size, -1, 1])
 
     def reducer(x):
         shape = _tf.shape(x)
         flat = _tf.reshape(x, _tf.concat([[-1], shape[-3:]], 0))
-        y = _tf.nn.depthwise_conv2d(flat, kernel, strides=[1, 1, 1, 1], padding="VALID")
+        y = _tf.nn.depthwise_conv2d(flat, down, strides=[1, 1, 1, 1], padding="VALID")
+        y = _tf.nn.depthwise_conv2d(y, across, strides=[1, 1, 1, 1], padding="VALID")
         return _tf.reshape(y, _tf.concat([shape[:-3], _tf.shape(y)[1:]], 0))
 
     c1, c2 = (k1 * max_val) ** 2, (k2 * max_val) ** 2
