@@ -78,24 +78,56 @@ def _hard_select(similarity, scores, max_output_size, threshold, score_threshold
     later candidate at once (one vectorised row per selection rather than one loop per candidate)."""
     candidates = np.flatnonzero(scores > score_threshold)
     order = candidates[np.lexsort((candidates, -scores[candidates]))]
+    later_than = similarity.in_order(order)  # later_than(p): similarities of order[p + 1:] to order[p]
     suppressed = np.zeros(len(order), bool)
     selected = []
-    for position, index in enumerate(order.tolist()):
-        if len(selected) >= max_output_size:
+    position = 0
+    while position < len(order) and len(selected) < max_output_size:
+        selected.append(int(order[position]))
+        rest = suppressed[position + 1:]
+        rest |= later_than(position) > threshold
+        if rest.all():
             break
-        if suppressed[position]:
-            continue
-        selected.append(index)
-        later = order[position + 1:]
-        if later.size:
-            suppressed[position + 1:] |= similarity(later, index) > threshold
+        position += 1 + int(np.argmin(rest))  # the next candidate nothing suppressed
     selected = np.array(selected, np.int32)
     return selected, scores[selected].astype(np.float32)
 
 
-def _boxes_similarity(boxes):
-    box_corners = corners(boxes)
-    return lambda candidates, selected: iou_with(box_corners, candidates, selected)
+class _BoxIoU:
+    """TF's IOU between boxes, for candidates against selected boxes (index arrays that broadcast), and along
+    a fixed order (sliced views of corners sorted once)."""
+
+    def __init__(self, boxes):
+        self.corners = corners(boxes)
+
+    def __call__(self, candidates, selected):
+        return iou_with(self.corners, candidates, selected)
+
+    def in_order(self, order):
+        ymin, xmin, ymax, xmax, area = (c[order] for c in self.corners)
+
+        def later_than(p):
+            height = np.maximum(np.minimum(ymax[p + 1:], ymax[p]) - np.maximum(ymin[p + 1:], ymin[p]), np.float32(0))
+            width = np.maximum(np.minimum(xmax[p + 1:], xmax[p]) - np.maximum(xmin[p + 1:], xmin[p]), np.float32(0))
+            inter = height * width
+            empty = (area[p + 1:] <= 0) | (area[p] <= 0)
+            union = np.where(empty, np.float32(1), area[p + 1:] + area[p] - inter)
+            return np.where(empty, np.float32(0), inter / union)
+        return later_than
+
+
+class _GivenOverlaps:
+    """NonMaxSuppressionWithOverlaps' similarity: overlaps[candidate, selected]."""
+
+    def __init__(self, overlaps):
+        self.matrix = np.asarray(overlaps, np.float32)
+
+    def __call__(self, candidates, selected):
+        return self.matrix[candidates, selected]
+
+    def in_order(self, order):
+        column = self.matrix[np.ix_(order, order)]
+        return lambda p: column[p + 1:, p]
 
 
 def _scalar(value, name, op_name):
@@ -123,7 +155,7 @@ def _v3_kernel(boxes, scores, max_output_size, iou_threshold, score_threshold):
     iou = _scalar(iou_threshold, "iou_threshold", "NonMaxSuppressionV3")
     _check_iou(iou, "NonMaxSuppressionV3")
     _check_boxes_scores(boxes, scores, "NonMaxSuppressionV3")
-    return greedy_select(_boxes_similarity(boxes), scores, size, iou,
+    return greedy_select(_BoxIoU(boxes), scores, size, iou,
                          _scalar(score_threshold, "score_threshold", "NonMaxSuppressionV3"))[0]
 
 
@@ -164,7 +196,7 @@ def _v5_kernel(boxes, scores, max_output_size, iou_threshold, score_threshold, s
     if sigma < 0:
         raise InvalidArgumentError(f"NonMaxSuppressionV5: soft_nms_sigma must be non-negative, got {sigma}")
     _check_boxes_scores(boxes, scores, "NonMaxSuppressionV5")
-    indices, kept = greedy_select(_boxes_similarity(boxes), scores, size, iou,
+    indices, kept = greedy_select(_BoxIoU(boxes), scores, size, iou,
                                   _scalar(score_threshold, "score_threshold", "NonMaxSuppressionV5"), sigma)
     valid = np.int32(len(indices))
     if pad_to_max_output_size and len(indices) < size:
@@ -198,7 +230,7 @@ def _overlaps_kernel(overlaps, scores, max_output_size, overlap_threshold, score
         raise InvalidArgumentError(f"{op_name}: scores has incompatible shape {list(scores.shape)} for "
                                    f"{overlaps.shape[0]} boxes")
     matrix = np.asarray(overlaps, np.float32)
-    return greedy_select(lambda candidates, selected: matrix[candidates, selected], scores, size,
+    return greedy_select(_GivenOverlaps(matrix), scores, size,
                          _scalar(overlap_threshold, "overlap_threshold", op_name),
                          _scalar(score_threshold, "score_threshold", op_name))[0]
 

@@ -1,11 +1,11 @@
 """tf.image.ssim and ssim_multiscale with TF's definitions, written with registered ops (so they run in graphs
 and have gradients): an 11x11 Gaussian window (TF's _fspecial_gauss: a softmax of -(x^2 + y^2) / (2 sigma^2))
 applied as a VALID depthwise convolution, here as its two 1-D factors (the softmax of a sum is the outer
-product of the softmaxes; one 11-tap pass each way costs a fifth of the 121-tap window); luminance (2 mu_x mu_y + C1) / (mu_x^2 + mu_y^2 + C1) times
-contrast-structure (2 cov_xy + C2) / (var_x + var_y + C2) with C = (K max_val)^2; averaged over the window
-positions and the channels. MS-SSIM repeats it on 2x2 average-pooled images (symmetric padding to even sizes)
-and takes the weighted geometric mean of the contrast-structures of the finer scales and the SSIM of the
-coarsest."""
+product of the softmaxes; an 11-tap pass each way costs a fifth of the 121-tap window); luminance
+(2 mu_x mu_y + C1) / (mu_x^2 + mu_y^2 + C1) times contrast-structure (2 cov_xy + C2) / (var_x + var_y + C2)
+with C = (K max_val)^2; averaged over the window positions and the channels. MS-SSIM repeats it on 2x2
+average-pooled images (symmetric padding to even sizes) and takes the weighted geometric mean of the
+contrast-structures of the finer scales and the SSIM of the coarsest."""
 
 from __future__ import annotations
 
