@@ -768,3 +768,99 @@ SAMPLES.update({  # the decompositions of tf.linalg (runtime/ops/linalg_decompos
     "matrix_logarithm": [lambda: [tf.linalg.logm(tf.cast(_spd(3), tf.complex128)),
                                   tf.linalg.logm(tf.cast(_spd(2), tf.complex64))]],
 })
+
+
+# --- tf.image's resize kernels (helper imageops): every ScaleAndTranslate kernel, ResizeBicubic's two rules,
+# ResizeArea, and the gradient ops ---
+from tinytf.runtime.ops import image_resize_kernels as _resize_kernels  # noqa: E402
+
+SAMPLES.update({
+    "scale_and_translate": [
+        lambda: [_resize_kernels.scale_and_translate(arr((2, 5, 4, 3)), [7, 3], [1.4, 0.7], [0.5, -0.2], k, a)
+                 for k in _resize_kernels.KERNEL_TYPES for a in (False, True)],
+        lambda: _resize_kernels.scale_and_translate(c(np.arange(40, dtype=np.uint8).reshape(1, 5, 4, 2)), [2, 2],
+                                                    [0.4, 0.5], [0.0, 0.0], "box")],
+    "scale_and_translate_grad": [
+        lambda: grads(lambda x: _resize_kernels.scale_and_translate(x, [7, 3], [1.4, 0.7], [0.5, -0.2]),
+                      arr((2, 5, 4, 3)))],
+    "resize_bicubic": [lambda: [_resize_kernels.resize_bicubic(arr((2, 5, 4, 3)), [7, 3], False, True),
+                                _resize_kernels.resize_bicubic(arr((1, 3, 4, 1)), [6, 2], True, False),
+                                _resize_kernels.resize_bicubic(c(np.arange(12, dtype=np.int32).reshape(1, 3, 4, 1)),
+                                                               [2, 5])]],
+    "resize_bicubic_grad": [lambda: grads(lambda x: _resize_kernels.resize_bicubic(x, [7, 3], False, True),
+                                          arr((2, 5, 4, 3)))],
+    "resize_area": [lambda: [_resize_kernels.resize_area(arr((2, 5, 4, 3)), [3, 7]),
+                             _resize_kernels.resize_area(c(np.arange(40, dtype=np.uint8).reshape(1, 5, 4, 2)), [2, 3],
+                                                         True)]],
+})
+
+# --- tf.image's window ops (helper imageops): crop_and_resize and its gradient ops, extract_patches and its
+# gradient op, extract_glimpse (zero noise, or a window inside the image: no draw), draw_bounding_boxes ---
+_CROP_BOXES = [[0.1, 0.2, 0.8, 0.9], [-0.2, 0.0, 0.5, 1.3], [0.5, 0.5, 0.5, 0.5]]
+SAMPLES.update({
+    "crop_and_resize": [
+        lambda: [tf.image.crop_and_resize(arr((2, 5, 4, 3)), c(_CROP_BOXES), c([1, 0, 1]), [3, 2], m, 0.5)
+                 for m in ("bilinear", "nearest")],
+        lambda: tf.image.crop_and_resize(c(np.arange(32, dtype=np.uint8).reshape(2, 4, 4, 1)), c(_CROP_BOXES),
+                                         c([0, 1, 0]), [1, 1])],
+    "crop_and_resize_grad_image": [
+        lambda m=m: grads(lambda x: tf.image.crop_and_resize(x, c(_CROP_BOXES), c([1, 0, 1]), [3, 2], m),
+                          arr((2, 5, 4, 3)))
+        for m in ("bilinear", "nearest")],
+    "crop_and_resize_grad_boxes": [
+        lambda: grads(lambda b: tf.image.crop_and_resize(arr((2, 5, 4, 3)), b, c([1, 0, 1]), [3, 2]), c(_CROP_BOXES))],
+    "extract_image_patches": [
+        lambda: [tf.image.extract_patches(arr((2, 7, 6, 3)), [1, 3, 2, 1], [1, 2, 1, 1], [1, 1, 2, 1], p)
+                 for p in ("SAME", "VALID")],
+        lambda: tf.image.extract_patches(c(np.arange(25, dtype=np.int32).reshape(1, 5, 5, 1)), [1, 2, 2, 1],
+                                         [1, 2, 2, 1], [1, 1, 1, 1], "SAME")],
+    "extract_image_patches_grad": [
+        lambda: grads(lambda x: tf.image.extract_patches(x, [1, 3, 2, 1], [1, 2, 1, 1], [1, 1, 2, 1], "SAME"),
+                      arr((2, 7, 6, 3)))],
+    "extract_glimpse": [lambda: [tf.image.extract_glimpse(arr((2, 5, 6, 2)), [3, 4], c([[0.3, -0.2], [0.9, 0.9]]),
+                                                          noise="zero"),
+                                 tf.image.extract_glimpse(arr((2, 5, 6, 2)), [2, 2], c([[1.0, 1.0], [2.5, 0.0]]),
+                                                          centered=False, normalized=False)]],
+    "draw_bounding_boxes": [lambda: [tf.image.draw_bounding_boxes(arr((2, 5, 6, 3)), c([[_CROP_BOXES[0]],
+                                                                                      [_CROP_BOXES[1]]]), colors)
+                                     for colors in (None, [[0.1, 0.2, 0.3], [0.5, 0.5, 0.5]])]],
+})
+
+# --- tf.image's non-max suppressions (helper imageops): hard and soft selection, overlaps, padded (single,
+# batched, small tiles) and combined ---
+_NMS_RNG = np.random.RandomState(31)
+_NMS_CORNER = _NMS_RNG.rand(12, 2).astype(np.float32) * 0.7
+_NMS_BOXES = np.concatenate([_NMS_CORNER, _NMS_CORNER + 0.3], 1)
+_NMS_SCORES = np.round(_NMS_RNG.rand(12) * 4).astype(np.float32) / 4
+_NMS_OVERLAPS = _NMS_RNG.rand(12, 12).astype(np.float32)
+SAMPLES.update({
+    "non_max_suppression_v3": [lambda: [tf.image.non_max_suppression(c(_NMS_BOXES), c(_NMS_SCORES), 6, 0.3),
+                                        tf.image.non_max_suppression(c(_NMS_BOXES), c(_NMS_SCORES), 20, 0.6, 0.3)]],
+    "non_max_suppression_v5": [lambda: [tf.image.non_max_suppression_with_scores(c(_NMS_BOXES), c(_NMS_SCORES), 8,
+                                                                                 soft_nms_sigma=s)
+                                        for s in (0.0, 0.5)]],
+    "non_max_suppression_with_overlaps": [
+        lambda: tf.image.non_max_suppression_overlaps(c(_NMS_OVERLAPS), c(_NMS_SCORES), 5)],
+    "non_max_suppression_padded": [
+        lambda: [tf.image.non_max_suppression_padded(c(_NMS_BOXES), c(_NMS_SCORES), 5, 0.3),
+                 tf.image.non_max_suppression_padded(c(np.stack([_NMS_BOXES, _NMS_BOXES[::-1]])),
+                                                     c(np.stack([_NMS_SCORES, _NMS_SCORES])), 6, 0.3, 0.2, True,
+                                                     tile_size=4)]],
+    "combined_non_max_suppression": [
+        lambda: [tf.image.combined_non_max_suppression(c(_NMS_BOXES.reshape(2, 6, 1, 4)),
+                                                       c(_NMS_SCORES.reshape(2, 6, 1) * np.float32([1.0, 0.5])), 3, k,
+                                                       0.4, 0.1, k == 4, k == 10) for k in (4, 10)]],
+})
+
+# --- tf.image's distorted bounding boxes (helper imageops) ---
+SKIPPED.update({
+    "sample_distorted_bounding_box": "stateful random stream (tests/conformance/image_more_distorted_box.py records "
+                                     "TF's seeded crops, eagerly and in a tf.function)",
+})
+SAMPLES.update({
+    "stateless_sample_distorted_bounding_box": [
+        lambda: [tf.image.stateless_sample_distorted_bounding_box(c(np.array(size, dtype)), c([[[0.1, 0.2, 0.7, 0.9]]]),
+                                                                  c(seed), min_object_covered=0.3)
+                 for size, dtype, seed in (([40, 50, 3], np.int32, [1, 2]), ([9, 7, 1], np.int64, [-5, 8]),
+                                           ([30, 20, 3], np.uint8, [7, 0]))]],
+})

@@ -532,7 +532,8 @@ CASES.update({
 
 # Ops through which TF registers no gradient although they may output floats: asking for one raises TF's
 # LookupError (checked in test_sets_and_counts.py), so they keep differentiable=True with no rule.
-TF_HAS_NO_GRADIENT = {"unique", "bincount"}
+TF_HAS_NO_GRADIENT = {"unique", "bincount", "resize_area", "extract_glimpse", "draw_bounding_boxes",
+                      "non_max_suppression_v5", "combined_non_max_suppression"}
 
 
 def test_every_float_op_has_a_rule_or_is_marked():
@@ -623,3 +624,48 @@ CASES.update({  # the decompositions (runtime/ops/linalg_decompositions_grad.py)
         Case(lambda a, b: tf.linalg.triangular_solve(a + 3 * tf.eye(3, dtype=tf.float64), b, lower=False,
                                                      adjoint=True), (3, 3), (3, 1))],
 })
+
+
+# --- tf.image's resize kernels (runtime/ops/image_resize_kernels.py): linear in the images, the adjoint ops are
+# the rules; the kernels compute in float32 as TF's do, so the differences take a large step ---
+def _resize_cases():
+    from tinytf.runtime.ops import image_resize_kernels as kernels
+
+    def scaled(kernel_type, antialias):
+        return lambda x: kernels.scale_and_translate(x, [3, 6], [0.6, 1.4], [0.3, -0.5], kernel_type, antialias)
+
+    loose = {"rtol": 2e-3, "atol": 2e-3, "eps": 1e-2, "second": False}
+    return {
+        "scale_and_translate": [Case(scaled(k, a), (2, 5, 4, 2), **loose)
+                                for k, a in (("lanczos3", True), ("keyscubic", False), ("gaussian", True))],
+        "resize_bicubic": [Case(lambda x: kernels.resize_bicubic(x, [7, 3], half_pixel_centers=True), (1, 4, 5, 2),
+                                **loose),
+                           Case(lambda x: kernels.resize_bicubic(x, [3, 8], align_corners=True), (2, 5, 4, 1),
+                                **loose)],
+    }
+
+
+CASES.update(_resize_cases())
+
+
+def _window_cases():
+    """crop_and_resize for the image and the boxes (boxes whose grid stays off pixel edges, where the bilinear
+    sampling is smooth), extract_patches for the images."""
+    boxes = tf.constant([[0.13, 0.21, 0.77, 0.88], [-0.21, 0.04, 0.52, 1.27]], tf.float64)
+    image = tf.constant(np.random.default_rng(5).uniform(-1, 1, (2, 5, 4, 2)))
+
+    def crops(x, b, method="bilinear"):
+        return tf.image.crop_and_resize(x, tf.cast(b, tf.float32), [1, 0], [3, 4], method)
+
+    loose = {"rtol": 2e-3, "atol": 2e-3, "eps": 1e-3, "second": False}
+    return {
+        "crop_and_resize": [Case(lambda x: crops(x, boxes), (2, 5, 4, 2), **loose),
+                            Case(lambda x: crops(x, boxes, "nearest"), (2, 5, 4, 2), **loose),
+                            Case(lambda b: crops(image, b + boxes), (2, 4), low=-0.01, high=0.01, **loose)],
+        "extract_image_patches": [
+            Case(lambda x, p=p: tf.image.extract_patches(x, [1, 3, 2, 1], [1, 2, 1, 1], [1, 1, 2, 1], p), (2, 7, 6, 2),
+                 second=False) for p in ("SAME", "VALID")],
+    }
+
+
+CASES.update(_window_cases())

@@ -65,3 +65,16 @@ from .random_flips import (  # noqa: F401
     stateless_random_flip_up_down,
 )
 from .resize import ResizeMethod, resize  # noqa: F401
+
+# isort: split
+# TF's resize kernels, window, box and similarity ops (helper imageops)
+from .crops_and_patches import crop_and_resize, draw_bounding_boxes, extract_glimpse, extract_patches  # noqa: F401
+from .distorted_box import sample_distorted_bounding_box, stateless_sample_distorted_bounding_box  # noqa: F401
+from .non_max_suppression import (  # noqa: F401
+    combined_non_max_suppression,
+    non_max_suppression,
+    non_max_suppression_overlaps,
+    non_max_suppression_padded,
+    non_max_suppression_with_scores,
+)
+from .similarity import ssim, ssim_multiscale  # noqa: F401

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import enum
 
+import numpy as np
+
 from tinytf.runtime import dtypes
 from tinytf.runtime.dispatch import convert_to_tensor
 from tinytf.runtime.ops import array as _array
+from tinytf.runtime.ops import image_resize_kernels as _kernels
 from tinytf.runtime.ops import indexing as _indexing
 from tinytf.runtime.ops import math as _math
 from tinytf.runtime.ops.shape_args import shape_arg
@@ -18,20 +21,27 @@ from .shapes import as_batch, dims, restore
 class ResizeMethod(str, enum.Enum):
     BILINEAR = "bilinear"
     NEAREST_NEIGHBOR = "nearest"
+    BICUBIC = "bicubic"
+    AREA = "area"
+    LANCZOS3 = "lanczos3"
+    LANCZOS5 = "lanczos5"
+    GAUSSIAN = "gaussian"
+    MITCHELLCUBIC = "mitchellcubic"
 
     def __str__(self):
         return self.value
 
 
 def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=False, antialias=False, name=None):
-    """Resize to `size` = [new_height, new_width]. Bilinear returns float32 (whatever the input's dtype, as
-    TF); nearest keeps the dtype. With preserve_aspect_ratio, the image is scaled to fit inside `size`."""
+    """Resize to `size` = [new_height, new_width]. Every method but nearest returns float32 (whatever the
+    input's dtype, as TF); nearest keeps the dtype. With preserve_aspect_ratio, the image is scaled to fit
+    inside `size`. The op is TF's choice: its ScaleAndTranslate kernels for lanczos3/5, gaussian, mitchellcubic
+    and for antialiased bilinear (triangle) and bicubic (keyscubic); its ResizeBicubic and ResizeArea
+    otherwise (area and nearest ignore antialias, as in TF)."""
     batch, single = as_batch(images, "images")
     method = str(method.value if isinstance(method, ResizeMethod) else method).lower()
-    if method not in ("bilinear", "nearest"):
-        raise NotImplementedError(f"tf.image.resize: method {method!r} is not in tinytf yet (bilinear, nearest)")
-    if antialias and method == "bilinear":
-        raise NotImplementedError("tf.image.resize: antialias=True is not in tinytf yet")
+    if method not in _METHODS:
+        raise ValueError(f"Resize method is not implemented: [{method}]")
     height, width = dims(batch)
     size = shape_arg(size, "tf.image.resize: size")
     if isinstance(size, tuple):
@@ -48,6 +58,8 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
         for axis, in_size, out_size in axes:
             out = _indexing.gather(out, _nearest_indices(in_size, out_size), axis=axis)
         return restore(out, single)
+    if method != "bilinear" or antialias:
+        return restore(_resize_with_kernel(batch, method, antialias, height, width, new_height, new_width), single)
     if batch.dtype != dtypes.float32:  # TF's bilinear kernel computes and returns float32 for every input
         batch = _math.cast(batch, dtypes.float32)
     out = batch
@@ -59,6 +71,32 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
         low = _indexing.gather(out, lower, axis=axis)
         out = low + (_indexing.gather(out, upper, axis=axis) - low) * fraction
     return restore(out, single)
+
+
+_SCALE_AND_TRANSLATE = {"lanczos3": "lanczos3", "lanczos5": "lanczos5", "gaussian": "gaussian",
+                        "mitchellcubic": "mitchellcubic"}
+_ANTIALIASED = {"bilinear": "triangle", "bicubic": "keyscubic"}
+_METHODS = ("bilinear", "nearest", "bicubic", "area", *_SCALE_AND_TRANSLATE)
+
+
+def _resize_with_kernel(batch, method, antialias, height, width, new_height, new_width):
+    """The methods with an op of their own (TF's resize_images_v2 picks the same ones)."""
+    size = _array.stack([convert_to_tensor(new_height, dtypes.int32), convert_to_tensor(new_width, dtypes.int32)]) \
+        if not all(isinstance(d, int) for d in (new_height, new_width)) else [new_height, new_width]
+    kernel_type = _SCALE_AND_TRANSLATE.get(method) or (_ANTIALIASED.get(method) if antialias else None)
+    if kernel_type is not None:
+        scale = _array.stack([_scale(new_height, height), _scale(new_width, width)]) if not all(
+            isinstance(d, int) for d in (height, width, new_height, new_width)) else \
+            [new_height / _f32(height), new_width / _f32(width)]
+        return _kernels.scale_and_translate(batch, size, scale, [0.0, 0.0], kernel_type=kernel_type,
+                                            antialias=antialias)
+    if method == "bicubic":
+        return _kernels.resize_bicubic(batch, size, half_pixel_centers=True)
+    return _kernels.resize_area(batch, size)
+
+
+def _f32(value):
+    return float(np.float32(value))
 
 
 def _scale(in_size, out_size):

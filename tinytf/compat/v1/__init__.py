@@ -7,7 +7,7 @@ from tinytf.runtime.ops.random import set_seed as set_random_seed  # noqa: F401 
 
 from ...scopes import name_scope  # noqa: F401
 from ...variables import Variable  # noqa: F401 - in a TF1 graph it becomes a GraphVariable (graph_variable.py)
-from . import data, initializers, losses, metrics, nn, train  # noqa: F401
+from . import data, image, initializers, losses, metrics, nn, train  # noqa: F401
 from .config_protos import ConfigProto, GPUOptions, GraphOptions, OptimizerOptions, RunMetadata, RunOptions  # noqa: F401,E501
 from .graph import Graph, get_default_graph, placeholder, placeholder_with_default, reset_default_graph  # noqa: F401
 from .graph_keys import GraphKeys  # noqa: F401

@@ -12,7 +12,7 @@ import types
 from .tf2_same_objects import SAME_OBJECTS, SAME_SIGNATURE
 
 # namespaces of tf.compat.v1 that are only TF2 names here (the others are modules of their own: nn, losses, ...)
-ALIAS_ONLY_NAMESPACES = ("math", "linalg", "image", "random", "sparse", "strings", "io", "config", "dtypes",
+ALIAS_ONLY_NAMESPACES = ("math", "linalg", "random", "sparse", "strings", "io", "config", "dtypes",
                          "errors", "lookup", "bitwise", "saved_model", "debugging", "ragged", "distribute",
                          "graph_util")
 
