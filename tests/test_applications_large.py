@@ -2,7 +2,7 @@
 the structure TF 2.21 gives them (tests/keras_files/applications_large.json, made by
 generate_applications_large.py): parameter counts, layers, Operations, weights and the summary's totals. Their
 weights are drawn as zeros here (the initializers' random draws are most of the build time and are checked on
-the small variants); the largest ones are built only with TINYTF_LARGE_APPLICATIONS=1 (each takes 10-60 s and
+the small variants); the four largest are built only with TINYTF_LARGE_APPLICATIONS=1 (each takes 10-20 s and
 up to 1.5 GB)."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from tinytf.keras import initializers
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "keras_files", "applications_large.json")) as f:
     REFERENCE = json.load(f)
-LARGEST = {"ConvNeXtBase", "ConvNeXtLarge", "ConvNeXtXLarge", "EfficientNetV2M", "EfficientNetV2L", "NASNetLarge"}
+LARGEST = {"ConvNeXtLarge", "ConvNeXtXLarge", "EfficientNetV2L", "NASNetLarge"}
 RUN_LARGEST = os.environ.get("TINYTF_LARGE_APPLICATIONS") == "1"
 
 
