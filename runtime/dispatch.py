@@ -149,7 +149,7 @@ def _list_contents(value) -> tuple:
             continue
         if isinstance(v, SymbolicTensor):
             symbolic = True
-        elif hasattr(v, "_to_tensor"):
+        elif hasattr(v, "_to_tensor") or hasattr(type(v), "__tf_tensor__"):
             tensor_likes = True
     return tensor_likes, symbolic
 
@@ -159,7 +159,9 @@ def _read_tensor_likes(value):
     of the variable in the graph, not its value when traced."""
     if isinstance(value, (list, tuple)):
         return [_read_tensor_likes(v) for v in value]
-    return value._to_tensor() if hasattr(value, "_to_tensor") else value
+    if hasattr(value, "_to_tensor"):
+        return value._to_tensor()
+    return value.__tf_tensor__() if hasattr(type(value), "__tf_tensor__") else value
 
 
 def _materialize(value):
@@ -181,6 +183,8 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None) -> Tensor:
                 f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype {value.dtype.name}"))
         return value
     to_tensor = getattr(value, "_to_tensor", None)
+    if to_tensor is None and hasattr(type(value), "__tf_tensor__"):  # TF's conversion protocol for other classes
+        return convert_to_tensor(value.__tf_tensor__(dtype, name), dtype)
     if to_tensor is not None:  # variables and other tensor-like objects
         tensor = to_tensor()
         if dtype is not None and tensor.dtype is not dtype:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import KNOWN_DIFFERENCES, data, outcome, program, val
+from . import data, outcome, program, val
 
 
 def deterministic_weights(model):
@@ -36,8 +36,7 @@ def _summary(model):
 def _structure(model):
     return {"name": model.name, "params": int(model.count_params()),
             "trainable": int(sum(np.prod(w.shape) for w in model.trainable_weights)),
-            "layers": [[layer.name, type(layer).__name__] for layer in model.layers
-                       if type(layer).__name__ != "OpLayer"],  # see applications_mobilenet_v3_layer_list
+            "layers": [[layer.name, type(layer).__name__] for layer in model.layers],
             "weights": [[w.name, list(w.shape)] for w in model.weights],
             "output": list(model.output.shape)}
 
@@ -91,14 +90,9 @@ def p_applications_mobilenet_v3_variants(tf):
 @program
 def p_applications_mobilenet_v3_layer_list(tf):
     """MobileNetV3's hard sigmoid is `ReLU(6.0)(x + 3.0) * (1.0 / 6.0)`: two bare ops on Keras tensors, which
-    Keras 3 keeps out of model.layers (they are Operations, not Layers) while tinytf's Functional lists them as
-    OpLayers (its config serialization walks model.layers); the other programs leave OpLayers out."""
+    Keras 3 keeps out of model.layers (they are Operations, not Layers)."""
     model = tf.keras.applications.MobileNetV3Small(weights=None, include_top=False, input_shape=(32, 32, 3))
     return [[layer.name, type(layer).__name__] for layer in model.layers]
-
-
-KNOWN_DIFFERENCES["applications_mobilenet_v3_layer_list"] = (
-    "tinytf's Functional.layers lists the OpLayers of bare ops on Keras tensors; Keras 3 lists Layers only")
 
 
 _builder_program("InceptionV3", shape=(1, 75, 80, 3), classes=4, classifier_activation=None)

@@ -40,3 +40,8 @@ __all__ = ["activations", "callbacks", "constraints", "datasets", "initializers"
            "Layer", "Model", "Sequential", "backend", "config", "ops", "Initializer", "KerasTensor", "Loss", "Metric",
            "Optimizer", "Regularizer", "Variable", "applications"]
 __all__ += ["DTypePolicy", "FloatDTypePolicy", "dtype_policies", "mixed_precision"]
+
+# keras.Operation: what bare ops on KerasTensors become in a Functional model (ops/operation.py)
+from .ops.operation import Operation  # noqa: E402
+
+__all__ += ["Operation"]

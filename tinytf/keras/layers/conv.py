@@ -102,6 +102,12 @@ def _conv2d(x, kernel, strides, padding, dilations, groups=1):
         return _tf.nn.conv2d(x, kernel, strides=list(strides), padding=padding.upper(), dilations=list(dilations))
     per_group = kernel.shape[-1] // groups
     channels = x.shape[-1] // groups
+    if channels == 1 and (max(strides) == 1 or max(dilations) == 1):
+        # one input channel per group is a depthwise convolution (ConvNeXt's 7x7 blocks): one op, not `groups`
+        # slices; output channel g * per_group + j is depthwise channel g's multiplier j, the same order
+        depthwise = _tf.reshape(kernel, [kernel.shape[0], kernel.shape[1], groups, per_group])
+        return _tf.nn.depthwise_conv2d(x, depthwise, strides=[1, *strides, 1], padding=padding.upper(),
+                                       dilations=list(dilations))
     parts = [_tf.nn.conv2d(x[..., g * channels:(g + 1) * channels], kernel[..., g * per_group:(g + 1) * per_group],
                            strides=list(strides), padding=padding.upper(), dilations=list(dilations))
              for g in range(groups)]

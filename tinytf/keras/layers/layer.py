@@ -298,7 +298,7 @@ class Layer:
         if initializer is None:
             initializer = "glorot_uniform" if _tf.as_dtype(dtype).is_floating else "zeros"
         initializer = initializers.get(initializer)
-        name = name or "variable"
+        name = name or naming.unique_name("variable")  # Keras 3: variable, variable_1, ... (one counter)
         with _PathScope(self):
             path = f"{_current_path()}/{name}"
             variable = KerasVariable(lambda: initializer(shape, dtype=dtype), name=name, path=path,

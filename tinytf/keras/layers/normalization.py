@@ -206,8 +206,10 @@ class Normalization(Layer):
         self._broadcast = [input_shape[a] if a in keep else 1 for a in range(rank)]
         shape = tuple(input_shape[a] for a in keep)
         if self.input_mean is not None:
-            self._given_mean = _tf.constant(np.broadcast_to(np.asarray(self.input_mean, np.float32), shape))
-            self._given_variance = _tf.constant(np.broadcast_to(np.asarray(self.input_variance, np.float32), shape))
+            # numpy, not tensors: a build inside a trace (a Functional model's first call) must leave no graph
+            # constant behind for later eager calls
+            self._given_mean = np.broadcast_to(np.asarray(self.input_mean, np.float32), shape)
+            self._given_variance = np.broadcast_to(np.asarray(self.input_variance, np.float32), shape)
         else:
             self.adapt_mean = self.add_weight(name="mean", shape=shape, initializer="zeros", trainable=False)
             self.adapt_variance = self.add_weight(name="variance", shape=shape, initializer="ones", trainable=False)

@@ -8,6 +8,7 @@ from tinytf.runtime import nest
 
 from .. import naming
 from ..layers.input_spec import InputSpec, inputs_by_name
+from ..layers.layer import Layer
 from ..masking import get_keras_mask, set_keras_mask
 from .input_layer import InputLayer
 from .keras_tensor import KerasTensor
@@ -116,6 +117,9 @@ class Functional(Model):
     def _summary_layout(self) -> tuple:
         return self._is_chain(), self._nodes
 
+    def _summary_rows(self) -> list:
+        return self.operations  # Keras 3's summary of a Functional model lists its Operations too
+
     def _checkpoint_children(self):
         """Keras 3 checkpoints a Functional model's layers as `_operations` (the InputLayers included)."""
         return [("_operations" if key == "_graph_layers" else key, value)
@@ -124,6 +128,12 @@ class Functional(Model):
     # --- inspection --------------------------------------------------------------------------------------------
     @property
     def layers(self) -> list:
+        """The graph's layers; Operations (`x * 2`, keras.ops calls on KerasTensors) are not layers (Keras 3)."""
+        return [op for op in self._graph_layers if isinstance(op, Layer)]
+
+    @property
+    def operations(self) -> list:
+        """Every layer and Operation of the graph, in the order of `layers`."""
         return list(self._graph_layers)
 
     @property

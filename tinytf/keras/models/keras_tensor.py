@@ -26,7 +26,20 @@ class KerasTensor:
                 f"ragged=False, name={self.name}>")
 
     def __array__(self, *args, **kwargs):
+        raise ValueError(_SYMBOLIC.format("a NumPy array"))
+
+    def __int__(self):
+        raise ValueError(_SYMBOLIC.format("an int"))
+
+    def __float__(self):
+        raise ValueError(_SYMBOLIC.format("a float"))
+
+    def __tf_tensor__(self, dtype=None, name=None):
+        """TensorFlow's conversion protocol: a tf function given a KerasTensor raises, as in TF 2.21 (Keras 3)."""
         raise ValueError(_MISUSE)
+
+    def __iter__(self):
+        raise NotImplementedError("Iterating over a symbolic KerasTensor is not supported.")
 
     def __bool__(self):
         raise TypeError("A symbolic KerasTensor cannot be used as a boolean.")
@@ -38,4 +51,8 @@ class KerasTensor:
 _MISUSE = ("A KerasTensor cannot be used as input to a TensorFlow function. A KerasTensor is a symbolic placeholder "
            "for a shape and dtype, used when constructing Keras Functional models or Keras Functions. You can only "
            "use it as input to a Keras layer or a Keras operation (from the namespaces `keras.layers` and "
-           "`keras.ops`).")
+           "`keras.ops`). You are likely doing something like:\n\n```\nx = Input(...)\n...\ntf_fn(x)  # Invalid.\n"
+           "```\n\nWhat you should do instead is wrap `tf_fn` in a layer:\n\n```\nclass MyLayer(Layer):\n"
+           "    def call(self, x):\n        return tf_fn(x)\n\nx = MyLayer()(x)\n```\n")
+_SYMBOLIC = ("A KerasTensor is symbolic: it's a placeholder for a shape an a dtype. It doesn't have any actual "
+             "numerical value. You cannot convert it to {}.")

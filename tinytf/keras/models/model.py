@@ -36,6 +36,16 @@ class Model(Trainer, Layer):
             return Model.functional_class.__new__(Model.functional_class)
         return super().__new__(cls)
 
+    @classmethod
+    def from_config(cls, config: dict, custom_objects=None):
+        """A Functional model's config (its "layers" and "input_layers") rebuilds the graph, as Keras 3's
+        Model.from_config does; any other config goes to the constructor."""
+        if cls is Model and "layers" in config and "input_layers" in config:
+            from ..saving.layer_config import functional_from_config
+
+            return functional_from_config(config, custom_objects)
+        return super().from_config(config)
+
     def _summary_layout(self) -> tuple:
         """(whether the summary lists the layers as one column, the call nodes whose connections it shows):
         a subclassed or Sequential model is a column; Functional models say otherwise."""

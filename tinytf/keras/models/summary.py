@@ -119,7 +119,7 @@ def _connections(layer, relevant_nodes) -> str:
 
 def summary_lines(model, line_length=None, positions=None, layer_range=None) -> list:
     """The summary of `model` as lines of text."""
-    layers = model.layers
+    layers = model._summary_rows() if hasattr(model, "_summary_rows") else model.layers
     sequential_like, relevant_nodes = model._summary_layout()
     if sequential_like:
         default_length, default_positions = 88, [0.45, 0.80, 1.0]
@@ -134,7 +134,10 @@ def summary_lines(model, line_length=None, positions=None, layer_range=None) -> 
     lines += _row(header, widths, aligns, "┃")
     lines.append(_rule(widths, "┡", "━", "╇", "┩"))
     for i, layer in enumerate(layers):
-        params = f"{layer.count_params():,}" if layer.built else "0 (unbuilt)"
+        if not hasattr(layer, "built"):  # an Operation
+            params = "0"
+        else:
+            params = f"{layer.count_params():,}" if layer.built else "0 (unbuilt)"
         cells = [f"{layer.name} ({type(layer).__name__})", format_layer_shape(layer), params]
         if not sequential_like:
             cells.append(_connections(layer, relevant_nodes))

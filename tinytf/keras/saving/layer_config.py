@@ -31,7 +31,11 @@ def serialize_layer(layer) -> dict:
     """A layer's Keras 3 dict, with its build config when built."""
     from ..models.functional_model import Functional
     from ..models.sequential import Sequential
+    from ..ops.operation import Operation
 
+    if isinstance(layer, Operation):  # keras.ops calls on KerasTensors: Keras names their class in its registry
+        return {"module": layer._keras_module, "class_name": type(layer).__name__,
+                "config": _jsonable(layer.get_config()), "registered_name": type(layer).__name__}
     if isinstance(layer, Sequential):
         config = sequential_config(layer)
     elif isinstance(layer, Functional):
@@ -52,6 +56,13 @@ def serialize_layer(layer) -> dict:
 
 
 def _jsonable(value):
+    """Python values as Keras 3 writes them in a config (tuples as lists; slices and Ellipsis, which keys of
+    `x[...]` on KerasTensors hold, as "__slice__" and "__ellipsis__" objects)."""
+    if isinstance(value, slice):
+        return {"class_name": "__slice__", "config": {"start": _jsonable(value.start), "stop": _jsonable(value.stop),
+                                                      "step": _jsonable(value.step)}}
+    if value is Ellipsis:
+        return {"class_name": "__ellipsis__", "config": {}}
     if isinstance(value, tuple):
         return [_jsonable(v) for v in value]
     if isinstance(value, list):
@@ -76,8 +87,15 @@ def _accepted_arguments(cls) -> set | None:
 
 def deserialize_layer(config: dict, custom_objects=None):
     """A layer (or model) from its Keras 3 dict; arguments this implementation does not know are dropped."""
-    classes = {**layer_classes(), **(custom_objects or {})}
     name = config["class_name"]
+    if str(config.get("module") or "").startswith("keras.src.ops."):
+        from ..ops.operation import operation_class_by_keras_name
+
+        cls = operation_class_by_keras_name(config["module"], name)
+        if cls is None:
+            raise ValueError(f"Could not locate the operation class '{name}' of module '{config['module']}'")
+        return cls.from_config(dict(config.get("config") or {}))
+    classes = {**layer_classes(), **(custom_objects or {})}
     registered = serialization.get_registered_object(config.get("registered_name") or name, custom_objects)
     if name not in classes and registered is not None:
         classes[name] = registered
@@ -154,7 +172,7 @@ def functional_config(model) -> dict:
         return tensor_config(value) if isinstance(value, KerasTensor) else value
 
     layers = []
-    for layer in model.layers:
+    for layer in model.operations:
         entry = serialize_layer(layer)
         entry["name"] = layer.name
         nodes = [n for n in layer._inbound_nodes if n in model._nodes and n.input_tensors]
@@ -197,8 +215,15 @@ def functional_from_config(config: dict, custom_objects=None):
     def rebuild(value):
         if is_tensor_dict(value):
             return decode(value)
+        if isinstance(value, dict) and value.get("class_name") == "__slice__":
+            bounds = value["config"]
+            return slice(rebuild(bounds["start"]), rebuild(bounds["stop"]), rebuild(bounds["step"]))
+        if isinstance(value, dict) and value.get("class_name") == "__ellipsis__":
+            return Ellipsis
         if isinstance(value, list):
-            return [rebuild(v) for v in value]
+            items = [rebuild(v) for v in value]
+            # a key of x[...] was a tuple: JSON made it a list, which indexes differently
+            return tuple(items) if any(isinstance(v, slice) or v is Ellipsis for v in items) else items
         if isinstance(value, dict):
             return {k: rebuild(v) for k, v in value.items()}
         return value
