@@ -67,3 +67,13 @@ from tinytf.ctc import (  # noqa: E402
 )
 
 __all__ += ["collapse_repeated", "ctc_beam_search_decoder", "ctc_greedy_decoder", "ctc_loss", "ctc_unique_labels"]
+
+# --- the nn / sparse / ragged leftovers slice ---------------------------------------------------------------------
+from tinytf.nn_sampled_losses import nce_loss, sampled_softmax_loss  # noqa: E402
+from tinytf.runtime.ops.unigram_sampling import (  # noqa: E402
+    fixed_unigram_candidate_sampler,
+    learned_unigram_candidate_sampler,
+)
+
+__all__ += ["nce_loss", "sampled_softmax_loss", "fixed_unigram_candidate_sampler",
+            "learned_unigram_candidate_sampler"]
