@@ -762,3 +762,7 @@ SKIPPED.update({
     "fixed_unigram_candidate_sampler": "stateful random stream (tests/conformance/nn_sampled_losses.py)",
     "learned_unigram_candidate_sampler": "stateful random stream and counts (tests/conformance/nn_sampled_losses.py)",
 })
+SAMPLES.update({
+    "sparse_fill_empty_rows": [lambda: tf.sparse.fill_empty_rows(
+        tf.SparseTensor([[1, 0], [1, 2], [3, 1]], c([1.5, -2.0, 4.0]), [5, 3]), 0.5)[0].values],
+})

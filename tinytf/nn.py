@@ -77,3 +77,7 @@ from tinytf.runtime.ops.unigram_sampling import (  # noqa: E402
 
 __all__ += ["nce_loss", "sampled_softmax_loss", "fixed_unigram_candidate_sampler",
             "learned_unigram_candidate_sampler"]
+
+from tinytf.embedding_sparse import embedding_lookup_sparse, safe_embedding_lookup_sparse  # noqa: E402
+
+__all__ += ["embedding_lookup_sparse", "safe_embedding_lookup_sparse"]

@@ -15,3 +15,14 @@ from .reshape import expand_dims, eye, transpose  # noqa: F401
 from .sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: F401
 
 matmul = sparse_dense_matmul
+
+# --- the nn / sparse / ragged leftovers slice (tf.sparse.reshape replaces the submodule of that name here) ---
+from .entries import (  # noqa: E402,F401
+    fill_empty_rows,
+    reset_shape,
+    reshape,
+    retain,
+    segment_mean,
+    segment_sqrt_n,
+    segment_sum,
+)
