@@ -530,6 +530,12 @@ CASES.update({
                       second=False)],
 })
 
+# the nn / sparse / ragged leftovers slice
+CASES.update({
+    "sparse_fill_empty_rows": [Case(lambda v, d: tf.sparse.fill_empty_rows(
+        tf.SparseTensor([[3, 1], [1, 0], [1, 2]], v, [5, 3]), d)[0].values ** 2, (3,), ())],
+})
+
 # Ops through which TF registers no gradient although they may output floats: asking for one raises TF's
 # LookupError (checked in test_sets_and_counts.py), so they keep differentiable=True with no rule.
 TF_HAS_NO_GRADIENT = {"unique", "bincount"}
