@@ -766,3 +766,19 @@ SAMPLES.update({
     "sparse_fill_empty_rows": [lambda: tf.sparse.fill_empty_rows(
         tf.SparseTensor([[1, 0], [1, 2], [3, 1]], c([1.5, -2.0, 4.0]), [5, 3]), 0.5)[0].values],
 })
+_POOL_IMAGE = np.round(np.sin(np.arange(2 * 5 * 6 * 3) * 0.37) * 4).reshape(2, 5, 6, 3).astype(np.float32)
+_MORPH_FILTER = np.cos(np.arange(18) * 0.5).reshape(2, 3, 3).astype(np.float32)
+SAMPLES.update({
+    "max_pool_with_argmax": [lambda: [tf.nn.max_pool_with_argmax(c(_POOL_IMAGE), 3, 2, "SAME"),
+                                      tf.nn.max_pool_with_argmax(c(_POOL_IMAGE), 2, 2, "VALID", output_dtype=tf.int32,
+                                                                 include_batch_in_index=True)]],
+    "dilation2d": [lambda: [tf.nn.dilation2d(c(_POOL_IMAGE), c(_MORPH_FILTER), [1, 1, 1, 1], "SAME", "NHWC",
+                                             [1, 2, 2, 1]),
+                            tf.nn.erosion2d(c(_POOL_IMAGE), c(_MORPH_FILTER), [1, 2, 2, 1], "VALID", "NHWC",
+                                            [1, 1, 1, 1])]],
+    "dilation2d_backprop": [lambda: apply(OPS["dilation2d_backprop"], [c(_POOL_IMAGE), c(_MORPH_FILTER),
+                                                                       c(np.ones((2, 5, 6, 3), np.float32))],
+                                          {"strides": (1, 1), "rates": (2, 2), "padding": "SAME"})],
+    "isotonic_regression": [lambda: [tf.nn.isotonic_regression(c([[3.0, 3, 1, 2, 2, 0.5]])),
+                                     tf.nn.isotonic_regression(c([[1, 3], [2, 4]]), axis=0, decreasing=False)]],
+})
