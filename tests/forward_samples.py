@@ -782,3 +782,14 @@ SAMPLES.update({
     "isotonic_regression": [lambda: [tf.nn.isotonic_regression(c([[3.0, 3, 1, 2, 2, 0.5]])),
                                      tf.nn.isotonic_regression(c([[1, 3], [2, 4]]), axis=0, decreasing=False)]],
 })
+_SP_A = lambda: tf.SparseTensor([[0, 0], [0, 2], [1, 1]], c([1.0, -2.0, 3.0]), [2, 3])  # noqa: E731
+_SP_B = lambda: tf.SparseTensor([[0, 2], [1, 0], [1, 1]], c([-5.0, 4.0, 1.0]), [2, 3])  # noqa: E731
+SAMPLES.update({
+    "sparse_sparse_minmax": [lambda: [tf.sparse.maximum(_SP_A(), _SP_B()).values,
+                                      tf.sparse.minimum(_SP_A(), _SP_B()).values]],
+    "sparse_bincount": [lambda: [tf.sparse.bincount(c([[1, 2, 2, 0], [3, 3, 3, 5]]), axis=-1).values,
+                                 tf.sparse.bincount(c([1, 4, 4]), weights=c([0.5, 1.0, 2.0]), minlength=6).values]],
+    "sparse_cross": [lambda: [tf.sparse.cross([tf.SparseTensor([[0, 0], [1, 0]], c(["a", "b"]), [2, 1]),
+                                               c([["x", "y"], ["z", "w"]])]).values,
+                              tf.sparse.cross_hashed([c([[1], [2]]), c([["x"], ["y"]])], num_buckets=10).values]],
+})
