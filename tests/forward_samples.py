@@ -793,3 +793,11 @@ SAMPLES.update({
                                                c([["x", "y"], ["z", "w"]])]).values,
                               tf.sparse.cross_hashed([c([[1], [2]]), c([["x"], ["y"]])], num_buckets=10).values]],
 })
+SAMPLES.update({
+    "fractional_pool": [lambda: [tf.nn.fractional_max_pool(c(_POOL_IMAGE), [1.0, 1.44, 1.73, 1.0], seed=5),
+                                 tf.nn.fractional_avg_pool(c(_POOL_IMAGE), 1.5, pseudo_random=True, overlapping=True,
+                                                           seed=2)]],
+    "fractional_pool_grad": [lambda: apply(OPS["fractional_pool_grad"],
+                                           [c(_POOL_IMAGE), c(np.ones((2, 3, 3, 3), np.float32)), c([0, 2, 4, 5]),
+                                            c([0, 2, 4, 6])], {"overlapping": False, "reduce": "max"})],
+})

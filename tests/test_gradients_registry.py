@@ -541,6 +541,10 @@ CASES.update({
                         (2, 5, 6, 3), (2, 3, 3), second=False),
                    Case(lambda x, f: tf.nn.erosion2d(x, f, [1, 2, 2, 1], "VALID", "NHWC", [1, 1, 1, 1]),
                         (1, 5, 5, 2), (2, 2, 2), second=False)],
+    "fractional_pool": [Case(lambda x: tf.nn.fractional_max_pool(x, [1.0, 1.44, 1.73, 1.0], overlapping=True,
+                                                                  seed=5)[0] ** 2, (1, 7, 9, 2), second=False),
+                        Case(lambda x: tf.nn.fractional_avg_pool(x, 1.5, pseudo_random=True, seed=3)[0] ** 2,
+                             (2, 6, 7, 1), second=False)],
     "isotonic_regression": [Case(lambda x: tf.nn.isotonic_regression(x)[0] ** 2, (3, 5)),
                             Case(lambda x: tf.nn.isotonic_regression(x, axis=0, decreasing=False)[0], (4, 3))],
 })

@@ -136,3 +136,30 @@ def test_batch_norm_with_global_normalization():
     np.testing.assert_allclose(got.numpy(), (x - m) / np.sqrt(v + 1e-3) * g + b, rtol=1e-10)
     got = tf.nn.batch_norm_with_global_normalization(x, m, v, b, g, 1e-3, False)
     np.testing.assert_allclose(got.numpy(), (x - m) / np.sqrt(v + 1e-3) + b, rtol=1e-10)
+
+
+@pytest.mark.parametrize("pseudo_random", [False, True])
+@pytest.mark.parametrize("overlapping", [False, True])
+def test_fractional_pooling_against_its_sequences(pseudo_random, overlapping, passes):
+    x = RNG.normal(size=(2, 11, 13, 2))
+    fn = lambda t: tf.nn.fractional_max_pool(t, [1.0, 1.4, 1.7, 1.0], pseudo_random, overlapping, seed=4)  # noqa
+    pooled, rows, cols = fn(x)
+    graph = tf.function(fn)(x)
+    for a, b in zip((pooled, rows, cols), graph):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+    rows, cols = rows.numpy(), cols.numpy()
+    assert rows[0] == 0 and rows[-1] == 11 and set(np.diff(rows)) <= {1, 2} and len(rows) == 11 * 10 // 14 + 1
+    assert cols[-1] == 13 and set(np.diff(cols)) <= {1, 2}
+    extra = 1 if overlapping else 0
+    want = [[x[:, rows[i]:min(rows[i + 1] + extra, 11), cols[j]:min(cols[j + 1] + extra, 13)].max(axis=(1, 2))
+             for j in range(len(cols) - 1)] for i in range(len(rows) - 1)]
+    np.testing.assert_array_equal(pooled.numpy(), np.transpose(want, (2, 0, 1, 3)))
+    averaged = tf.nn.fractional_avg_pool(x, [1.0, 1.4, 1.7, 1.0], pseudo_random, overlapping, seed=4)
+    np.testing.assert_array_equal(averaged[1].numpy(), rows)  # the same seed draws the same regions
+
+
+def test_fractional_pooling_gradients():
+    x = RNG.normal(size=(1, 7, 9, 2))
+    check_gradients(lambda t: tf.nn.fractional_max_pool(t, [1.0, 1.44, 1.73, 1.0], overlapping=True, seed=5)[0],
+                    [x])
+    check_gradients(lambda t: tf.nn.fractional_avg_pool(t, 1.5, pseudo_random=True, seed=3)[0], [x])

@@ -101,3 +101,7 @@ __all__ += ["erosion2d", "dilation2d", "max_pool_with_argmax"]
 from tinytf.runtime.ops.isotonic import isotonic_regression  # noqa: E402
 
 __all__ += ["isotonic_regression"]
+
+from tinytf.runtime.ops.fractional_pool import fractional_avg_pool, fractional_max_pool  # noqa: E402
+
+__all__ += ["fractional_avg_pool", "fractional_max_pool"]

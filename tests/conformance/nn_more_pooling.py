@@ -113,3 +113,35 @@ def p_approx_max_k(tf):
     out.append(val(tape.gradient(loss, variable)))
     out.append([val(t) for t in tf.function(lambda t: tf.math.approx_max_k(t, 1))(x)])
     return out
+
+
+@program
+def p_fractional_pooling(tf):
+    """TF's pooling sequences for a seed (pseudo-random and random, overlapping or not), the pooled values and
+    their gradients; a seeded op draws the same regions on every run, as TF's deterministic kernel."""
+    x = tf.constant(np.arange(2 * 10 * 9, dtype=np.float32).reshape(2, 10, 9, 1) % 13)
+    out = []
+    for pseudo in (False, True):
+        for overlapping in (False, True):
+            for _ in range(2):
+                out.append([val(t) for t in tf.nn.fractional_max_pool(x, [1.0, 1.44, 1.73, 1.0], pseudo_random=pseudo,
+                                                                       overlapping=overlapping, seed=5)])
+    y = tf.constant(data([3, 25, 31, 2], seed=11))
+    for seed in (1, 2, 77):
+        out.append([val(t) for t in tf.nn.fractional_avg_pool(y, [1.0, 1.3, 1.9, 1.0], seed=seed)])
+        out.append([val(t) for t in tf.nn.fractional_avg_pool(y, [1.0, 1.3, 1.9, 1.0], pseudo_random=True,
+                                                               overlapping=True, seed=seed)])
+    out.append([val(t) for t in tf.nn.fractional_max_pool(x, 1.5, seed=3)[1:]])
+    tf.random.set_seed(4)
+    out.append([val(t) for t in tf.nn.fractional_max_pool(x, 1.5, seed=3)[1:]])
+    tf.random.set_seed(None)
+    variable = tf.Variable(y)
+    with tf.GradientTape() as tape:
+        pooled_max = tf.nn.fractional_max_pool(variable, [1.0, 1.3, 1.9, 1.0], overlapping=True, seed=9)[0]
+        pooled_avg = tf.nn.fractional_avg_pool(variable, [1.0, 1.3, 1.9, 1.0], overlapping=True, seed=9)[0]
+        loss = tf.reduce_sum(pooled_max * pooled_max) + tf.reduce_sum(pooled_avg * 3.0)
+    out.append(val(tape.gradient(loss, variable)))
+    graph = tf.function(lambda t: tf.nn.fractional_max_pool(t, [1.0, 1.44, 1.73, 1.0], seed=5))
+    out.append([[val(t) for t in graph(x)] for _ in range(2)])
+    out.append(outcome(lambda: tf.nn.fractional_max_pool(x, [2.0, 1.5, 1.5, 1.0], seed=1), "pooling_ratio"))
+    return out
