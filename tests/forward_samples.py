@@ -801,3 +801,7 @@ SAMPLES.update({
                                            [c(_POOL_IMAGE), c(np.ones((2, 3, 3, 3), np.float32)), c([0, 2, 4, 5]),
                                             c([0, 2, 4, 6])], {"overlapping": False, "reduce": "max"})],
 })
+_BESSEL_X = [-40.0, -2.5, 0.0, 0.3, 7.0, 31.0]
+SAMPLES.update({name: [lambda name=name: [getattr(tf.math, name)(c(_BESSEL_X)),
+                                          getattr(tf.math, name)(c(_BESSEL_X, tf.float64))]]
+                for name in ("bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e")})

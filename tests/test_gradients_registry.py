@@ -545,6 +545,10 @@ CASES.update({
                                                                   seed=5)[0] ** 2, (1, 7, 9, 2), second=False),
                         Case(lambda x: tf.nn.fractional_avg_pool(x, 1.5, pseudo_random=True, seed=3)[0] ** 2,
                              (2, 6, 7, 1), second=False)],
+    "bessel_i0": [Case(tf.math.bessel_i0, (6,), low=-4.0, high=4.0)],
+    "bessel_i0e": [Case(tf.math.bessel_i0e, (6,), low=-4.0, high=4.0)],
+    "bessel_i1": [Case(tf.math.bessel_i1, (6,), low=-4.0, high=4.0)],
+    "bessel_i1e": [Case(tf.math.bessel_i1e, (6,), low=-4.0, high=4.0)],
     "isotonic_regression": [Case(lambda x: tf.nn.isotonic_regression(x)[0] ** 2, (3, 5)),
                             Case(lambda x: tf.nn.isotonic_regression(x, axis=0, decreasing=False)[0], (4, 3))],
 })

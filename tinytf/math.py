@@ -49,3 +49,7 @@ __all__ += ["accumulate_n", "cumulative_logsumexp", "invert_permutation", "is_no
 from tinytf.nn_leftovers import approx_max_k, approx_min_k  # noqa: E402
 
 __all__ += ["approx_max_k", "approx_min_k"]
+
+from tinytf.runtime.ops.bessel import bessel_i0, bessel_i0e, bessel_i1, bessel_i1e  # noqa: E402
+
+__all__ += ["bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e"]
