@@ -119,6 +119,7 @@ def p_approx_max_k(tf):
 def p_fractional_pooling(tf):
     """TF's pooling sequences for a seed (pseudo-random and random, overlapping or not), the pooled values and
     their gradients; a seeded op draws the same regions on every run, as TF's deterministic kernel."""
+    tf.random.set_seed(None)  # no global seed from an earlier program: op seeds pair with TF's default
     x = tf.constant(np.arange(2 * 10 * 9, dtype=np.float32).reshape(2, 10, 9, 1) % 13)
     out = []
     for pseudo in (False, True):

@@ -37,6 +37,7 @@ def p_fixed_unigram_sampler(tf):
     graph = tf.function(lambda c: tf.random.fixed_unigram_candidate_sampler(c, 1, 3, True, 6, unigrams=counts,
                                                                             seed=1)[0])
     out.append([val(graph(classes)), val(graph(classes))])
+    tf.random.set_seed(None)  # leave no global seed to the programs after this one
     return out
 
 
@@ -103,6 +104,7 @@ def p_nce_and_sampled_softmax_losses(tf):
         hits = tf.nn.nce_loss(weights, biases, labels, inputs, 5, 10, remove_accidental_hits=True)
         total = tf.reduce_sum(softmax) + tf.reduce_sum(nce) + tf.reduce_sum(hits)
     grads = tape.gradient(total, [weights, biases, inputs])
+    tf.random.set_seed(None)  # leave no global seed to the programs after this one
     return [val(softmax), val(nce), val(hits), [_dense(tf, g) for g in grads]]
 
 
