@@ -127,7 +127,7 @@ def p_fractional_pooling(tf):
             for _ in range(2):
                 out.append([val(t) for t in tf.nn.fractional_max_pool(x, [1.0, 1.44, 1.73, 1.0], pseudo_random=pseudo,
                                                                        overlapping=overlapping, seed=5)])
-    y = tf.constant(data([3, 25, 31, 2], seed=11))
+    y = tf.constant(data([2, 12, 15, 1], seed=11))
     for seed in (1, 2, 77):
         out.append([val(t) for t in tf.nn.fractional_avg_pool(y, [1.0, 1.3, 1.9, 1.0], seed=seed)])
         out.append([val(t) for t in tf.nn.fractional_avg_pool(y, [1.0, 1.3, 1.9, 1.0], pseudo_random=True,
