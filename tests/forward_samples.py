@@ -864,3 +864,52 @@ SAMPLES.update({
                  for size, dtype, seed in (([40, 50, 3], np.int32, [1, 2]), ([9, 7, 1], np.int64, [-5, 8]),
                                            ([30, 20, 3], np.uint8, [7, 0]))]],
 })
+
+# --- the nn / sparse / ragged leftovers slice ---
+SKIPPED.update({
+    "fixed_unigram_candidate_sampler": "stateful random stream (tests/conformance/nn_sampled_losses.py)",
+    "learned_unigram_candidate_sampler": "stateful random stream and counts (tests/conformance/nn_sampled_losses.py)",
+})
+SAMPLES.update({
+    "sparse_fill_empty_rows": [lambda: tf.sparse.fill_empty_rows(
+        tf.SparseTensor([[1, 0], [1, 2], [3, 1]], c([1.5, -2.0, 4.0]), [5, 3]), 0.5)[0].values],
+})
+_POOL_IMAGE = np.round(np.sin(np.arange(2 * 5 * 6 * 3) * 0.37) * 4).reshape(2, 5, 6, 3).astype(np.float32)
+_MORPH_FILTER = np.cos(np.arange(18) * 0.5).reshape(2, 3, 3).astype(np.float32)
+SAMPLES.update({
+    "max_pool_with_argmax": [lambda: [tf.nn.max_pool_with_argmax(c(_POOL_IMAGE), 3, 2, "SAME"),
+                                      tf.nn.max_pool_with_argmax(c(_POOL_IMAGE), 2, 2, "VALID", output_dtype=tf.int32,
+                                                                 include_batch_in_index=True)]],
+    "dilation2d": [lambda: [tf.nn.dilation2d(c(_POOL_IMAGE), c(_MORPH_FILTER), [1, 1, 1, 1], "SAME", "NHWC",
+                                             [1, 2, 2, 1]),
+                            tf.nn.erosion2d(c(_POOL_IMAGE), c(_MORPH_FILTER), [1, 2, 2, 1], "VALID", "NHWC",
+                                            [1, 1, 1, 1])]],
+    "dilation2d_backprop": [lambda: apply(OPS["dilation2d_backprop"], [c(_POOL_IMAGE), c(_MORPH_FILTER),
+                                                                       c(np.ones((2, 5, 6, 3), np.float32))],
+                                          {"strides": (1, 1), "rates": (2, 2), "padding": "SAME"})],
+    "isotonic_regression": [lambda: [tf.nn.isotonic_regression(c([[3.0, 3, 1, 2, 2, 0.5]])),
+                                     tf.nn.isotonic_regression(c([[1, 3], [2, 4]]), axis=0, decreasing=False)]],
+})
+_SP_A = lambda: tf.SparseTensor([[0, 0], [0, 2], [1, 1]], c([1.0, -2.0, 3.0]), [2, 3])  # noqa: E731
+_SP_B = lambda: tf.SparseTensor([[0, 2], [1, 0], [1, 1]], c([-5.0, 4.0, 1.0]), [2, 3])  # noqa: E731
+SAMPLES.update({
+    "sparse_sparse_minmax": [lambda: [tf.sparse.maximum(_SP_A(), _SP_B()).values,
+                                      tf.sparse.minimum(_SP_A(), _SP_B()).values]],
+    "sparse_bincount": [lambda: [tf.sparse.bincount(c([[1, 2, 2, 0], [3, 3, 3, 5]]), axis=-1).values,
+                                 tf.sparse.bincount(c([1, 4, 4]), weights=c([0.5, 1.0, 2.0]), minlength=6).values]],
+    "sparse_cross": [lambda: [tf.sparse.cross([tf.SparseTensor([[0, 0], [1, 0]], c(["a", "b"]), [2, 1]),
+                                               c([["x", "y"], ["z", "w"]])]).values,
+                              tf.sparse.cross_hashed([c([[1], [2]]), c([["x"], ["y"]])], num_buckets=10).values]],
+})
+SAMPLES.update({
+    "fractional_pool": [lambda: [tf.nn.fractional_max_pool(c(_POOL_IMAGE), [1.0, 1.44, 1.73, 1.0], seed=5),
+                                 tf.nn.fractional_avg_pool(c(_POOL_IMAGE), 1.5, pseudo_random=True, overlapping=True,
+                                                           seed=2)]],
+    "fractional_pool_grad": [lambda: apply(OPS["fractional_pool_grad"],
+                                           [c(_POOL_IMAGE), c(np.ones((2, 3, 3, 3), np.float32)), c([0, 2, 4, 5]),
+                                            c([0, 2, 4, 6])], {"overlapping": False, "reduce": "max"})],
+})
+_BESSEL_X = [-40.0, -2.5, 0.0, 0.3, 7.0, 31.0]
+SAMPLES.update({name: [lambda name=name: [getattr(tf.math, name)(c(_BESSEL_X)),
+                                          getattr(tf.math, name)(c(_BESSEL_X, tf.float64))]]
+                for name in ("bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e")})

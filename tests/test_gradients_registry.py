@@ -530,6 +530,29 @@ CASES.update({
                       second=False)],
 })
 
+# the nn / sparse / ragged leftovers slice
+CASES.update({
+    "sparse_fill_empty_rows": [Case(lambda v, d: tf.sparse.fill_empty_rows(
+        tf.SparseTensor([[3, 1], [1, 0], [1, 2]], v, [5, 3]), d)[0].values ** 2, (3,), ())],
+    "max_pool_with_argmax": [Case(lambda x: tf.nn.max_pool_with_argmax(x, 3, 2, "SAME")[0] ** 2, (2, 5, 6, 3)),
+                             Case(lambda x: tf.nn.max_pool_with_argmax(x, 2, 2, "VALID",
+                                                                       include_batch_in_index=True)[0], (2, 4, 4, 1))],
+    "dilation2d": [Case(lambda x, f: tf.nn.dilation2d(x, f, [1, 1, 1, 1], "SAME", "NHWC", [1, 2, 2, 1]) ** 2,
+                        (2, 5, 6, 3), (2, 3, 3), second=False),
+                   Case(lambda x, f: tf.nn.erosion2d(x, f, [1, 2, 2, 1], "VALID", "NHWC", [1, 1, 1, 1]),
+                        (1, 5, 5, 2), (2, 2, 2), second=False)],
+    "fractional_pool": [Case(lambda x: tf.nn.fractional_max_pool(x, [1.0, 1.44, 1.73, 1.0], overlapping=True,
+                                                                  seed=5)[0] ** 2, (1, 7, 9, 2), second=False),
+                        Case(lambda x: tf.nn.fractional_avg_pool(x, 1.5, pseudo_random=True, seed=3)[0] ** 2,
+                             (2, 6, 7, 1), second=False)],
+    "bessel_i0": [Case(tf.math.bessel_i0, (6,), low=-4.0, high=4.0)],
+    "bessel_i0e": [Case(tf.math.bessel_i0e, (6,), low=-4.0, high=4.0)],
+    "bessel_i1": [Case(tf.math.bessel_i1, (6,), low=-4.0, high=4.0)],
+    "bessel_i1e": [Case(tf.math.bessel_i1e, (6,), low=-4.0, high=4.0)],
+    "isotonic_regression": [Case(lambda x: tf.nn.isotonic_regression(x)[0] ** 2, (3, 5)),
+                            Case(lambda x: tf.nn.isotonic_regression(x, axis=0, decreasing=False)[0], (4, 3))],
+})
+
 # Ops through which TF registers no gradient although they may output floats: asking for one raises TF's
 # LookupError (checked in test_sets_and_counts.py), so they keep differentiable=True with no rule.
 TF_HAS_NO_GRADIENT = {"unique", "bincount", "resize_area", "extract_glimpse", "draw_bounding_boxes",

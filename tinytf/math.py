@@ -44,3 +44,12 @@ from tinytf.math_core_api import (  # noqa: E402
 __all__ += ["accumulate_n", "cumulative_logsumexp", "invert_permutation", "is_non_decreasing",
             "is_strictly_increasing", "log_softmax", "nextafter", "polyval", "softmax", "xlog1py", "zero_fraction",
             "lgamma", "digamma", "polygamma", "zeta", "lbeta", "ndtri", "erfinv", "erfcinv"]
+
+# --- the nn / sparse / ragged leftovers slice ---
+from tinytf.nn_leftovers import approx_max_k, approx_min_k  # noqa: E402
+
+__all__ += ["approx_max_k", "approx_min_k"]
+
+from tinytf.runtime.ops.bessel import bessel_i0, bessel_i0e, bessel_i1, bessel_i1e  # noqa: E402
+
+__all__ += ["bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e"]

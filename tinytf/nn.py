@@ -67,3 +67,41 @@ from tinytf.ctc import (  # noqa: E402
 )
 
 __all__ += ["collapse_repeated", "ctc_beam_search_decoder", "ctc_greedy_decoder", "ctc_loss", "ctc_unique_labels"]
+
+# --- the nn / sparse / ragged leftovers slice ---------------------------------------------------------------------
+from tinytf.nn_sampled_losses import nce_loss, sampled_softmax_loss  # noqa: E402
+from tinytf.runtime.ops.unigram_sampling import (  # noqa: E402
+    fixed_unigram_candidate_sampler,
+    learned_unigram_candidate_sampler,
+)
+
+__all__ += ["nce_loss", "sampled_softmax_loss", "fixed_unigram_candidate_sampler",
+            "learned_unigram_candidate_sampler"]
+
+from tinytf.embedding_sparse import embedding_lookup_sparse, safe_embedding_lookup_sparse  # noqa: E402
+
+__all__ += ["embedding_lookup_sparse", "safe_embedding_lookup_sparse"]
+
+from tinytf.nn_leftovers import (  # noqa: E402
+    approx_max_k,
+    approx_min_k,
+    batch_norm_with_global_normalization,
+    space_to_batch,
+    with_space_to_batch,
+)
+
+__all__ += ["approx_max_k", "approx_min_k", "batch_norm_with_global_normalization", "space_to_batch",
+            "with_space_to_batch"]
+
+from tinytf.nn_leftovers import erosion2d  # noqa: E402
+from tinytf.runtime.ops.window_argmax import dilation2d, max_pool_with_argmax  # noqa: E402
+
+__all__ += ["erosion2d", "dilation2d", "max_pool_with_argmax"]
+
+from tinytf.runtime.ops.isotonic import isotonic_regression  # noqa: E402
+
+__all__ += ["isotonic_regression"]
+
+from tinytf.runtime.ops.fractional_pool import fractional_avg_pool, fractional_max_pool  # noqa: E402
+
+__all__ += ["fractional_avg_pool", "fractional_max_pool"]

@@ -19,3 +19,11 @@ from .random_generator import *  # noqa: F401,F403
 
 __all__ = [*_stateful.__all__, *_stateless.__all__, *_generator.__all__, *_distributions.__all__,
            "all_candidate_sampler", "log_uniform_candidate_sampler", "uniform_candidate_sampler"]
+
+# --- the nn / sparse / ragged leftovers slice: unigram candidate samplers --------------------------------------
+from tinytf.runtime.ops.unigram_sampling import (  # noqa: E402
+    fixed_unigram_candidate_sampler,
+    learned_unigram_candidate_sampler,
+)
+
+__all__ += ["fixed_unigram_candidate_sampler", "learned_unigram_candidate_sampler"]

@@ -87,6 +87,10 @@ from . import (  # noqa: F401
 )
 
 # isort: split
+# The nn / sparse / ragged leftovers of the API-breadth slice (kept apart: other slices append above).
+from . import bessel, fractional_pool, isotonic, sparse_fill, sparse_more, unigram_sampling, window_argmax  # noqa: F401
+
+# isort: split
 # Gradient rules attach to registered ops, so they are imported after every family.
 from . import (  # noqa: F401
     array_dynamic_grad,

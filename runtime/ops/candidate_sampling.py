@@ -9,6 +9,8 @@ and the expected counts become 1 - (1 - p)^tries, as TF approximates them."""
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import math
 
 import numpy as np
@@ -18,7 +20,7 @@ from ..dispatch import apply, convert_to_tensor
 from ..errors import InvalidArgumentError
 from ..registry import OpDef, register
 from . import philox
-from .random import stream_for
+from .random import get_seed, stream_for
 
 _SAMPLES32_PER_CANDIDATE = 2048
 
@@ -45,14 +47,29 @@ class _Uniform:
         return np.float32(1.0 / self.range_max)
 
 
+def _libm_float_functions():
+    """glibc's log1pf and expm1f, which TF's kernel calls: neither is always correctly rounded, so a float32 of
+    the double result can differ from them in the last bit. Without a C library, (log1p, expm1) in double."""
+    try:
+        libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+        functions = (libm.log1pf, libm.expm1f)
+    except (OSError, AttributeError):
+        return math.log1p, math.expm1
+    for f in functions:
+        f.restype, f.argtypes = ctypes.c_float, [ctypes.c_float]
+    return functions
+
+
+_log1pf, _expm1f = _libm_float_functions()
+
+
 def _expected_count(p: np.float32, batch_size: int, tries: int) -> np.float32:
-    """TF's ExpectedCountHelper, in float32: p * batch without rejection, else 1 - (1 - p)^tries. Each step is
-    rounded to float32 as C's log1pf and expm1f round (computed in double first: numpy's float32 versions
-    differ from glibc's in the last bit)."""
+    """TF's ExpectedCountHelper, in float32: p * batch without rejection, else 1 - (1 - p)^tries, each step
+    rounded to float32 as C's log1pf and expm1f round it."""
     if tries == batch_size:
         return np.float32(p * np.float32(batch_size))
-    log_miss = np.float32(math.log1p(-float(p)))
-    return np.float32(-math.expm1(float(np.float32(np.float32(tries) * log_miss))))
+    log_miss = np.float32(_log1pf(-float(p)))
+    return np.float32(-_expm1f(float(np.float32(np.float32(tries) * log_miss))))
 
 
 def _check_true_classes(true_classes, num_true, range_max):
@@ -180,6 +197,7 @@ compute_accidental_hits_op = register(OpDef(
 def compute_accidental_hits(true_classes, sampled_candidates, num_true, seed=None, name=None):
     """`tf.nn.compute_accidental_hits`: (indices, ids, weights) of the sampled candidates that are true classes,
     the weights -FLT_MAX, to add to their logits."""
+    get_seed(seed)  # unused by the kernel, but TF derives it: with a global seed it takes the next op seed
     return apply(compute_accidental_hits_op, (convert_to_tensor(true_classes, dtypes.int64),
                                               convert_to_tensor(sampled_candidates, dtypes.int64)),
                  {"num_true": int(num_true)}, name=name)

@@ -130,18 +130,28 @@ class RandomStream:
 
     def generator_for(self, kernel: str, dtype, shape_dtype="int32") -> philox.PhiloxGenerator:
         """The generator of this op's kernel (`kernel` and the dtypes name it, as TF's kernel cache)."""
-        key = (kernel, np.dtype(dtype), np.dtype(shape_dtype))
-        if self.shared:
-            cache, key = _seeds.eager_kernels, (*key, self.seed)
-        else:
-            if self._epoch != _seeds.epoch:  # set_seed since: TF's kernels start over too
-                self._own.clear()
-                self._epoch = _seeds.epoch
-            cache = self._own
+        cache, key = self._cache((kernel, np.dtype(dtype), np.dtype(shape_dtype)))
         generator = cache.get(key)
         if generator is None:
             generator = cache[key] = philox.PhiloxGenerator(*(self.seed or (0, 0)))
         return generator
+
+    def kernel_state(self, kernel: str, make):
+        """What a kernel keeps between runs besides its generator (the learned unigram sampler's counts), kept
+        where its generator is, so it lives, is shared and starts over exactly as the generator does."""
+        cache, key = self._cache(("state", kernel))
+        value = cache.get(key)
+        if value is None:
+            value = cache[key] = make()
+        return value
+
+    def _cache(self, key):
+        if self.shared:
+            return _seeds.eager_kernels, (*key, self.seed)
+        if self._epoch != _seeds.epoch:  # set_seed since: TF's kernels start over too
+            self._own.clear()
+            self._epoch = _seeds.epoch
+        return self._own, key
 
     def fresh(self) -> RandomStream:
         """The same seeds with generators of its own: what a random node copied into another graph (a nested

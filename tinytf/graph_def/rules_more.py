@@ -1254,3 +1254,8 @@ from .rules_signal import UNEXPORTED as _SIGNAL_UNEXPORTED  # noqa: E402
 RULES.update(_SIGNAL_RULES)
 TF_NAMES.update(_SIGNAL_TF_NAMES)
 UNEXPORTED.update(_SIGNAL_UNEXPORTED)
+
+# The nn / sparse / ragged leftovers' ops: not exported yet (the reasons are in that module).
+from .rules_nn_sparse import UNEXPORTED_NN_SPARSE  # noqa: E402
+
+UNEXPORTED.update(UNEXPORTED_NN_SPARSE)

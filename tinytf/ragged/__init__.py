@@ -29,3 +29,15 @@ def builtins_range(n):
     import builtins
 
     return builtins.range(n)
+
+
+# --- the nn / sparse / ragged leftovers slice ---
+from .more import (  # noqa: E402,F401
+    boolean_mask,
+    cross,
+    cross_hashed,
+    row_splits_to_segment_ids,
+    segment_ids_to_row_splits,
+    stack,
+    stack_dynamic_partitions,
+)

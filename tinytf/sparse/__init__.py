@@ -15,3 +15,26 @@ from .reshape import expand_dims, eye, transpose  # noqa: F401
 from .sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: F401
 
 matmul = sparse_dense_matmul
+
+# --- the nn / sparse / ragged leftovers slice (tf.sparse.reshape replaces the submodule of that name here) ---
+from .combine import (  # noqa: E402,F401
+    bincount,
+    cross,
+    cross_hashed,
+    mask,
+    maximum,
+    minimum,
+    sampled_addmm,
+    softmax,
+    split,
+    to_indicator,
+)
+from .entries import (  # noqa: E402,F401
+    fill_empty_rows,
+    reset_shape,
+    reshape,
+    retain,
+    segment_mean,
+    segment_sqrt_n,
+    segment_sum,
+)
