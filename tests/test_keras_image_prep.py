@@ -175,8 +175,10 @@ def test_resizing_keeps_integer_dtypes_and_shapes():
     assert out.dtype == tf.uint8 and out.shape == (2, 4, 4, 3)
     assert L.Resizing(3, 2).compute_output_shape((None, 9, 9, 3)) == (None, 3, 2, 3)
     assert L.CenterCrop(3, 2, data_format="channels_first").compute_output_shape((None, 3, 9, 9)) == (None, 3, 3, 2)
-    with pytest.raises(NotImplementedError, match="bicubic"):
-        L.Resizing(3, 3, interpolation="bicubic")(x)
+    bicubic = L.Resizing(3, 3, interpolation="bicubic")(x.astype("float32"))
+    np.testing.assert_allclose(bicubic, tf.image.resize(x.astype("float32"), (3, 3), method="bicubic"))
+    with pytest.raises(ValueError, match="interpolation=gaussian"):  # Keras' TF backend has no gaussian resize
+        L.Resizing(3, 3, interpolation="gaussian")(x)
 
 
 def test_rank_errors_name_the_layer():

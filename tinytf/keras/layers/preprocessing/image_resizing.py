@@ -9,8 +9,7 @@ import tinytf as _tf
 
 from .image_layer_base import BaseImagePreprocessingLayer, height_width
 
-_INTERPOLATIONS = ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5", "gaussian", "mitchellcubic")
-_IN_TINYTF = ("bilinear", "nearest")  # the methods tf.image.resize has in tinytf
+_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic", "area")  # Keras 3's TF backend
 
 
 def _scaled(size, target_num, target_den):
@@ -64,9 +63,6 @@ def resize_images(images, height, width, interpolation="bilinear", crop_to_aspec
     if interpolation not in _INTERPOLATIONS:
         raise ValueError(f"Invalid value for argument `interpolation`. Expected of one {_INTERPOLATIONS}. "
                          f"Received: interpolation={interpolation}")
-    if interpolation not in _IN_TINYTF:
-        raise NotImplementedError(f"Resizing: interpolation={interpolation!r} needs tf.image.resize's "
-                                  f"{interpolation} method, which tinytf does not have (it has {_IN_TINYTF})")
     if crop_to_aspect and pad_to_aspect:
         raise ValueError("Only one of `pad_to_aspect_ratio` & `crop_to_aspect_ratio` can be `True`.")
     if crop_to_aspect:
@@ -100,10 +96,7 @@ class Resizing(BaseImagePreprocessingLayer):
         if fill_mode != "constant":
             raise ValueError(f"Invalid value for argument `fill_mode`. Only `'constant'` is supported. Received: "
                              f"fill_mode={fill_mode}")
-        if interpolation not in _INTERPOLATIONS:
-            raise ValueError(f"Invalid value for argument `interpolation`. Expected of one {_INTERPOLATIONS}. "
-                             f"Received: interpolation={interpolation}")
-        self.height, self.width = height, width
+        self.height, self.width = height, width  # the interpolation is checked at call, as Keras' backend does
         self.interpolation = interpolation
         self.crop_to_aspect_ratio, self.pad_to_aspect_ratio = crop_to_aspect_ratio, pad_to_aspect_ratio
         self.fill_mode, self.fill_value = fill_mode, fill_value
