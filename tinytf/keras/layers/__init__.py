@@ -182,3 +182,31 @@ __all__ += ["MelSpectrogram", "STFTSpectrogram"]
 from .conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D  # noqa: E402
 
 __all__ += ["ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"]
+
+# Keras 3's later image augmentation layers (augment's block; tinytf/keras/layers/preprocessing/image_*.py)
+from .preprocessing.image_color_ops import (  # noqa: E402
+    AutoContrast,
+    Equalization,
+    RandomColorDegeneration,
+    RandomGaussianBlur,
+    RandomInvert,
+    RandomPosterization,
+    RandomSharpness,
+    Solarization,
+)
+
+__all__ += ["AutoContrast", "Equalization", "RandomColorDegeneration", "RandomGaussianBlur", "RandomInvert",
+            "RandomPosterization", "RandomSharpness", "Solarization"]
+from .preprocessing.image_composite import AugMix, Pipeline, RandAugment  # noqa: E402
+from .preprocessing.image_geometric_more import (  # noqa: E402
+    RandomErasing,
+    RandomHeight,
+    RandomPerspective,
+    RandomShear,
+    RandomWidth,
+    ThresholdedReLU,
+)
+from .preprocessing.image_mixing import CutMix, MixUp  # noqa: E402
+
+__all__ += ["AugMix", "Pipeline", "RandAugment", "RandomErasing", "RandomHeight", "RandomPerspective", "RandomShear",
+            "RandomWidth", "ThresholdedReLU", "CutMix", "MixUp"]

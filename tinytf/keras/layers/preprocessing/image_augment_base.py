@@ -1,0 +1,85 @@
+"""What the augmentation layers of Keras 3 added after its first image layers share: the split of each layer into
+`get_random_transformation` (every random draw, in Keras' order) and `transform_images` (the work, given the
+draws), which RandAugment, AugMix and Pipeline call on their member layers with a generator of their own; and
+the `value_range` check with Keras' message. Everything here runs on a channels-last batch: the base layer
+transposes channels_first images around `transform`."""
+
+from __future__ import annotations
+
+import tinytf as _tf
+
+from .image_layer_base import BaseImagePreprocessingLayer
+
+VALUE_RANGE_ERROR = "The `value_range` argument should be a list of two numbers. "
+
+
+def checked_value_range(value_range) -> list:
+    """Keras' _set_value_range: a list or tuple of two numbers, kept sorted (as a list)."""
+    if not isinstance(value_range, (tuple, list)) or len(value_range) != 2:
+        raise ValueError(VALUE_RANGE_ERROR + f"Received: value_range={value_range}")
+    return sorted(value_range)
+
+
+def transform_value_range(images, original_range, target_range, dtype="float32"):
+    """Keras' _transform_value_range: values moved from one [min, max] to another (as given when equal), with
+    the ranges' ends cast to `dtype` first as Keras casts them."""
+    if original_range[0] == target_range[0] and original_range[1] == target_range[1]:
+        return images
+    images = _tf.cast(images, dtype)
+    low, high = (_tf.cast(v, dtype) for v in original_range)
+    target_low, target_high = (_tf.cast(v, dtype) for v in target_range)
+    return (images - low) / (high - low) * (target_high - target_low) + target_low
+
+
+class AugmentLayer(BaseImagePreprocessingLayer):
+    """A layer whose call is `transform_images(images, get_random_transformation(images, training), training)`.
+    `seed` given to get_random_transformation replaces the layer's own generator (how RandAugment and AugMix
+    drive their member layers)."""
+
+    def call(self, inputs, training=True):
+        if isinstance(inputs, dict):
+            return self._call_on_dict(dict(inputs), training)
+        self._single_image = _tf.convert_to_tensor(inputs).shape.rank == 3
+        return super().call(inputs, training)
+
+    def _call_on_dict(self, data, training):
+        """Keras' dict inputs: "images" transformed, "labels" transformed with the same draws (mixed by CutMix
+        and MixUp, kept by the others)."""
+        for key in ("bounding_boxes", "segmentation_masks"):
+            if key in data:
+                raise NotImplementedError(f"Layer '{self.name}' ({type(self).__name__}): tinytf's image augmentation "
+                                          f"layers take 'images' and 'labels' in a dict input, not {key!r}.")
+        images = _tf.cast(_tf.convert_to_tensor(data["images"]), self.compute_dtype)
+        if images.shape.rank not in (3, 4):
+            raise ValueError(f"Expected image tensor to have rank 3 (single image) or 4 (batch of images). "
+                             f"Received: data.shape={images.shape}")
+        single = self._single_image = images.shape.rank == 3
+        batch = _tf.expand_dims(images, 0) if single else images
+        if self.data_format == "channels_first":
+            batch = _tf.transpose(batch, [0, 2, 3, 1])
+        transformation = self.get_random_transformation(batch, training)
+        out = self.transform_images(batch, transformation, training)
+        if self.data_format == "channels_first":
+            out = _tf.transpose(out, [0, 3, 1, 2])
+        data["images"] = _tf.squeeze(out, [0]) if single else out
+        if "labels" in data:
+            labels = _tf.convert_to_tensor(data["labels"])
+            labels = self.transform_labels(_tf.expand_dims(labels, 0) if single else labels, transformation,
+                                           training)
+            data["labels"] = _tf.squeeze(labels, [0]) if single else labels
+        return data
+
+    def transform_labels(self, labels, transformation, training=True):
+        return labels
+
+    def transform(self, images, training):
+        return self.transform_images(images, self.get_random_transformation(images, training), training)
+
+    def get_random_transformation(self, images, training=True, seed=None):
+        return None
+
+    def transform_images(self, images, transformation, training=True):
+        raise NotImplementedError
+
+    def _seed(self, seed):
+        return self.generator if seed is None else seed
