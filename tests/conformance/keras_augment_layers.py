@@ -253,3 +253,23 @@ def p_augment_docstring_examples(tf):
     # (sequentially: TF's parallel map lets two batches read the same seed state, which is a race)
     ds = tf.data.Dataset.from_tensor_slices(_images((4, 6, 6, 3))).batch(2).map(pipeline)
     return [val(solarized[0, 0, 0]), str(solarized.dtype.name), [_rounded(b) for b in ds]]
+
+
+@program
+def p_augment_elastic_transform(tf):
+    """RandomElasticTransform on images large enough for a blurred field (sigma >= 1), every fill mode it can
+    run with; compared after adding 10 (the blur's last bits differ from TF's by up to 1e-3 of 255)."""
+    L = tf.keras.layers
+    x = _images((2, 40, 30, 2))
+    layers = [L.RandomElasticTransform(seed=1),
+              L.RandomElasticTransform(0.8, scale=(0.3, 0.9), interpolation="nearest", fill_mode="constant",
+                                       fill_value=5.0, seed=2),
+              L.RandomElasticTransform(fill_mode="wrap", seed=3), L.RandomElasticTransform(fill_mode="nearest", seed=4),
+              L.RandomElasticTransform(scale=0.5, value_range=(0, 100), seed=5)]
+    out = [_four_calls(layer, x, 10.0) for layer in layers]
+    small = L.RandomElasticTransform(seed=6)
+    out.append(_rounded(small(x[:, :8, :8]) + 10.0))
+    out.append(outcome(lambda: L.RandomElasticTransform(fill_mode="mirror", seed=7)(x), "fill_mode"))
+    out.append(outcome(lambda: L.RandomElasticTransform(interpolation="bicubic"), "interpolation"))
+    out.append(outcome(lambda: L.RandomElasticTransform(scale=1.5), "scale"))
+    return out

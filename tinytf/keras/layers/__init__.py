@@ -210,3 +210,6 @@ from .preprocessing.image_mixing import CutMix, MixUp  # noqa: E402
 
 __all__ += ["AugMix", "Pipeline", "RandAugment", "RandomErasing", "RandomHeight", "RandomPerspective", "RandomShear",
             "RandomWidth", "ThresholdedReLU", "CutMix", "MixUp"]
+from .preprocessing.image_elastic import RandomElasticTransform  # noqa: E402
+
+__all__ += ["RandomElasticTransform"]
