@@ -115,8 +115,13 @@ def test_dict_inputs_mix_labels_and_refuse_boxes():
     np.testing.assert_allclose(cut["labels"].numpy().sum(axis=1), 1.0, rtol=1e-6)
     kept = L.RandomSharpness(0.4, seed=3)({"images": x, "labels": labels})
     np.testing.assert_array_equal(kept["labels"].numpy(), labels)
-    with pytest.raises(NotImplementedError, match="bounding_boxes"):
-        L.RandomShear(0.2)({"images": x, "bounding_boxes": {"boxes": np.zeros((4, 1, 4)), "labels": labels}})
+    boxes = {"boxes": np.zeros((4, 1, 4), "float32"), "labels": np.zeros((4, 1), "int32")}
+    with pytest.raises(NotImplementedError, match="bounding boxes"):
+        L.RandomShear(0.2, bounding_box_format="xyxy")({"images": x, "bounding_boxes": boxes})
+    with pytest.raises(NotImplementedError, match="segmentation masks"):
+        L.CutMix(seed=1)({"images": x, "segmentation_masks": x[..., :1]})
+    kept = L.AugMix(seed=2, bounding_box_format="xyxy")({"images": x, "bounding_boxes": boxes})
+    np.testing.assert_array_equal(kept["bounding_boxes"]["boxes"].numpy(), boxes["boxes"])
 
 
 # --- numpy references of the arithmetic ----------------------------------------------------------------------

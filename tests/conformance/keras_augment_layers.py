@@ -273,3 +273,34 @@ def p_augment_elastic_transform(tf):
     out.append(outcome(lambda: L.RandomElasticTransform(interpolation="bicubic"), "interpolation"))
     out.append(outcome(lambda: L.RandomElasticTransform(scale=1.5), "scale"))
     return out
+
+
+@program
+def p_augment_bounding_boxes_and_masks(tf):
+    """Dict inputs with bounding boxes and segmentation masks: the colour layers keep them, MaxNumBoundingBoxes
+    cuts or pads the boxes; without bounding_box_format the layer refuses boxes."""
+    L = tf.keras.layers
+    x = _images((2, 6, 5, 3))
+    boxes = np.array([[[0, 0, 2, 2], [1, 1, 3, 4], [0, 1, 2, 3]], [[1, 0, 4, 4], [0, 0, 1, 1], [2, 2, 3, 3]]],
+                     "float32")
+    box_labels = np.array([[1, 2, 3], [4, 5, 6]], "int32")
+    masks = (np.arange(60).reshape(2, 6, 5, 1) % 3).astype("float32")
+    out = []
+    for layer in (L.MaxNumBoundingBoxes(2, bounding_box_format="xyxy"),
+                  L.MaxNumBoundingBoxes(5, fill_value=-7, bounding_box_format="xyxy"),
+                  L.Solarization(0.2, 0.5, seed=1, bounding_box_format="xyxy"),
+                  L.RandomSharpness(0.5, seed=2, bounding_box_format="rel_xyxy"),
+                  L.Equalization(bounding_box_format="xyxy"), L.RandomErasing(seed=3, bounding_box_format="xyxy")):
+        result = layer({"images": x, "bounding_boxes": {"boxes": boxes, "labels": box_labels},
+                        "labels": np.eye(2, dtype="float32"), "segmentation_masks": masks})
+        out.append([type(layer).__name__, sorted(result), val(result["bounding_boxes"]), _rounded(result["images"]),
+                    _rounded(result["labels"]), _rounded(result["segmentation_masks"]),
+                    _plain(layer.get_config())])
+    single = L.MaxNumBoundingBoxes(2, bounding_box_format="xyxy")(
+        {"images": x[0], "bounding_boxes": {"boxes": boxes[0], "labels": box_labels[0]}})
+    out.append(val(single["bounding_boxes"]))
+    out.append(_rounded(L.MaxNumBoundingBoxes(3)(x)))
+    out.append(outcome(lambda: L.Solarization()({"images": x, "bounding_boxes": {"boxes": boxes,
+                                                                                  "labels": box_labels}}),
+                       "bounding box format"))
+    return out

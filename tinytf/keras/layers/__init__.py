@@ -187,6 +187,7 @@ __all__ += ["ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"]
 from .preprocessing.image_color_ops import (  # noqa: E402
     AutoContrast,
     Equalization,
+    MaxNumBoundingBoxes,
     RandomColorDegeneration,
     RandomGaussianBlur,
     RandomInvert,
@@ -195,8 +196,8 @@ from .preprocessing.image_color_ops import (  # noqa: E402
     Solarization,
 )
 
-__all__ += ["AutoContrast", "Equalization", "RandomColorDegeneration", "RandomGaussianBlur", "RandomInvert",
-            "RandomPosterization", "RandomSharpness", "Solarization"]
+__all__ += ["AutoContrast", "Equalization", "MaxNumBoundingBoxes", "RandomColorDegeneration", "RandomGaussianBlur",
+            "RandomInvert", "RandomPosterization", "RandomSharpness", "Solarization"]
 from .preprocessing.image_composite import AugMix, Pipeline, RandAugment  # noqa: E402
 from .preprocessing.image_geometric_more import (  # noqa: E402
     RandomErasing,

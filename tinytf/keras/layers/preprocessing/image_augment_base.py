@@ -36,6 +36,18 @@ class AugmentLayer(BaseImagePreprocessingLayer):
     `seed` given to get_random_transformation replaces the layer's own generator (how RandAugment and AugMix
     drive their member layers)."""
 
+    _KEEPS_GEOMETRY = False  # True for the colour layers: boxes and masks pass through them unchanged
+
+    def __init__(self, *args, bounding_box_format=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.bounding_box_format = bounding_box_format
+
+    def get_config(self) -> dict:
+        config = super().get_config()
+        if self.bounding_box_format is not None:
+            config["bounding_box_format"] = self.bounding_box_format
+        return config
+
     def call(self, inputs, training=True):
         if isinstance(inputs, dict):
             return self._call_on_dict(dict(inputs), training)
@@ -43,12 +55,9 @@ class AugmentLayer(BaseImagePreprocessingLayer):
         return super().call(inputs, training)
 
     def _call_on_dict(self, data, training):
-        """Keras' dict inputs: "images" transformed, "labels" transformed with the same draws (mixed by CutMix
-        and MixUp, kept by the others)."""
-        for key in ("bounding_boxes", "segmentation_masks"):
-            if key in data:
-                raise NotImplementedError(f"Layer '{self.name}' ({type(self).__name__}): tinytf's image augmentation "
-                                          f"layers take 'images' and 'labels' in a dict input, not {key!r}.")
+        """Keras' dict inputs: "images" transformed, and with the same draws "labels" (mixed by CutMix and MixUp,
+        kept by the others), "bounding_boxes" ({"boxes": (N, B, 4), "labels": (N, B)}; kept by the colour
+        layers, padded or cut by MaxNumBoundingBoxes) and "segmentation_masks" (kept by the colour layers)."""
         images = _tf.cast(_tf.convert_to_tensor(data["images"]), self.compute_dtype)
         if images.shape.rank not in (3, 4):
             raise ValueError(f"Expected image tensor to have rank 3 (single image) or 4 (batch of images). "
@@ -62,12 +71,41 @@ class AugmentLayer(BaseImagePreprocessingLayer):
         if self.data_format == "channels_first":
             out = _tf.transpose(out, [0, 3, 1, 2])
         data["images"] = _tf.squeeze(out, [0]) if single else out
+
+        def batched(value):
+            value = _tf.convert_to_tensor(value)
+            return _tf.expand_dims(value, 0) if single else value
+
+        def unbatched(value):
+            return _tf.squeeze(value, [0]) if single else value
+
+        if "bounding_boxes" in data:
+            if not self.bounding_box_format:
+                raise ValueError("You passed an input with a 'bounding_boxes' key, but you didn't specify a bounding "
+                                 f"box format. Pass a `bounding_box_format` argument to your {type(self).__name__} "
+                                 "layer, e.g. `bounding_box_format='xyxy'`.")
+            boxes = {key: batched(value) for key, value in data["bounding_boxes"].items()}
+            boxes = self.transform_bounding_boxes(boxes, transformation, training)
+            data["bounding_boxes"] = {key: unbatched(value) for key, value in boxes.items()}
         if "labels" in data:
-            labels = _tf.convert_to_tensor(data["labels"])
-            labels = self.transform_labels(_tf.expand_dims(labels, 0) if single else labels, transformation,
-                                           training)
-            data["labels"] = _tf.squeeze(labels, [0]) if single else labels
+            data["labels"] = unbatched(self.transform_labels(batched(data["labels"]), transformation, training))
+        if "segmentation_masks" in data:
+            masks = self.transform_segmentation_masks(batched(data["segmentation_masks"]), transformation, training)
+            data["segmentation_masks"] = unbatched(masks)
         return data
+
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        if self._KEEPS_GEOMETRY:
+            return bounding_boxes
+        raise NotImplementedError(f"Layer '{self.name}' ({type(self).__name__}): tinytf does not move bounding boxes "
+                                  "with the images (only the colour layers, which keep them, take them).")
+
+    def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
+        if self._KEEPS_GEOMETRY:
+            return segmentation_masks
+        raise NotImplementedError(f"Layer '{self.name}' ({type(self).__name__}): tinytf does not transform "
+                                  "segmentation masks with the images (only the colour layers, which keep them, "
+                                  "take them).")
 
     def transform_labels(self, labels, transformation, training=True):
         return labels

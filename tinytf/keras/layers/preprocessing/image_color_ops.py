@@ -31,6 +31,8 @@ class Solarization(AugmentLayer):
     [addition_factor[0], addition_factor[1] * 255], clipped to [0, 255], and values at or above a threshold
     drawn from [threshold_factor[0], threshold_factor[1] * 255] inverted (255 - x)."""
 
+    _KEEPS_GEOMETRY = True
+
     _USE_BASE_FACTOR = False
 
     def __init__(self, addition_factor=0.0, threshold_factor=0.0, value_range=(0, 255), seed=None, **kwargs):
@@ -88,6 +90,8 @@ class RandomInvert(AugmentLayer):
     """Each image replaced by value_range[1] - x when a uniform draw falls below a probability itself drawn from
     the factor range (factor 1.0: probability uniform in [0, 1])."""
 
+    _KEEPS_GEOMETRY = True
+
     _USE_BASE_FACTOR = False
     _FACTOR_BOUNDS = (0, 1)
 
@@ -121,6 +125,8 @@ class RandomPosterization(AugmentLayer):
     """Each image (rescaled to [0, 255] and truncated to uint8) keeps only its top `bits` bits per channel, bits
     drawn per image from [factor[0], factor[1]) (Keras' randint: the upper bound is not drawn), or factor[0]
     when the two are equal. Keras draws even in inference (the generator moves on), and so does this."""
+
+    _KEEPS_GEOMETRY = True
 
     _USE_BASE_FACTOR = False
     _FACTOR_BOUNDS = (1, 8)
@@ -162,6 +168,8 @@ class AutoContrast(AugmentLayer):
     and inference. With channels_first Keras takes the minimum and maximum over the (channel, height) axes, and
     this does the same."""
 
+    _KEEPS_GEOMETRY = True
+
     _USE_BASE_FACTOR = False
 
     def __init__(self, value_range=(0, 255), **kwargs):
@@ -193,6 +201,8 @@ class Equalization(AugmentLayer):
     """Histogram equalization per channel, as Keras computes it: one `bins`-bin histogram of the channel over the
     whole batch, its cumulative counts turned into a lookup table (rounded half to even), each value mapped
     through it; a channel with one occupied bin is kept. Applied in training (the default) only."""
+
+    _KEEPS_GEOMETRY = True
 
     _USE_BASE_FACTOR = False
 
@@ -246,6 +256,8 @@ class RandomColorDegeneration(AugmentLayer):
     range (Keras' base factor: a number f gives [-f, f]), then clipped to value_range. Keras draws even in
     inference, and so does this."""
 
+    _KEEPS_GEOMETRY = True
+
     def __init__(self, factor, value_range=(0, 255), data_format=None, seed=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
         self._set_factor(factor)
@@ -288,6 +300,8 @@ class RandomSharpness(AugmentLayer):
     """Each image blended with its 3x3 smoothed version (weights 1/13 around, 5/13 in the middle, zero padding):
     x + (1 - 2f) * (smooth - x), f drawn per image from the factor range in [0, 1] (0.5 keeps the image, 0 blurs,
     1 sharpens), then clipped to value_range. Keras draws even in inference, and so does this."""
+
+    _KEEPS_GEOMETRY = True
 
     _USE_BASE_FACTOR = False
     _FACTOR_BOUNDS = (0, 1)
@@ -357,6 +371,8 @@ class RandomGaussianBlur(AugmentLayer):
     sigmas (one pair for the batch) are drawn from the sigma range (bounded to [0, 1] as Keras bounds it) plus
     1e-6; then clipped to value_range."""
 
+    _KEEPS_GEOMETRY = True
+
     _USE_BASE_FACTOR = False
     _FACTOR_BOUNDS = (0, 1)
 
@@ -409,3 +425,44 @@ class RandomGaussianBlur(AugmentLayer):
     def get_config(self) -> dict:
         return {**super().get_config(), "factor": self.factor, "kernel_size": self.kernel_size, "sigma": self.sigma,
                 "value_range": self.value_range, "seed": self.seed}
+
+
+class MaxNumBoundingBoxes(AugmentLayer):
+    """A dict input's bounding boxes cut or padded (with fill_value) to max_number per image; the images pass
+    through. (Keras leaves fill_value out of the config, so a reloaded layer pads with -1, and so here.)"""
+
+    _USE_BASE_FACTOR = False
+    _KEEPS_GEOMETRY = True
+
+    def __init__(self, max_number, fill_value=-1, **kwargs):
+        super().__init__(**kwargs)
+        self.max_number, self.fill_value = int(max_number), int(fill_value)
+
+    def transform_images(self, images, transformation=None, training=True):
+        return images
+
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        boxes, labels = bounding_boxes["boxes"], bounding_boxes["labels"]
+        shape = _tf.shape(boxes)
+        pad = _tf.maximum(self.max_number - shape[1], 0)
+        boxes = _tf.pad(boxes[:, :self.max_number], _tf.stack([[0, 0], _tf.stack([0, pad]), [0, 0]]),
+                        constant_values=_tf.cast(self.fill_value, boxes.dtype))
+        labels = _tf.pad(labels[:, :self.max_number], _tf.stack([[0, 0], _tf.stack([0, pad])]),
+                         constant_values=_tf.cast(self.fill_value, labels.dtype))
+        return {**bounding_boxes, "boxes": _tf.reshape(boxes, _tf.stack([shape[0], self.max_number, 4])),
+                "labels": _tf.reshape(labels, _tf.stack([shape[0], self.max_number]))}
+
+    def compute_output_shape(self, input_shape):
+        if isinstance(input_shape, dict) and "bounding_boxes" in input_shape:
+            extra = set(input_shape["bounding_boxes"]) - {"boxes", "labels"}
+            if extra:
+                raise KeyError(f"There are unsupported keys in `bounding_boxes`: {list(extra)}. Only `boxes` and "
+                               "`labels` are supported.")
+            boxes = list(input_shape["bounding_boxes"]["boxes"])
+            labels = list(input_shape["bounding_boxes"]["labels"])
+            boxes[1] = labels[1] = self.max_number
+            input_shape["bounding_boxes"]["boxes"], input_shape["bounding_boxes"]["labels"] = boxes, labels
+        return input_shape
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "max_number": self.max_number}

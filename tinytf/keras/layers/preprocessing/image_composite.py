@@ -105,7 +105,9 @@ class _Contrast(RandomContrast):
 def _member_layers(owner, names, kwargs):
     """Keras' members of RandAugment and AugMix, made in Keras' order (their default seeds are drawn in it)."""
     factor, value_range, seed = owner.factor, owner.value_range, owner.seed
-    common = {"data_format": owner.data_format, **{k: v for k, v in kwargs.items() if k != "name"}}
+    # (the members never see boxes: AugMix keeps them itself, RandAugment does not take them)
+    common = {"data_format": owner.data_format,
+              **{k: v for k, v in kwargs.items() if k not in ("name", "bounding_box_format")}}
     makers = {
         "random_shear": lambda: RandomShear(x_factor=factor, y_factor=factor, interpolation=owner.interpolation,
                                             seed=seed, **common),
@@ -213,6 +215,9 @@ class AugMix(AugmentLayer):
         _member_layers(self, [n for n in _AUGMIX_MADE_IN if n in self._augment_layers], kwargs)
 
     build = RandAugment.build
+
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        return bounding_boxes  # Keras' AugMix keeps the boxes (it mixes whole images)
 
     def _members(self):
         return self._augment_layers

@@ -198,6 +198,8 @@ class RandomErasing(AugmentLayer):
     height, s drawn from `scale`) replaced by fill_value, or, when fill_value is None, by Gaussian noise times
     value_range[1]; the fill clipped to value_range."""
 
+    _KEEPS_GEOMETRY = True
+
     _USE_BASE_FACTOR = False
     _FACTOR_BOUNDS = (0, 1)
 
