@@ -284,3 +284,49 @@ def test_thresholded_relu_and_axis_resizes():
     assert out.shape == (2, 12, 6, 3)
     out = L.RandomWidth((-0.5, -0.5), seed=1)(_images((8, 6, 3)))
     assert out.shape == (8, 3, 3)
+
+
+def _clahe_reference(image, clip_limit, grid):
+    """CLAHE of one (H, W) channel written tile by tile and pixel by pixel (H and W multiples of the grid)."""
+    height, width = image.shape
+    tile_h, tile_w = height // grid[0], width // grid[1]
+    tables = np.zeros((grid[0] + 2, grid[1] + 2, 256))
+    for ty in range(grid[0]):
+        for tx in range(grid[1]):
+            tile = np.clip(image[ty * tile_h:(ty + 1) * tile_h, tx * tile_w:(tx + 1) * tile_w].astype(int), 0, 255)
+            hist = np.bincount(tile.ravel(), minlength=256).astype("float64")
+            if clip_limit > 0:
+                limit = clip_limit * tile_h * tile_w / 256
+                excess = np.sum(hist - np.minimum(hist, limit))
+                hist = np.minimum(hist, limit) + excess / 256
+            cdf = np.cumsum(hist)
+            tables[ty + 1, tx + 1] = np.clip((cdf - cdf.min()) * 255 / (tile_h * tile_w - cdf.min()), 0, 255)
+    tables[0], tables[-1] = tables[1], tables[-2]  # the border tiles repeat their neighbours
+    tables[:, 0], tables[:, -1] = tables[:, 1], tables[:, -2]
+    out = np.zeros(image.shape)
+    for y in range(height):
+        for x in range(width):
+            gy, gx = (y - tile_h / 2) / tile_h + 1, (x - tile_w / 2) / tile_w + 1
+            y0, x0 = int(np.floor(gy)), int(np.floor(gx))
+            wy, wx = gy - y0, gx - x0
+            v = int(np.clip(image[y, x], 0, 255))
+            top = tables[y0, x0, v] * (1 - wx) + tables[y0, x0 + 1, v] * wx
+            bottom = tables[y0 + 1, x0, v] * (1 - wx) + tables[y0 + 1, x0 + 1, v] * wx
+            out[y, x] = top * (1 - wy) + bottom * wy
+    return out
+
+
+@pytest.mark.parametrize("clip_limit, grid", [(4.0, (2, 3)), (0.0, (4, 2)), (1.5, (1, 1))])
+def test_clahe_against_a_tile_by_tile_reference(clip_limit, grid):
+    rng = np.random.default_rng(5)
+    x = (rng.uniform(0, 1, (2, 12, 12, 2)) ** 2 * 180 + 30).astype("float32")
+    layer = L.ContrastLimitedAdaptiveHistogramEqualization(clip_limit=clip_limit, tile_grid_size=grid)
+    out = layer(x).numpy()
+    for b in range(2):
+        for c in range(2):
+            np.testing.assert_allclose(out[b, ..., c], _clahe_reference(x[b, ..., c], clip_limit, grid),
+                                       rtol=1e-4, atol=1e-3)
+    step = tf.function(lambda images: layer(images), input_signature=[tf.TensorSpec([None, 12, 12, 2])])
+    np.testing.assert_allclose(step(tf.constant(x)).numpy(), out, rtol=1e-6)
+    clone = type(layer).from_config(layer.get_config())
+    np.testing.assert_array_equal(clone(x).numpy(), out)

@@ -304,3 +304,20 @@ def p_augment_bounding_boxes_and_masks(tf):
                                                                                   "labels": box_labels}}),
                        "bounding box format"))
     return out
+
+
+@program
+def p_augment_clahe(tf):
+    """ContrastLimitedAdaptiveHistogramEqualization: tiles that divide the image and tiles that need symmetric
+    padding, no clip limit, value_range (0, 1), uint8 images (cast back to uint8), channels_first; the same in
+    inference."""
+    C = tf.keras.layers.ContrastLimitedAdaptiveHistogramEqualization
+    rng = np.random.default_rng(0)
+    x = (rng.uniform(0, 1, (2, 20, 17, 3)) ** 2 * 200 + 20).astype("float32")
+    cases = [(C(), x), (C(clip_limit=2.0, tile_grid_size=(4, 3)), x), (C(clip_limit=0, tile_grid_size=(5, 5)), x),
+             (C(value_range=(0, 1), tile_grid_size=(3, 2)), x / np.float32(255.0)),
+             (C(tile_grid_size=(2, 2)), x.astype("uint8")),
+             (C(tile_grid_size=(3, 3), data_format="channels_first"), np.transpose(x, (0, 3, 1, 2)))]
+    out = [[val(layer(data)), _rounded(layer(data[0])), _rounded(layer(data, training=False))] for layer, data in cases]
+    out.append(_plain(C(clip_limit=3.0, tile_grid_size=(4, 4)).get_config()))
+    return out

@@ -214,3 +214,6 @@ __all__ += ["AugMix", "Pipeline", "RandAugment", "RandomErasing", "RandomHeight"
 from .preprocessing.image_elastic import RandomElasticTransform  # noqa: E402
 
 __all__ += ["RandomElasticTransform"]
+from .preprocessing.image_clahe import ContrastLimitedAdaptiveHistogramEqualization  # noqa: E402
+
+__all__ += ["ContrastLimitedAdaptiveHistogramEqualization"]
