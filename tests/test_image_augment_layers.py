@@ -119,7 +119,10 @@ def test_dict_inputs_mix_labels_and_refuse_boxes():
     with pytest.raises(NotImplementedError, match="bounding boxes"):
         L.RandomShear(0.2, bounding_box_format="xyxy")({"images": x, "bounding_boxes": boxes})
     with pytest.raises(NotImplementedError, match="segmentation masks"):
-        L.CutMix(seed=1)({"images": x, "segmentation_masks": x[..., :1]})
+        L.MixUp(seed=1)({"images": x, "segmentation_masks": x[..., :1]})
+    masks = (np.arange(4 * 36).reshape(4, 6, 6, 1) % 3).astype("float32")
+    moved = L.RandomShear(0.4, seed=3)({"images": x, "segmentation_masks": masks})["segmentation_masks"].numpy()
+    assert set(np.unique(moved)) <= {0.0, 1.0, 2.0} and not np.array_equal(moved, masks)  # classes stay classes
     kept = L.AugMix(seed=2, bounding_box_format="xyxy")({"images": x, "bounding_boxes": boxes})
     np.testing.assert_array_equal(kept["bounding_boxes"]["boxes"].numpy(), boxes["boxes"])
 

@@ -321,3 +321,23 @@ def p_augment_clahe(tf):
     out = [[val(layer(data)), _rounded(layer(data[0])), _rounded(layer(data, training=False))] for layer, data in cases]
     out.append(_plain(C(clip_limit=3.0, tile_grid_size=(4, 4)).get_config()))
     return out
+
+
+@program
+def p_augment_segmentation_masks(tf):
+    """Segmentation masks in a dict move with the images (nearest neighbour) through the geometric layers, are
+    cut and pasted by CutMix, picked and mixed by RandAugment and AugMix, and kept by the colour layers."""
+    L = tf.keras.layers
+    x = _images((3, 12, 10, 3))
+    masks = (np.arange(360).reshape(3, 12, 10, 1) % 4).astype("float32")
+    random.seed(1)
+    out = []
+    for layer in (L.RandomShear(0.3, 0.3, seed=1), L.RandomPerspective(seed=2), L.RandomElasticTransform(seed=3),
+                  L.CutMix(seed=4), L.RandAugment(num_ops=3, factor=0.7, seed=5), L.AugMix(seed=6),
+                  L.RandomSharpness(0.4, seed=7)):
+        offset = 10.0 if isinstance(layer, L.RandomPerspective) else 0.0
+        result = layer({"images": x, "segmentation_masks": masks})
+        single = layer({"images": x[0], "segmentation_masks": masks[0]}, training=False)
+        out.append([type(layer).__name__, _rounded(result["segmentation_masks"]), _rounded(result["images"] + offset),
+                    _rounded(single["segmentation_masks"])])
+    return out

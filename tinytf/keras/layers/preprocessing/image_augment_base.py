@@ -101,8 +101,14 @@ class AugmentLayer(BaseImagePreprocessingLayer):
                                   "with the images (only the colour layers, which keep them, take them).")
 
     def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
+        """Keras' default: the colour layers keep masks, the geometric ones move them as the images (nearest
+        neighbour, so that classes stay classes)."""
         if self._KEEPS_GEOMETRY:
             return segmentation_masks
+        if hasattr(self, "_warp"):
+            if not training or transformation is None:
+                return segmentation_masks
+            return self._warp(segmentation_masks, transformation, "nearest")
         raise NotImplementedError(f"Layer '{self.name}' ({type(self).__name__}): tinytf does not transform "
                                   "segmentation masks with the images (only the colour layers, which keep them, "
                                   "take them).")

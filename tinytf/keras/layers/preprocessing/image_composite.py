@@ -43,30 +43,37 @@ def _drawing_from(layer, seed):
 class _Rotation(RandomRotation):
     def get_random_transformation(self, images, training=True, seed=None):
         with _drawing_from(self, seed):
-            return {"rotation_matrix": self.transforms(images)} if training else None
+            return {"matrix": self.transforms(images)} if training else None
 
     def transform_images(self, images, transformation, training=True):
         images = _tf.cast(images, self.compute_dtype)
         if not training or transformation is None:
             return images
-        return affine_transform(images, transformation["rotation_matrix"], self.interpolation, self.fill_mode,
-                                self.fill_value)
+        return self._warp(images, transformation, self.interpolation)
+
+    def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
+        if not training or transformation is None:
+            return segmentation_masks
+        return self._warp(segmentation_masks, transformation, "nearest")
+
+    def _warp(self, images, transformation, interpolation):
+        return affine_transform(images, transformation["matrix"], interpolation, self.fill_mode, self.fill_value)
 
 
 class _Translation(RandomTranslation):
-    def get_random_transformation(self, images, training=True, seed=None):
-        with _drawing_from(self, seed):
-            return {"translation_matrix": self.transforms(images)} if training else None
+    get_random_transformation = _Rotation.get_random_transformation
+    transform_images = _Rotation.transform_images
+    transform_segmentation_masks = _Rotation.transform_segmentation_masks
+    _warp = _Rotation._warp
 
-    def transform_images(self, images, transformation, training=True):
-        images = _tf.cast(images, self.compute_dtype)
-        if not training or transformation is None:
-            return images
-        return affine_transform(images, transformation["translation_matrix"], self.interpolation, self.fill_mode,
-                                self.fill_value)
+
+def _keeps_masks(self, segmentation_masks, transformation, training=True):
+    return segmentation_masks
 
 
 class _Brightness(RandomBrightness):
+    transform_segmentation_masks = _keeps_masks
+
     def get_random_transformation(self, images, training=True, seed=None):
         n = batch_size(images)
         if not training:
@@ -84,6 +91,8 @@ class _Brightness(RandomBrightness):
 
 
 class _Contrast(RandomContrast):
+    transform_segmentation_masks = _keeps_masks
+
     def get_random_transformation(self, images, training=True, seed=None):
         n = batch_size(images)
         if not training:
@@ -182,6 +191,17 @@ class RandAugment(AugmentLayer):
                 images = _tf.where(_tf.equal(picks[i], index), done, images)
         return _tf.cast(images, self.compute_dtype)
 
+    def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
+        if not training:
+            return segmentation_masks
+        picks = transformation["layer_idxes"]
+        for i in range(self.num_ops):
+            for index, (name, value) in enumerate(transformation["transforms"].items()):
+                done = getattr(self, name).transform_segmentation_masks(segmentation_masks, value)
+                segmentation_masks = _tf.where(_tf.equal(picks[i], index), _tf.cast(done, segmentation_masks.dtype),
+                                               segmentation_masks)
+        return segmentation_masks
+
     def get_config(self) -> dict:
         return {**super().get_config(), "value_range": self.value_range, "num_ops": self.num_ops,
                 "factor": self.factor, "interpolation": self.interpolation, "seed": self.seed}
@@ -255,6 +275,19 @@ class AugMix(AugmentLayer):
         images = weight_sample * images + (1 - weight_sample) * mixed
         return _tf.clip_by_value(images, _tf.cast(self.value_range[0], images.dtype),
                                  _tf.cast(self.value_range[1], images.dtype))
+
+    def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
+        if not training:
+            return segmentation_masks
+        weights = _tf.cast(transformation["chain_mixing_weights"], self.compute_dtype)
+        weight_sample = _tf.cast(transformation["weight_sample"], self.compute_dtype)
+        mixed = _tf.zeros_like(segmentation_masks)
+        for index, chain in enumerate(transformation["chain_transforms"]):
+            chained = segmentation_masks
+            for name, value in chain:
+                chained = getattr(self, name).transform_segmentation_masks(chained, value)
+            mixed += chained * weights[index]
+        return weight_sample * segmentation_masks + (1 - weight_sample) * mixed
 
     def get_config(self) -> dict:
         return {**super().get_config(), "value_range": self.value_range, "num_chains": self.num_chains,

@@ -130,13 +130,16 @@ class RandomElasticTransform(AugmentLayer):
         images = _tf.cast(images, self.compute_dtype)
         if not training or transformation is None:
             return images
+        return self._warp(images, transformation, self.interpolation)
+
+    def _warp(self, images, transformation, interpolation):
         if any(d is None for d in images.shape[1:]):
             raise ValueError(f"Layer '{self.name}' (RandomElasticTransform) needs images of a known height, width "
                              f"and channel count. Received: images.shape={images.shape}")
         height, width = int(images.shape[1]), int(images.shape[2])
         factor = transformation["distortion_factor"]
         alpha, sigma = max(height, width) * (0.1 * factor), min(height, width) * (0.05 * factor)
-        moved = elastic_transform(images, alpha, sigma, self.interpolation, self.fill_mode, self.fill_value,
+        moved = elastic_transform(images, alpha, sigma, interpolation, self.fill_mode, self.fill_value,
                                   transformation["seed"])
         images = _tf.where(_tf.reshape(transformation["apply_transform"], [-1, 1, 1, 1]), moved, images)
         images = _tf.clip_by_value(images, _tf.cast(self.value_range[0], images.dtype),

@@ -76,10 +76,13 @@ class RandomShear(AugmentLayer):
         images = _tf.cast(images, self.compute_dtype)
         if not training or transformation is None:
             return images
+        return self._warp(images, transformation, self.interpolation)
+
+    def _warp(self, images, transformation, interpolation):
         shear = _tf.cast(transformation["shear_factor"], "float32")
         ones, zeros = _tf.ones_like(shear[:, 0]), _tf.zeros_like(shear[:, 0])
         matrix = _tf.stack([ones, shear[:, 0], zeros, shear[:, 1], ones, zeros, zeros, zeros], axis=1)
-        return affine_transform(images, matrix, self.interpolation, self.fill_mode, self.fill_value)
+        return affine_transform(images, matrix, interpolation, self.fill_mode, self.fill_value)
 
     def get_config(self) -> dict:
         return {**super().get_config(), "x_factor": self.x_factor, "y_factor": self.y_factor,
@@ -143,12 +146,15 @@ class RandomPerspective(AugmentLayer):
         images = _tf.cast(images, self.compute_dtype)
         if not training or transformation is None:
             return images
+        return self._warp(images, transformation, self.interpolation)
+
+    def _warp(self, images, transformation, interpolation):
         matrix = homography_matrix(_tf.cast(transformation["start_points"], "float32"),
                                    _tf.cast(transformation["end_points"], "float32"))
         height, width = height_width(images)
         size = [height, width] if isinstance(height, int) and isinstance(width, int) else _tf.shape(images)[1:3]
         warped = image_projective_transform_v3(images, matrix, size, fill_value=self.fill_value,
-                                               interpolation=self.interpolation.upper(), fill_mode="CONSTANT")
+                                               interpolation=interpolation.upper(), fill_mode="CONSTANT")
         apply = _tf.reshape(transformation["apply_perspective"], [-1, 1, 1, 1])
         return _tf.where(apply, warped, images)
 

@@ -50,6 +50,9 @@ class CutMix(AugmentLayer):
         return _tf.where(transformation["batch_masks"], _tf.gather(images, transformation["permutation_order"]),
                          images)
 
+    def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
+        return self.transform_images(segmentation_masks, transformation, training)
+
     def transform_labels(self, labels, transformation, training=True):
         if not training or transformation is None:
             return labels
@@ -86,6 +89,10 @@ class MixUp(AugmentLayer):
         weight = _tf.cast(_tf.reshape(transformation["mix_weight"], [-1, 1, 1, 1]), self.compute_dtype)
         mixed = _tf.cast(_tf.gather(images, transformation["permutation_order"]), self.compute_dtype)
         return weight * images + (1.0 - weight) * mixed
+
+    def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
+        # Keras gathers the masks without an axis (a flattened gather), which mixes no masks of the batch
+        raise NotImplementedError(f"Layer '{self.name}' (MixUp): tinytf does not mix segmentation masks.")
 
     def transform_labels(self, labels, transformation, training=True):
         if not training:
