@@ -182,3 +182,38 @@ __all__ += ["MelSpectrogram", "STFTSpectrogram"]
 from .conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D  # noqa: E402
 
 __all__ += ["ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"]
+
+# Keras 3's later image augmentation layers (augment's block; tinytf/keras/layers/preprocessing/image_*.py)
+from .preprocessing.image_color_ops import (  # noqa: E402
+    AutoContrast,
+    Equalization,
+    MaxNumBoundingBoxes,
+    RandomColorDegeneration,
+    RandomGaussianBlur,
+    RandomInvert,
+    RandomPosterization,
+    RandomSharpness,
+    Solarization,
+)
+
+__all__ += ["AutoContrast", "Equalization", "MaxNumBoundingBoxes", "RandomColorDegeneration", "RandomGaussianBlur",
+            "RandomInvert", "RandomPosterization", "RandomSharpness", "Solarization"]
+from .preprocessing.image_composite import AugMix, Pipeline, RandAugment  # noqa: E402
+from .preprocessing.image_geometric_more import (  # noqa: E402
+    RandomErasing,
+    RandomHeight,
+    RandomPerspective,
+    RandomShear,
+    RandomWidth,
+    ThresholdedReLU,
+)
+from .preprocessing.image_mixing import CutMix, MixUp  # noqa: E402
+
+__all__ += ["AugMix", "Pipeline", "RandAugment", "RandomErasing", "RandomHeight", "RandomPerspective", "RandomShear",
+            "RandomWidth", "ThresholdedReLU", "CutMix", "MixUp"]
+from .preprocessing.image_elastic import RandomElasticTransform  # noqa: E402
+
+__all__ += ["RandomElasticTransform"]
+from .preprocessing.image_clahe import ContrastLimitedAdaptiveHistogramEqualization  # noqa: E402
+
+__all__ += ["ContrastLimitedAdaptiveHistogramEqualization"]
