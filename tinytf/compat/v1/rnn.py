@@ -9,6 +9,7 @@ from __future__ import annotations
 from tinytf.runtime import dtypes
 
 from ... import nest
+from .rnn_cell import LayerRNNCell, MultiRNNCell, _build_cell, _RNNCellWrapper
 from .variable_scope import variable_scope
 
 
@@ -34,8 +35,6 @@ def _assert_like_rnncell(name, cell) -> None:
 
 def _builds_in_build(cell) -> bool:
     """Whether build() makes all of the cell's weights (every built-in cell), rather than its call()."""
-    from .rnn_cell import LayerRNNCell, MultiRNNCell, _RNNCellWrapper
-
     return isinstance(cell, (LayerRNNCell, MultiRNNCell, _RNNCellWrapper))
 
 
@@ -47,7 +46,7 @@ def _prepare_cell(cell, step, state, batch_size) -> None:
         return
     flat_step = nest.flatten(step)
     if _builds_in_build(cell) and len(flat_step) == 1:
-        _build_tree(cell, flat_step[0].shape)
+        _build_tree(cell, flat_step[0].shape, flat_step[0].dtype)
         return
     rows = batch_size if isinstance(batch_size, int) else 1
 
@@ -57,10 +56,8 @@ def _prepare_cell(cell, step, state, batch_size) -> None:
     cell(nest.map_structure(zeros, step), nest.map_structure(zeros, state))
 
 
-def _build_tree(cell, input_shape) -> None:
-    from .rnn_cell import _build_cell
-
-    _build_cell(cell, input_shape.as_list())
+def _build_tree(cell, input_shape, dtype) -> None:
+    _build_cell(cell, input_shape.as_list(), dtype)
 
 
 def _infer_state_dtype(explicit_dtype, state):

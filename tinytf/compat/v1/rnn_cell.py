@@ -136,7 +136,7 @@ class RNNCell(Layer):
         with _tf().name_scope(type(self).__name__ + "ZeroState"):
             return _zero_state_tensors(self.state_size, batch_size, dtypes.as_dtype(dtype))
 
-    def _build_for_rnn(self, input_shape) -> None:
+    def _build_for_rnn(self, input_shape, dtype=None) -> None:
         """Create the weights before an RNN loop runs the cell (tinytf builds no variable inside a loop body):
         the scope chosen and the weights made exactly as the first call would."""
         if self.built:
@@ -146,9 +146,9 @@ class RNNCell(Layer):
         with variable_scope(self._rnncell_scope):
             self._set_scope(None)
             with variable_scope(self._scope, reuse=self._reuse, auxiliary_name_scope=False):
-                self._build_inner(input_shape)
+                self._build_inner(input_shape, dtype)
 
-    def _build_inner(self, input_shape) -> None:
+    def _build_inner(self, input_shape, dtype=None) -> None:
         self.build(input_shape)
         self.built = True
 
@@ -159,13 +159,13 @@ class LayerRNNCell(RNNCell):
     def __call__(self, inputs, state, scope=None, *args, **kwargs):
         return Layer.__call__(self, inputs, state, *args, scope=scope, **kwargs)
 
-    def _build_for_rnn(self, input_shape) -> None:
+    def _build_for_rnn(self, input_shape, dtype=None) -> None:
         if self.built:
             return
         self._set_scope(None)
         with variable_scope(self._scope, reuse=self._reuse, auxiliary_name_scope=False):
-            if self._dtype is None:
-                self._dtype = dtypes.float32
+            if self._dtype is None:  # as the first call would: the inputs' dtype
+                self._dtype = dtypes.as_dtype(dtype) if dtype is not None else dtypes.float32
             self._build_inner(input_shape)
 
 
@@ -430,11 +430,11 @@ class MultiRNNCell(RNNCell):
     variables = weights
     trainable_variables = trainable_weights
 
-    def _build_inner(self, input_shape) -> None:
+    def _build_inner(self, input_shape, dtype=None) -> None:
         shape = list(input_shape)
         for i, cell in enumerate(self._cells):
             with variable_scope(f"cell_{i}"):
-                _build_cell(cell, shape)
+                _build_cell(cell, shape, dtype)
             shape = shape[:-1] + [_flat_size(cell.output_size)]
         self.built = True
 
@@ -462,10 +462,10 @@ def _flat_size(size) -> int:
     return int(size if isinstance(size, numbers.Integral) else size[-1])
 
 
-def _build_cell(cell, input_shape) -> None:
+def _build_cell(cell, input_shape, dtype=None) -> None:
     """Build `cell` (and the cells it wraps) in the current variable scope, as its first call would."""
     if hasattr(cell, "_build_for_rnn"):
-        cell._build_for_rnn(input_shape)
+        cell._build_for_rnn(input_shape, dtype)
 
 
 class _RNNCellWrapper(RNNCell):
@@ -501,8 +501,8 @@ class _RNNCellWrapper(RNNCell):
 
     # its weights lists stay empty, as TF 2.21's legacy wrappers' do: the wrapped cell lists its own
 
-    def _build_for_rnn(self, input_shape) -> None:
-        _build_cell(self.cell, input_shape)
+    def _build_for_rnn(self, input_shape, dtype=None) -> None:
+        _build_cell(self.cell, input_shape, dtype)
         self.built = True
 
 
