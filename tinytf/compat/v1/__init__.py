@@ -71,3 +71,6 @@ _tf1_aliases.install(globals(), "")
 for _namespace in _tf1_aliases.ALIAS_ONLY_NAMESPACES:
     _tf1_aliases.alias_namespace(globals(), _namespace)
 del _namespace
+
+# TF1's tf.layers (layers/), on the legacy Layer the RNN cells share (legacy_layer.py)
+from . import layers  # noqa: E402,F401

@@ -27,7 +27,8 @@ def snake_case(name: str) -> str:
 
 
 def _unique_layer_name(base: str) -> str:
-    """Keras' unique_object_name: the layer's `name` (`dense`, `dense_1`), counted per TF1 graph."""
+    """Keras' unique_object_name: the layer's `name` (`dense_1`, `dense_2`; its variable scope is still `dense`),
+    counted per TF1 graph."""
     graph = enclosing_tf1_graph()
     if graph is not None:
         if not hasattr(graph, "_layer_names"):
@@ -35,9 +36,8 @@ def _unique_layer_name(base: str) -> str:
         counts = graph._layer_names
     else:
         counts = _eager_layer_names
-    seen = counts.get(base, 0)
-    counts[base] = seen + 1
-    return base if seen == 0 else f"{base}_{seen}"
+    counts[base] = counts.get(base, 0) + 1  # Keras' non-zero-based count: the first is `dense_1`
+    return f"{base}_{counts[base]}"
 
 
 class Layer:
