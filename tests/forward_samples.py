@@ -755,3 +755,11 @@ SAMPLES.update({  # the decompositions of tf.linalg (runtime/ops/linalg_decompos
     "matrix_logarithm": [lambda: [tf.linalg.logm(tf.cast(_spd(3), tf.complex128)),
                                   tf.linalg.logm(tf.cast(_spd(2), tf.complex64))]],
 })
+SKIPPED.update({  # TF1's queues: stateful, their input is a queue resource (tests/test_tf1_queues.py)
+    "queue_enqueue": "stateful: adds to a queue resource (tests/test_tf1_queues.py)",
+    "queue_dequeue": "stateful: takes from a queue resource, blocking (tests/test_tf1_queues.py)",
+    "queue_size": "stateful: reads a queue resource (tests/test_tf1_queues.py)",
+    "queue_close": "stateful: closes a queue resource (tests/test_tf1_queues.py)",
+    "queue_is_closed": "stateful: reads a queue resource (tests/test_tf1_queues.py)",
+})
+SKIPPED["count_up_to"] = "stateful: increments a variable, raising at its limit (tests/test_tf1_queues.py)"

@@ -73,4 +73,8 @@ for _namespace in _tf1_aliases.ALIAS_ONLY_NAMESPACES:
 del _namespace
 
 # TF1's tf.layers (layers/), on the legacy Layer the RNN cells share (legacy_layer.py)
+# TF's queues under their TF1 names (tf.compat.v1.FIFOQueue, tf.compat.v1.queue.*)
+from ... import queue  # noqa: E402,F401
+from ...queue import FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue  # noqa: E402,F401
 from . import layers  # noqa: E402,F401
+from .input_pipeline import count_up_to  # noqa: E402,F401

@@ -357,7 +357,8 @@ class _RunPlan:
 def _variables_used(run) -> tuple:
     """The variables a run graph captures, and those of them that a node other than an assignment reads
     (those must hold a value in the session before the run: TF1's FailedPreconditionError otherwise)."""
-    by_placeholder = {id(c.placeholder): c.outer for c in run.captures.values() if c.kind == "resource"}
+    by_placeholder = {id(c.placeholder): c.outer for c in run.captures.values()
+                      if c.kind == "resource" and hasattr(c.outer, "_array")}  # not a queue or a table
     variables = [v for v in by_placeholder.values() if v is not None]
     reads = {}
     for node in run.nodes:

@@ -26,3 +26,17 @@ from .slot_optimizers import AdagradOptimizer, AdamOptimizer, MomentumOptimizer,
 from .tf1_aliases import install  # noqa: E402
 
 install(globals(), "train")
+
+# TF1's queue-based input pipelines and their threads (queue_runner.py, coordinator.py, input_pipeline.py)
+from . import queue_runner  # noqa: E402,F401
+from .coordinator import Coordinator, LooperThread  # noqa: E402,F401
+from .input_pipeline import (  # noqa: E402,F401
+    batch,
+    input_producer,
+    limit_epochs,
+    range_input_producer,
+    shuffle_batch,
+    slice_input_producer,
+    string_input_producer,
+)
+from .queue_runner import QueueRunner, add_queue_runner, start_queue_runners  # noqa: E402,F401
