@@ -1231,3 +1231,10 @@ from .rules_signal import UNEXPORTED as _SIGNAL_UNEXPORTED  # noqa: E402
 RULES.update(_SIGNAL_RULES)
 TF_NAMES.update(_SIGNAL_TF_NAMES)
 UNEXPORTED.update(_SIGNAL_UNEXPORTED)
+
+# TF1's queues and CountUpTo (tf.queue, TF1 input pipelines)
+from .rules_queue import RULES as _QUEUE_RULES  # noqa: E402
+from .rules_queue import TF_NAMES as _QUEUE_TF_NAMES  # noqa: E402
+
+RULES.update(_QUEUE_RULES)
+TF_NAMES.update(_QUEUE_TF_NAMES)

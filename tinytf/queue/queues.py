@@ -89,6 +89,18 @@ class QueueBase(Resource):
     def from_list(cls, index, queues):
         raise NotImplementedError("tinytf's queues cannot be selected by a tensor index (QueueBase.from_list)")
 
+    def graph_def_node(self):
+        """TF's op creating this queue in a GraphDef (FIFOQueueV2, ...) and its attributes."""
+        shapes = [] if any(s.rank is None for s in self._shapes) else [tuple(s.as_list()) for s in self._shapes]
+        attrs = {"component_types": list(self._dtypes), "shapes": shapes, "capacity": self._capacity,
+                 "container": "", "shared_name": ""}
+        if isinstance(self, RandomShuffleQueue):
+            attrs.update(min_after_dequeue=self._min_after_dequeue, seed=0, seed2=0)
+        if isinstance(self, PriorityQueue):
+            attrs["component_types"] = list(self._dtypes[1:])
+            attrs["shapes"] = shapes[1:]
+        return f"{self._kind}V2", attrs
+
     def _label(self) -> str:
         return f"{self._kind} '_{self._id}_{self._queue_name}'"
 
