@@ -67,6 +67,7 @@ class Scaffold:
         if self._saver is None:
             savers = get_default_graph().collections.get("savers", [])
             self._saver = savers[0] if savers else Saver(allow_empty=True)
+        get_default_graph().finalize()  # as TF: the training loop adds no op by mistake
         self._finalized = True
         return self
 
@@ -185,7 +186,8 @@ class WorkerSessionCreator(ChiefSessionCreator):
 
 class _MonitoredSession:
     def __init__(self, session_creator, hooks, should_recover=False, stop_grace_period_secs=120):
-        self._graph_was_finalized = False
+        self._graph = get_default_graph()
+        self._graph_was_finalized = self._graph.finalized  # closing unfinalizes a graph this session finalized
         self._hooks = list(hooks or [])
         for hook in self._hooks:
             hook.begin()
@@ -211,7 +213,7 @@ class _MonitoredSession:
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Run `fetches` with every hook's fetches and feeds added; hooks then see their results."""
-        if self.should_stop() and self._closed:
+        if self.should_stop():
             raise RuntimeError("Run called even after should_stop requested.")
         context = SessionRunContext(original_args=SessionRunArgs(fetches, feed_dict), session=self._tf_session)
         feeds = dict(feed_dict or {})
@@ -267,6 +269,8 @@ class _MonitoredSession:
             finally:
                 self._tf_session.close()
                 self._closed = True
+                if not self._graph_was_finalized:
+                    self._graph._unsafe_unfinalize()
 
     def __enter__(self):
         return self

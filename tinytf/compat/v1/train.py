@@ -74,5 +74,6 @@ from .monitored_session import (  # noqa: E402,F401
     SingularMonitoredSession,
     WorkerSessionCreator,
 )
+from .moving_averages import ExponentialMovingAverage  # noqa: E402,F401
 from .queue_runner import QueueRunner, add_queue_runner, start_queue_runners  # noqa: E402,F401
 from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues  # noqa: E402,F401
