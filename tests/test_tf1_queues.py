@@ -128,3 +128,29 @@ def test_a_full_queue_is_cancelled_when_the_coordinator_stops():
         assert not any(t.is_alive() for t in threads)
         with pytest.raises(tf.errors.CancelledError):
             sess.run(q.enqueue(2))
+
+
+def test_queue_graphs_export_as_tf_writes_them():
+    """The GraphDef of a queue graph holds TF's ops (TensorFlow 2.21 imported this very export and ran it: the
+    enqueue, both batched dequeues, close, is_closed, and ResourceCountUpTo up to its OutOfRangeError)."""
+    graph = v1.Graph()
+    with graph.as_default():
+        q = tf.queue.FIFOQueue(5, [tf.int32, tf.float32], shapes=[[], [2]])
+        q.enqueue_many(([1, 2, 3], [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), name="enq")
+        q.dequeue_many(2, name="deq")
+        q.dequeue_up_to(3, name="upto")
+        q.dequeue(name="one")
+        q.size(name="size")
+        q.close(cancel_pending_enqueues=True, name="close")
+        q.is_closed(name="closed")
+        v1.count_up_to(tf.Variable(0, dtype=tf.int64, name="cnt"), 2, name="up")
+    nodes = {n.name: n for n in graph.as_graph_def().node}
+    assert nodes["queue"].op == "FIFOQueueV2"
+    assert list(nodes["queue"].attr["component_types"].list.type) == [3, 1]  # DT_INT32, DT_FLOAT
+    assert [list(d.size for d in s.dim) for s in nodes["queue"].attr["shapes"].list.shape] == [[], [2]]
+    assert {name: nodes[name].op for name in ("enq", "deq", "upto", "one", "size", "close", "closed", "up")} == {
+        "enq": "QueueEnqueueManyV2", "deq": "QueueDequeueManyV2", "upto": "QueueDequeueUpToV2",
+        "one": "QueueDequeueV2", "size": "QueueSizeV2", "close": "QueueCloseV2", "closed": "QueueIsClosedV2",
+        "up": "ResourceCountUpTo"}
+    assert nodes["close"].attr["cancel_pending_enqueues"].b
+    assert nodes["up"].attr["limit"].i == 2

@@ -166,8 +166,7 @@ def test_reuse_shares_the_cell_weights_and_passes_none_agree():
 
 
 def test_dropout_wrapper_drops_and_scales():
-    tf.random.set_seed(4)
-    cell = rnn_cell.DropoutWrapper(rnn_cell.BasicRNNCell(200), output_keep_prob=0.5)
+    cell = rnn_cell.DropoutWrapper(rnn_cell.BasicRNNCell(200), output_keep_prob=0.5, seed=4)
     x = tf.ones([4, 3, 5])
     outputs, _ = v1.nn.dynamic_rnn(cell, x, dtype=tf.float32)
     plain, _ = v1.nn.dynamic_rnn(cell.cell, x, dtype=tf.float32)

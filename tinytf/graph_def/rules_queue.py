@@ -1,5 +1,5 @@
 """GraphDef rules of the queue ops (runtime/ops/queue.py) as TF writes them: QueueEnqueue(Many)V2,
-QueueDequeue(Many|UpTo)V2, QueueSizeV2, QueueCloseV2, QueueIsClosedV2, CountUpTo. The queue itself is the
+QueueDequeue(Many|UpTo)V2, QueueSizeV2, QueueCloseV2, QueueIsClosedV2, ResourceCountUpTo. The queue itself is the
 exporter's `graph_def_node` of the captured queue (FIFOQueueV2, ...). rules_more.py merges this table."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def _close(n, const):
 
 
 def _count_up_to(n, const):
-    return "CountUpTo", list(n.refs), {"limit": p.attr(n.attrs["limit"]), "T": p.attr_type(n.attrs["dtype"])}
+    return "ResourceCountUpTo", list(n.refs), {"limit": p.attr(n.attrs["limit"]), "T": p.attr_type(n.attrs["dtype"])}
 
 
 RULES = {
@@ -37,4 +37,4 @@ RULES = {
     "count_up_to": _count_up_to,
 }
 TF_NAMES = {"queue_enqueue": "QueueEnqueueV2", "queue_dequeue": "QueueDequeueV2", "queue_close": "QueueCloseV2",
-            "queue_size": "QueueSizeV2", "queue_is_closed": "QueueIsClosedV2", "count_up_to": "CountUpTo"}
+            "queue_size": "QueueSizeV2", "queue_is_closed": "QueueIsClosedV2", "count_up_to": "ResourceCountUpTo"}
