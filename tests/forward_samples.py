@@ -913,3 +913,12 @@ _BESSEL_X = [-40.0, -2.5, 0.0, 0.3, 7.0, 31.0]
 SAMPLES.update({name: [lambda name=name: [getattr(tf.math, name)(c(_BESSEL_X)),
                                           getattr(tf.math, name)(c(_BESSEL_X, tf.float64))]]
                 for name in ("bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e")})
+
+SKIPPED.update({  # TF1's queues: stateful, their input is a queue resource (tests/test_tf1_queues.py)
+    "queue_enqueue": "stateful: adds to a queue resource (tests/test_tf1_queues.py)",
+    "queue_dequeue": "stateful: takes from a queue resource, blocking (tests/test_tf1_queues.py)",
+    "queue_size": "stateful: reads a queue resource (tests/test_tf1_queues.py)",
+    "queue_close": "stateful: closes a queue resource (tests/test_tf1_queues.py)",
+    "queue_is_closed": "stateful: reads a queue resource (tests/test_tf1_queues.py)",
+})
+SKIPPED["count_up_to"] = "stateful: increments a variable, raising at its limit (tests/test_tf1_queues.py)"

@@ -130,3 +130,6 @@ _install_ragged_dispatch(_sys.modules[__name__], math, nn)  # tf.add, tf.math.sq
 __all__ = ["Tensor", "TensorShape", "TensorSpec", "Variable", "Module", "Function", "ConcreteFunction",
            "constant", "convert_to_tensor", "function", "executing_eagerly", "name_scope", "init_scope",
            "VariableAggregation", "VariableSynchronization"]
+
+# tf.queue: TF's queues, which TF1 input pipelines fill from QueueRunner threads (tinytf/queue)
+from . import queue  # noqa: E402,F401

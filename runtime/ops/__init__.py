@@ -56,6 +56,7 @@ from . import (  # noqa: F401
     pool3d,
     py_function,
     python_print,
+    queue,
     ragged,
     random,
     random_binomial,

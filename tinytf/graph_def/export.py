@@ -163,7 +163,11 @@ class Exporter:
         resources = {id(c.placeholder): c.outer for c in graph.captures.values() if c.kind == "resource"}
         for tensor in graph.inputs:
             variable = resources.get(id(tensor))
-            if variable is not None and self.variables_as_handles:
+            if variable is not None and hasattr(variable, "graph_def_node"):  # a queue: its own creating op
+                op_type, attrs = variable.graph_def_node()
+                name = body.add(tensor.node.name, op_type, [],
+                                {key: _queue_attr(value) for key, value in attrs.items()})
+            elif variable is not None and self.variables_as_handles:
                 name = body.add(_variable_name(variable, tensor), "VarHandleOp", [], {
                     "dtype": p.attr_type(variable.dtype), "shape": p.attr_shape(tuple(variable.shape.as_list())),
                     "shared_name": p.attr(_variable_name(variable, tensor)), "container": p.attr("")})
@@ -441,3 +445,12 @@ def _variable_name(variable, tensor) -> str:
 def as_graph_def(graph: Graph, variables_as_handles: bool = False, add_shapes: bool = False) -> graph_pb2.GraphDef:
     """TF's GraphDef of a tinytf graph (a ConcreteFunction's graph or a tf.compat.v1.Graph)."""
     return Exporter(variables_as_handles, add_shapes).graph_def(graph)
+
+
+def _queue_attr(value):
+    """An attribute of a queue's creating op (FIFOQueueV2 ...): dtypes, shapes or a plain value."""
+    if isinstance(value, list) and value and isinstance(value[0], dtypes.DType):
+        return p.attr_types(value)
+    if isinstance(value, list) and all(isinstance(v, (tuple, type(None))) for v in value):
+        return p.attr_shapes(value)
+    return p.attr(value)

@@ -1259,3 +1259,10 @@ UNEXPORTED.update(_SIGNAL_UNEXPORTED)
 from .rules_nn_sparse import UNEXPORTED_NN_SPARSE  # noqa: E402
 
 UNEXPORTED.update(UNEXPORTED_NN_SPARSE)
+
+# TF1's queues and CountUpTo (tf.queue, TF1 input pipelines)
+from .rules_queue import RULES as _QUEUE_RULES  # noqa: E402
+from .rules_queue import TF_NAMES as _QUEUE_TF_NAMES  # noqa: E402
+
+RULES.update(_QUEUE_RULES)
+TF_NAMES.update(_QUEUE_TF_NAMES)

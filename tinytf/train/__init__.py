@@ -1,5 +1,9 @@
 """tf.train: checkpoints in TensorFlow's format (tf.train.Checkpoint, CheckpointManager, readers)."""
 
+# TF2's tf.train names of the TF1 machinery (helper tf1): Coordinator, ExponentialMovingAverage, checkpoint state
+from ..compat.v1.checkpoint_utils import checkpoints_iterator, get_checkpoint_state  # noqa: E402,F401
+from ..compat.v1.coordinator import Coordinator  # noqa: E402,F401
+from ..compat.v1.moving_averages import ExponentialMovingAverage  # noqa: E402,F401
 from .checkpoint import Checkpoint, CheckpointLoadStatus, restore_pending  # noqa: F401
 from .example import (  # noqa: F401
     BytesList,

@@ -71,3 +71,11 @@ _tf1_aliases.install(globals(), "")
 for _namespace in _tf1_aliases.ALIAS_ONLY_NAMESPACES:
     _tf1_aliases.alias_namespace(globals(), _namespace)
 del _namespace
+
+# The rest of TF1 (helper tf1): tf.layers (layers/, on the legacy Layer the RNN cells share), TF's queues under
+# their TF1 names, count_up_to (input_pipeline.py), and tf.compat.v1.summary (summary_ops.py, summary_writer.py)
+from ... import queue  # noqa: E402,F401
+from ...queue import FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue  # noqa: E402,F401
+from . import layers, summary  # noqa: E402,F401
+from .input_pipeline import count_up_to  # noqa: E402,F401
+from .summary_writer import Event, HistogramProto, SessionLog, Summary, SummaryMetadata  # noqa: E402,F401

@@ -81,6 +81,7 @@ class Graph(_IRGraph):
         return seed_of(self)
 
     def add_node(self, op, inputs, attrs, specs, location=None, name=None):
+        self._check_not_finalized()
         effects.restart(self)  # no automatic ordering of side effects: each op runs when fetched
         node = super().add_node(op, inputs, attrs, specs, location, name)
         for tensor in node.outputs:  # also a converted constant's, before its op names it
@@ -107,6 +108,7 @@ class Graph(_IRGraph):
     def placeholder(self, dtype, shape, name="Placeholder"):
         """A graph input named `name` under the current name scope; `name` may hold scopes itself
         (`scope/w`, a get_variable's handle), which the IR name leaves out."""
+        self._check_not_finalized()
         node = Node(self, self.unique_name(tf_names.ir_name(name.rpartition("/")[2])), placeholder_op, (),
                     {"dtype": dtype, "shape": shape}, None)
         tensor = SymbolicTensor(node, 0, dtype, shape)
@@ -183,8 +185,19 @@ class Graph(_IRGraph):
         """The graph's operations in creation order (placeholders included), with TF's names and types."""
         return [Operation(node) for node in self._created]
 
+    finalized = False
+
     def finalize(self):
-        """Kept for TF1 compatibility: the graph stays usable."""
+        """No more ops from now on (as MonitoredSession makes sure a training loop adds none by mistake):
+        adding one raises RuntimeError."""
+        self.finalized = True
+
+    def _unsafe_unfinalize(self):
+        self.finalized = False
+
+    def _check_not_finalized(self):
+        if self.finalized:
+            raise RuntimeError("Graph is finalized and cannot be modified.")
 
 
 class _Defaults(threading.local):

@@ -63,6 +63,17 @@ class GraphVariable(ResourceVariable):
         """`v.eval()`: the variable's value in `session` or the default session."""
         return run_in_default(self, None, session, "evaluate tensor")
 
+    def load(self, value, session=None):
+        """TF1's `v.load(value, sess)`: give `v` the value in `session` (or the default session), through one
+        placeholder and assignment made on the first load, so loading again adds nothing to the graph."""
+        made = self.__dict__.get("_v1_load")
+        if made is None:
+            with self._v1_graph.as_default():
+                fed = self._v1_graph.placeholder(self.dtype, self.shape, self.name.rsplit(":", 1)[0] + "/load")
+                made = self._v1_load = (fed, self.assign(fed))
+        fed, op = made
+        run_in_default(op, {fed: value}, session, "load a variable")
+
     def assign_add(self, delta, use_locking=False, name=None, read_value=True):
         return self.assign(self.read_value() + delta)
 

@@ -185,3 +185,7 @@ def relu_layer(x, weights, biases, name=None):
 
 
 install(globals(), "nn")
+
+# TF1's RNN cells and drivers (rnn_cell.py, rnn.py)
+from . import rnn_cell  # noqa: E402,F401
+from .rnn import bidirectional_dynamic_rnn, dynamic_rnn, static_bidirectional_rnn, static_rnn  # noqa: E402,F401

@@ -194,6 +194,58 @@ def _fast_eligible(fetches, flat) -> bool:
 
 
 _SWAP_LOCK = threading.RLock()
+
+
+class _SwappedRun:
+    """One run's variables with this session's values swapped in, and the values outside to give back."""
+
+    __slots__ = ("variables", "store", "outside")
+
+    def __init__(self, variables, store):
+        self.variables, self.store, self.outside = variables, store, []
+
+    def swap_in(self):
+        self.outside = [variable._array for variable in self.variables]  # the values outside any session
+        store = self.store
+        for variable in self.variables:
+            # _UNSET while this session has no value: an assignment replaces it, even by the very array the
+            # variable holds outside (a constant initial value is one object, in the graph and outside)
+            variable._array = store.get(id(variable), _UNSET)
+
+    def swap_out(self):
+        store = self.store
+        for variable, outside in zip(self.variables, self.outside):
+            if variable._array is not _UNSET:  # assigned by this run, or this session's value
+                store[id(variable)] = variable._array
+            variable._array = outside
+
+
+class _ActiveRuns(threading.local):
+    def __init__(self):
+        self.runs: list = []  # this thread's runs holding _SWAP_LOCK, innermost last
+
+
+_active = _ActiveRuns()
+
+
+def release_swap_lock():
+    """Let another thread's run swap its variables in while this one waits (a queue op blocked on a queue that
+    a QueueRunner thread fills): this thread's runs give their values back to their sessions first. Returns
+    what reacquire_swap_lock needs, or None when this thread holds no swapped run."""
+    if not _SWAP_LOCK._is_owned():
+        return None
+    for run in reversed(_active.runs):
+        run.swap_out()
+    return _SWAP_LOCK._release_save()
+
+
+def reacquire_swap_lock(saved) -> None:
+    """Take the lock back and swap this thread's runs in again, with their sessions' values as they are now."""
+    if saved is None:
+        return
+    _SWAP_LOCK._acquire_restore(saved)
+    for run in _active.runs:
+        run.swap_in()
 _MISS = object()  # a fast entry's answer when the call's feeds are not the ones it was made for
 _UNSET = UNSET  # (runtime/ops/state.py: var_is_initialized reads it)
 
@@ -328,18 +380,14 @@ class _RunPlan:
             if id(variable) not in store:
                 raise _uninitialized(variable)
         with _SWAP_LOCK:  # a variable holds one value at a time: runs that swap values in take turns
-            process = [variable._array for variable in variables]  # the values outside any session, given back
-            for variable in variables:
-                # _UNSET while this session has no value: an assignment replaces it, even by the very array the
-                # variable holds outside (a constant initial value is one object, in the graph and outside)
-                variable._array = store.get(id(variable), _UNSET)
+            run = _SwappedRun(variables, store)
+            run.swap_in()
+            _active.runs.append(run)
             try:
                 return numpy_errors.call(self._fn, (*values, *self._bound_values()), {})
             finally:
-                for variable, outside in zip(variables, process):
-                    if variable._array is not _UNSET:  # assigned by this run, or this session's value
-                        store[id(variable)] = variable._array
-                    variable._array = outside
+                _active.runs.pop()
+                run.swap_out()
 
     def _bound_values(self):
         bound = []
@@ -357,7 +405,8 @@ class _RunPlan:
 def _variables_used(run) -> tuple:
     """The variables a run graph captures, and those of them that a node other than an assignment reads
     (those must hold a value in the session before the run: TF1's FailedPreconditionError otherwise)."""
-    by_placeholder = {id(c.placeholder): c.outer for c in run.captures.values() if c.kind == "resource"}
+    by_placeholder = {id(c.placeholder): c.outer for c in run.captures.values()
+                      if c.kind == "resource" and hasattr(c.outer, "_array")}  # not a queue or a table
     variables = [v for v in by_placeholder.values() if v is not None]
     reads = {}
     for node in run.nodes:

@@ -26,3 +26,54 @@ from .slot_optimizers import AdagradOptimizer, AdamOptimizer, MomentumOptimizer,
 from .tf1_aliases import install  # noqa: E402
 
 install(globals(), "train")
+
+# TF1's queue-based input pipelines and their threads (queue_runner.py, coordinator.py, input_pipeline.py)
+from . import queue_runner  # noqa: E402,F401
+from .checkpoint_utils import (  # noqa: E402,F401
+    checkpoint_exists,
+    checkpoints_iterator,
+    generate_checkpoint_state_proto,
+    get_checkpoint_mtimes,
+    get_checkpoint_state,
+    remove_checkpoint,
+    update_checkpoint_state,
+)
+from .coordinator import Coordinator, LooperThread  # noqa: E402,F401
+
+# MonitoredSession, its hooks, ExponentialMovingAverage and checkpoint utilities (monitored_session.py, hooks.py,
+# session_run_hook.py, checkpoint_utils.py)
+from .hooks import (  # noqa: E402,F401
+    CheckpointSaverHook,
+    CheckpointSaverListener,
+    FeedFnHook,
+    FinalOpsHook,
+    GlobalStepWaiterHook,
+    LoggingTensorHook,
+    NanLossDuringTrainingError,
+    NanTensorHook,
+    SecondOrStepTimer,
+    StepCounterHook,
+    StopAtStepHook,
+    SummarySaverHook,
+)
+from .input_pipeline import (  # noqa: E402,F401
+    batch,
+    input_producer,
+    limit_epochs,
+    range_input_producer,
+    shuffle_batch,
+    slice_input_producer,
+    string_input_producer,
+)
+from .monitored_session import (  # noqa: E402,F401
+    ChiefSessionCreator,
+    MonitoredSession,
+    MonitoredTrainingSession,
+    Scaffold,
+    SessionCreator,
+    SingularMonitoredSession,
+    WorkerSessionCreator,
+)
+from .moving_averages import ExponentialMovingAverage  # noqa: E402,F401
+from .queue_runner import QueueRunner, add_queue_runner, start_queue_runners  # noqa: E402,F401
+from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues  # noqa: E402,F401

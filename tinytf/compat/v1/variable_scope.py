@@ -12,7 +12,7 @@ from tinytf.runtime.context import state
 
 from ...scopes import name_scope
 from ...variables import Variable
-from .graph import Graph, get_default_graph
+from .graph import Graph
 from .initializers import glorot_uniform_initializer, zeros_initializer
 
 AUTO_REUSE = "AUTO_REUSE"  # TF1's _ReuseMode.AUTO_REUSE: create when missing, share when present
@@ -29,6 +29,7 @@ class VariableScope:
         self.regularizer = regularizer
         self.dtype = dtype
         self.original_name_scope = name_scope
+        self.custom_getter = None
 
     def reuse_variables(self):
         self.reuse = True
@@ -69,25 +70,33 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
     parent = get_variable_scope()
     if name_or_scope is None and default_name is None:
         raise TypeError("If default_name is None then name_or_scope is required")
+    counts = _scope_counts()
     if isinstance(name_or_scope, VariableScope):
         full_name = name_or_scope.name
         inherited = name_or_scope
     else:
         prefix = f"{parent.name}/" if parent.name else ""
         if name_or_scope is None:
-            counts = _store(get_default_graph())["scope_counts"] if isinstance(state.graph, Graph) else {}
             base = prefix + default_name
             seen = counts.get(base, 0)
-            counts[base] = seen + 1
-            full_name = base if seen == 0 else f"{base}_{seen}"
+            index = 1
+            while seen and counts.get(f"{base}_{index}", 0):
+                index += 1
+            full_name = base if not seen else f"{base}_{index}"
         else:
             full_name = prefix + str(name_or_scope)
         inherited = parent
+    # TF's variable-scope store: each scope opened counts once (so default_name finds a fresh name); leaving a
+    # scope entered by name forgets the counts of its sub-scopes (entered again, "rnn" hands out
+    # "rnn/basic_lstm_cell" again), leaving one entered as an object restores them as they were.
+    counts[full_name] = counts.get(full_name, 0) + 1
+    saved_counts = dict(counts) if isinstance(name_or_scope, VariableScope) else None
     if reuse is False:
         reuse = parent.reuse  # TF1: reuse=False cannot switch off an outer scope's reuse
     mode = True if parent.reuse is True else (reuse if reuse is not None else inherited.reuse)
     scope = VariableScope(mode, full_name, initializer or inherited.initializer, regularizer or inherited.regularizer,
                           dtypes.as_dtype(dtype) if dtype is not None else inherited.dtype, full_name + "/")
+    scope.custom_getter = _composed(custom_getter, inherited.custom_getter)
     _scopes.stack.append(scope)
     try:
         if auxiliary_name_scope:
@@ -97,7 +106,37 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
             yield scope
     finally:
         _scopes.stack.pop()
+        if saved_counts is not None:
+            counts.clear()
+            counts.update(saved_counts)
+        else:
+            for key in counts:
+                if key.startswith(full_name + "/"):
+                    counts[key] = 0
 
+
+def _composed(getter, outer):
+    """A scope's custom getter: its own wrapping the one it inherits, as TF composes them."""
+    if getter is None or outer is None:
+        return getter or outer
+    return lambda base, *args, **kwargs: getter(lambda *a, **k: outer(base, *a, **k), *args, **kwargs)
+
+
+_eager_scope_counts: dict = {}  # eagerly, TF keeps its variable-scope store on the global default graph
+
+
+def enclosing_tf1_graph():
+    """The TF1 graph being built, also from inside one of its subgraphs (a while_loop body, a cond branch);
+    None eagerly and in a tf.function traced from eager code."""
+    graph = state.graph
+    while graph is not None and not isinstance(graph, Graph):
+        graph = getattr(graph, "parent", None)
+    return graph
+
+
+def _scope_counts() -> dict:
+    graph = enclosing_tf1_graph()
+    return _store(graph)["scope_counts"] if graph is not None else _eager_scope_counts
 
 def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=None, trainable=None,
                  collections=None, caching_device=None, partitioner=None, validate_shape=True,
@@ -106,9 +145,22 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     scope's initializer, else Glorot-uniform for floats and zeros otherwise) or shared as the scope's reuse
     mode says; TF's ValueErrors when sharing is refused or finds nothing."""
     scope = get_variable_scope()
+    getter = getattr(scope, "custom_getter", None)
+    if getter is not None:  # TF1's custom_getter(getter, name, ...): e.g. an RNN cell recording its weights
+        return getter(_get_variable, name, shape=shape, dtype=dtype, initializer=initializer,
+                      regularizer=regularizer, trainable=trainable, collections=collections,
+                      validate_shape=validate_shape, constraint=constraint)
+    return _get_variable(name, shape, dtype, initializer, regularizer, trainable, collections,
+                         validate_shape=validate_shape, constraint=constraint)
+
+
+def _get_variable(name, shape=None, dtype=None, initializer=None, regularizer=None, trainable=None,
+                  collections=None, validate_shape=True, constraint=None, **ignored):
+    scope = get_variable_scope()
     full_name = f"{scope.name}/{name}" if scope.name else name
-    in_graph = isinstance(state.graph, Graph)
-    known = _store(state.graph)["variables"] if in_graph else {}
+    graph = enclosing_tf1_graph()
+    in_graph = graph is not None
+    known = _store(graph)["variables"] if in_graph else {}
     existing = known.get(full_name)
     if existing is not None:
         if scope.reuse is False or scope.reuse is None:
@@ -126,7 +178,7 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     variable = _create(full_name, shape, dtype, initializer, scope.dtype, trainable, validate_shape, constraint)
     if in_graph:
         known[full_name] = variable
-        _collect(state.graph, variable, collections, regularizer or scope.regularizer, full_name)
+        _collect(graph, variable, collections, regularizer or scope.regularizer, full_name)
     return variable
 
 
