@@ -286,3 +286,21 @@ def test_only_thin_left_operands_in_loops_are_swapped():
         assert (transpose_op in _ops(compiled, (a, w))) is swapped, (fn.__name__, w.shape)
         expected = (3 if fn is in_loop else 1) * (a.numpy() @ w.numpy().T)
         np.testing.assert_allclose(compiled(a, w).numpy(), expected, rtol=1e-5, atol=1e-5)
+
+
+def test_batched_products_run_on_one_blas_thread(monkeypatch):
+    from tinytf.runtime import blas_threads
+    from tinytf.runtime.ops import loop_accumulate
+
+    if not blas_threads.available():
+        pytest.skip("no OpenBLAS whose thread count can be read")
+    seen, real = [], np.matmul
+
+    def spy(a, b, out=None):
+        seen.append(blas_threads._functions()[0]())
+        return real(a, b, out=out)
+
+    monkeypatch.setattr(loop_accumulate.np, "matmul", spy)
+    a = np.ones((300, 300), np.float32)  # 27M M*K*N: blas_threads.matmul would run it at BLAS's own count
+    np.testing.assert_array_equal(loop_accumulate.loop_matmul(a, a), np.full((300, 300), 300, np.float32))
+    assert seen == [1]

@@ -22,8 +22,8 @@ import sys
 
 import numpy as np
 
-from .. import blas_threads
 from ..registry import OpDef, register
+from .loop_accumulate import loop_matmul
 from .tensor_array import VARIANT
 
 # Rows of projected input a block holds: 8 steps of the LSTM workload's batch 32, 16 of rnn_unroll's 16 (one
@@ -86,7 +86,7 @@ def _project_kernel(projection, source, weights, index, *, transpose_b):
         w = weights.T if transpose_b else weights
         projection.block = block = None  # the old block's view of the buffer goes before its count is read
         out = _free_buffer(projection, flat.shape[0], w.shape[1], np.result_type(flat, w))
-        product = blas_threads.matmul(flat, w, out=out)
+        product = loop_matmul(flat, w, out=out)  # one BLAS thread, as the accumulators' flushes
         projection.buffer = product
         block = product.reshape(stop - start, rows.shape[1], product.shape[-1])
         projection.source, projection.weights, projection.start, projection.block = source, weights, start, block
