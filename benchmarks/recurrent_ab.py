@@ -61,8 +61,12 @@ def interleaved(variants: dict, rounds: int, calls: int) -> dict:
     """{label: [(cpu ms, wall ms, minor page faults) per call, one triple per round]}: each round runs every
     side in turn, one untimed call then `calls` timed ones."""
     times = {label: [] for label in variants}
-    for _ in range(rounds):
-        for label, fn in variants.items():
+    order = list(variants.items())
+    for round_ in range(rounds):
+        # each round starts with the next side: what ran just before a side (TensorFlow freeing its memory, so
+        # that glibc trims the heap the next side grows again: ~900 page faults per LSTM step) is not always
+        # the same side's handicap
+        for label, fn in order[round_ % len(order):] + order[:round_ % len(order)]:
             fn()
             faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
             cpu, wall = time.process_time(), time.perf_counter()
