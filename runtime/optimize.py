@@ -12,7 +12,10 @@ from .passes.cse import cse
 from .passes.fusion import fuse_elementwise
 from .passes.licm import licm
 from .passes.loop_accumulation import accumulate_in_batches
+from .passes.loop_reads import hoist_variable_reads
+from .passes.loop_swapped_products import swap_thin_products
 from .passes.prune import prune
+from .passes.recurrent_projection import project_inputs
 from .passes.relu_pool_gradient import fold_relu_into_max_pool_grad
 from .passes.simplify import simplify
 from .passes.stack_release import release_stacks
@@ -25,6 +28,9 @@ PIPELINE = [
     ("relu_pool_gradient", fold_relu_into_max_pool_grad),  # max_pool2d_grad * cast(x > 0): one kernel
     ("conv_epilogue", fuse_conv_epilogues),  # relu(conv2d + b) (-> tiled max pool): one chunked kernel
     ("conv_backprop_pair", pair_conv_backprops),  # a conv's input and filter gradients: one kernel (fft: g once)
+    ("loop_variable_reads", hoist_variable_reads),  # a loop that assigns no variable reads each one once, before it
+    ("recurrent_projection", project_inputs),  # xs[t] @ w in a loop: a block of steps per GEMM
+    ("loop_swapped_products", swap_thin_products),  # a @ w^T in a loop, a the thinner: (w @ a^T)^T
     ("loop_accumulation", accumulate_in_batches),  # acc += a @ b in a loop: a few large GEMMs (before pruning)
     ("pruning", prune),  # drop nodes nothing uses; side effects stay, in program order
     ("loop_invariant_motion", licm),  # compute loop-invariant values once, before the loop

@@ -70,6 +70,8 @@ SKIPPED = {
     "accumulate_sum": "made by the loop_accumulation pass only (tests/test_loop_accumulation.py)",
     "accumulated_matmul": "made by the loop_accumulation pass only (tests/test_loop_accumulation.py)",
     "accumulated_sum": "made by the loop_accumulation pass only (tests/test_loop_accumulation.py)",
+    "loop_projection": "made by the recurrent_projection pass only (tests/test_loop_projection.py)",
+    "project_step": "made by the recurrent_projection pass only (tests/test_loop_projection.py)",
     "tensor_array_sum": "made by the simplification pass only (tests/test_stacked_reductions.py)",
     "gradient_list_fill": "made by the simplification pass only (tests/test_stacked_reductions.py)",
     **{f"gradient_list_{name}": "mutates a list made by TensorArray gradients (tests/test_gradients_control_flow.py)"

@@ -48,6 +48,7 @@ from . import (  # noqa: F401
     linalg_decompositions,
     lookup,
     loop_accumulate,
+    loop_projection,
     math,
     nn,
     operators,

@@ -36,6 +36,19 @@ PARTIAL_BYTES = 64 * 1024
 _uids = itertools.count()
 
 
+def loop_matmul(a, b, out=None):
+    """np.matmul for the GEMMs of a loop's batched products (flushes here, input projection blocks in
+    loop_projection.py), always on one BLAS thread. They run every few iterations among the loop's small
+    one-thread GEMMs; at BLAS's own count (blas_threads.matmul's choice for their size) each woke OpenBLAS's
+    worker, which then spun for tens of milliseconds through the small GEMMs after it on the core the rest of
+    the machine needed: the LSTM step took 449 ms of CPU against TensorFlow's 23 at load 12 with two threads,
+    and 22 ms with them on one. One call site, one thread count: the bits do not depend on timing."""
+    if a.dtype.char not in "fdFD":
+        return np.matmul(a, b, out=out)
+    with blas_threads.single():
+        return np.matmul(a, b, out=out)
+
+
 def new_accumulator_uid() -> int:
     """A fresh uid for a new accumulator node (common-subexpression elimination must not merge two)."""
     return next(_uids)
@@ -84,7 +97,7 @@ def _flush_matmul(acc, transpose_a, transpose_b):
         b_parts.clear()  # docs/performance.md)
     a, b = _operand(a, transpose_a), _operand(b, transpose_b)
     if acc.total is None:
-        acc.total = blas_threads.matmul(a, b)  # a fresh array: the first product becomes the total
+        acc.total = loop_matmul(a, b)  # a fresh array: the first product becomes the total
     else:
         _add_product(acc.total, a, b)
 
@@ -95,14 +108,14 @@ def _add_product(total, a, b):
     alive at the top of the call's memory, where the backward loop starts."""
     rows, columns = total.shape
     if total.dtype not in (np.float32, np.float64):  # matmul may answer in another dtype (bfloat16: float32)
-        np.add(total, blas_threads.matmul(a, b), out=total)
+        np.add(total, loop_matmul(a, b), out=total)
         return
     width = max(1, min(columns, PARTIAL_BYTES // (rows * total.itemsize)))
     block = np.empty((rows, width), total.dtype)
     for start in range(0, columns, width):
         stop = min(columns, start + width)
         part = block if stop - start == width else np.empty((rows, stop - start), total.dtype)
-        blas_threads.matmul(a, b[:, start:stop], out=part)  # its thread count by the shapes
+        loop_matmul(a, b[:, start:stop], out=part)
         total[:, start:stop] += part
 
 

@@ -1086,6 +1086,9 @@ UNEXPORTED = {
        "GEMMs after the loop): optimizer-internal, and no TF op keeps Python references"
        for name in ("loop_accumulator", "accumulate_matmul", "accumulate_sum", "accumulated_matmul",
                     "accumulated_sum")},
+    **{name: "a block of input projections of the recurrent_projection pass (steps projected by one GEMM, kept "
+       "in a Python object for the loop's next steps): optimizer-internal; TF writes StridedSlice and MatMul"
+       for name in ("loop_projection", "project_step")},
     **{name: "a rule of the simplification pass for the sum of a TensorArray's stack and its gradient "
        "(runtime/passes/stacked_reductions.py): optimizer-internal; TF writes TensorListStack and Sum"
        for name in ("tensor_array_sum", "gradient_list_fill")},
