@@ -2,6 +2,8 @@
 
 import os
 import sys
+import urllib.error
+import urllib.request
 
 import pytest
 
@@ -34,3 +36,18 @@ def passes(request):
     tf.config.optimizer.set_experimental_options({"disable_all": request.param == "no_passes"})
     yield request.param
     tf.config.optimizer.set_experimental_options({"disable_all": saved.get("disable_all", False)})
+
+
+@pytest.fixture
+def keras_home(tmp_path, monkeypatch):
+    """An empty Keras cache, and no network: a download attempt fails as urlretrieve does offline."""
+    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
+    attempts = []
+
+    def offline(url, *args, **kwargs):
+        attempts.append(url)
+        raise urllib.error.URLError("[Errno -2] Name or service not known")
+
+    monkeypatch.setattr(urllib.request, "urlretrieve", offline)
+    os.makedirs(tmp_path / "models")
+    return tmp_path, attempts

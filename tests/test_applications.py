@@ -5,8 +5,7 @@ the legacy .h5 reader, eager against tf.function, gradients against finite diffe
 from __future__ import annotations
 
 import os
-import urllib.error
-import urllib.request
+import sys
 
 import h5py
 import numpy as np
@@ -16,22 +15,10 @@ import tinytf as tf
 from tinytf.keras.applications import imagenet_utils
 from tinytf.keras.saving import legacy_h5
 
+sys.path.insert(0, os.path.dirname(__file__))
+from applications_fixtures import fixed_weights  # noqa: E402
+
 A = tf.keras.applications
-
-
-def _fixed(model, seed=0):
-    rng = np.random.default_rng(seed)
-    values = []
-    for w in model.weights:
-        shape = tuple(w.shape)
-        if "variance" in w.name:
-            values.append(rng.uniform(0.5, 1.5, shape))
-        elif len(shape) >= 2:
-            values.append(rng.normal(0, 1.5 / np.sqrt(np.prod(shape[:-1])), shape))
-        else:
-            values.append(rng.normal(0, 0.1, shape))
-    model.set_weights([v.astype("float32") for v in values])
-    return model
 
 
 def _write_legacy(model, path):
@@ -39,24 +26,9 @@ def _write_legacy(model, path):
         legacy_h5.save_weights_to_hdf5_group(f, model)
 
 
-@pytest.fixture
-def keras_home(tmp_path, monkeypatch):
-    """An empty Keras cache, and no network: a download attempt fails as urlretrieve does offline."""
-    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
-    attempts = []
-
-    def offline(url, *args, **kwargs):
-        attempts.append(url)
-        raise urllib.error.URLError("[Errno -2] Name or service not known")
-
-    monkeypatch.setattr(urllib.request, "urlretrieve", offline)
-    os.makedirs(tmp_path / "models")
-    return tmp_path, attempts
-
-
 def test_imagenet_weights_come_from_the_cache_under_keras_file_name(keras_home):
     home, attempts = keras_home
-    source = _fixed(A.MobileNetV2(weights=None, include_top=False, input_shape=(96, 96, 3), alpha=0.35))
+    source = fixed_weights(A.MobileNetV2(weights=None, include_top=False, input_shape=(96, 96, 3), alpha=0.35))
     name = "mobilenet_v2_weights_tf_dim_ordering_tf_kernels_0.35_96_no_top.h5"
     _write_legacy(source, home / "models" / name)
     loaded = A.MobileNetV2(weights="imagenet", include_top=False, input_shape=(96, 96, 3), alpha=0.35)
@@ -90,7 +62,7 @@ def test_a_cached_file_with_the_wrong_hash_is_downloaded_again(keras_home):
 
 
 def test_weights_given_as_a_legacy_file_path(tmp_path):
-    source = _fixed(A.ResNet50V2(weights=None, include_top=False, input_shape=(32, 32, 3)), seed=3)
+    source = fixed_weights(A.ResNet50V2(weights=None, include_top=False, input_shape=(32, 32, 3)), seed=3)
     path = str(tmp_path / "mine.h5")
     _write_legacy(source, path)
     loaded = A.ResNet50V2(weights=path, include_top=False, input_shape=(32, 32, 3))
@@ -115,7 +87,7 @@ def test_legacy_reader_errors_leave_the_model_untouched(tmp_path):
 
 @pytest.mark.parametrize("builder", ["MobileNet", "MobileNetV2", "ResNet50V2"])
 def test_eager_and_tf_function_agree(builder):
-    model = _fixed(getattr(A, builder)(weights=None, input_shape=(32, 32, 3), classes=4,
+    model = fixed_weights(getattr(A, builder)(weights=None, input_shape=(32, 32, 3), classes=4,
                                        classifier_activation=None), seed=5)
     x = np.random.default_rng(4).uniform(-1, 1, (2, 32, 32, 3)).astype("float32")
     eager = model(x, training=False).numpy()
@@ -125,7 +97,7 @@ def test_eager_and_tf_function_agree(builder):
 
 
 def test_input_gradient_matches_finite_differences():
-    model = _fixed(A.MobileNet(weights=None, input_shape=(32, 32, 3), classes=3, alpha=0.25,
+    model = fixed_weights(A.MobileNet(weights=None, input_shape=(32, 32, 3), classes=3, alpha=0.25,
                                classifier_activation=None), seed=6)
     x = tf.constant(np.random.default_rng(7).uniform(-1, 1, (1, 32, 32, 3)), dtype=tf.float64)
     model64 = A.MobileNet(weights=None, input_shape=(32, 32, 3), classes=3, alpha=0.25,

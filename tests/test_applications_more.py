@@ -6,8 +6,7 @@ against the per-group convolutions with its gradient against finite differences.
 from __future__ import annotations
 
 import os
-import urllib.error
-import urllib.request
+import sys
 
 import h5py
 import numpy as np
@@ -16,36 +15,10 @@ import pytest
 import tinytf as tf
 from tinytf.keras.saving import legacy_h5
 
+sys.path.insert(0, os.path.dirname(__file__))
+from applications_fixtures import fixed_weights  # noqa: E402
+
 A = tf.keras.applications
-
-
-def _fixed(model, seed=0):
-    rng = np.random.default_rng(seed)
-    values = []
-    for w in model.weights:
-        shape = tuple(w.shape)
-        if "variance" in w.name:
-            values.append(rng.uniform(0.5, 1.5, shape))
-        elif len(shape) >= 2:
-            values.append(rng.normal(0, 1.5 / np.sqrt(np.prod(shape[:-1])), shape))
-        else:
-            values.append(rng.normal(0, 0.1, shape))
-    model.set_weights([v.astype("float32") for v in values])
-    return model
-
-
-@pytest.fixture
-def keras_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
-    attempts = []
-
-    def offline(url, *args, **kwargs):
-        attempts.append(url)
-        raise urllib.error.URLError("[Errno -2] Name or service not known")
-
-    monkeypatch.setattr(urllib.request, "urlretrieve", offline)
-    os.makedirs(tmp_path / "models")
-    return tmp_path, attempts
 
 
 def test_imagenet_weights_are_fetched_under_keras_names_and_hashes(keras_home):
@@ -58,7 +31,7 @@ def test_imagenet_weights_are_fetched_under_keras_names_and_hashes(keras_home):
 
 
 def test_eager_tf_function_and_weights_file_agree(tmp_path):
-    model = _fixed(A.EfficientNetV2B0(weights=None, include_top=False, pooling="avg", input_shape=(32, 32, 3)))
+    model = fixed_weights(A.EfficientNetV2B0(weights=None, include_top=False, pooling="avg", input_shape=(32, 32, 3)))
     x = np.random.default_rng(4).uniform(0, 255, (2, 32, 32, 3)).astype("float32")
     eager = model(x, training=False).numpy()
     graph = tf.function(lambda t: model(t, training=False))(tf.constant(x)).numpy()
