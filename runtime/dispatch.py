@@ -191,6 +191,9 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None) -> Tensor:
             raise InvalidArgumentError(at_user_line(
                 f"Tensor conversion requested dtype {dtype.name} for variable with dtype {tensor.dtype.name}"))
         return tensor
+    if hasattr(type(value), "_tf_extension_type_fields"):  # an ExtensionType is no tensor: TF's ValueError
+        raise ValueError(at_user_line(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                                      f"({type(value)}) to a Tensor."))
     if isinstance(value, (list, tuple)):
         tensor_likes, symbolic = _list_contents(value)
         if tensor_likes:  # variables in a list: their values now (a read, while tracing)

@@ -51,6 +51,72 @@ class TensorShape:
             raise ValueError(f"Shapes {self} and {TensorShape(as_shape(other))} are not compatible")
         return TensorShape(merged)
 
+    # TF's rank and compatibility assertions (ValueError with TF's messages) ----------------------------------
+
+    def assert_is_compatible_with(self, other) -> None:
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {TensorShape(as_shape(other))} are incompatible")
+
+    def assert_same_rank(self, other) -> None:
+        other = TensorShape(as_shape(other))
+        if self.rank is not None and other.rank is not None and self.rank != other.rank:
+            raise ValueError(f"Shapes {self} and {other} must have the same rank")
+
+    def assert_has_rank(self, rank) -> None:
+        if self.rank not in (None, rank):
+            raise ValueError(f"Shape {self} must have rank {rank}")
+
+    def assert_is_fully_defined(self) -> None:
+        if not self.is_fully_defined():
+            raise ValueError(f"Shape {self} is not fully defined")
+
+    def with_rank(self, rank) -> TensorShape:
+        try:
+            return self.merge_with(TensorShape([None] * rank))
+        except ValueError:
+            raise ValueError(f"Shape {self} must have rank {rank}") from None
+
+    def with_rank_at_least(self, rank) -> TensorShape:
+        if self.rank is not None and self.rank < rank:
+            raise ValueError(f"Shape {self} must have rank at least {rank}")
+        return self
+
+    def with_rank_at_most(self, rank) -> TensorShape:
+        if self.rank is not None and self.rank > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
+    def concatenate(self, other) -> TensorShape:
+        other = as_shape(other)
+        return TensorShape(None if self.dims is None or other is None else self.dims + other)
+
+    def __add__(self, other):
+        return self.concatenate(other)
+
+    def __radd__(self, other):
+        return TensorShape(as_shape(other)).concatenate(self)
+
+    def most_specific_compatible_shape(self, other) -> TensorShape:
+        """The most specific shape every shape compatible with self or with other is compatible with."""
+        other = as_shape(other)
+        if self.dims is None or other is None or len(self.dims) != len(other):
+            return TensorShape(None)
+        return TensorShape([a if a == b else None for a, b in zip(self.dims, other)])
+
+    def most_specific_common_supertype(self, others):
+        result = self
+        for other in others:
+            if not isinstance(other, TensorShape):
+                return None
+            result = result.most_specific_compatible_shape(other)
+        return result
+
+    def is_subtype_of(self, other) -> bool:
+        """True when every dim of `other` is unknown or equal to self's (and the ranks agree)."""
+        if not isinstance(other, TensorShape):
+            return False
+        return is_subshape(self.dims, other.dims)
+
     def __len__(self):
         if self.dims is None:
             raise ValueError("Cannot take the length of shape with unknown rank.")

@@ -101,6 +101,7 @@ from .signal import fftnd, ifftnd, irfftnd, rfftnd  # noqa: F401  (TF 2.21 expor
 from .sparse import SparseTensor, SparseTensorSpec  # noqa: F401
 from .tensor_array import TensorArray  # noqa: F401
 from .tensor_spec import TensorSpec
+from .type_spec import type_spec_from_value  # noqa: F401
 from .variables import Variable, VariableAggregation, VariableSynchronization
 
 float16 = half = _dtypes.float16
