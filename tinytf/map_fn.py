@@ -78,6 +78,12 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     differ from those of `elems`; a tf.RaggedTensorSpec there makes the result ragged."""
     if fn_output_signature is None:
         fn_output_signature = dtype
+    from .extension_type.mapping import involves_extension_types, map_fn_over_extension_types
+
+    if involves_extension_types(elems, fn_output_signature):
+        return map_fn_over_extension_types(map_fn, fn, elems, fn_output_signature,
+                                           parallel_iterations=parallel_iterations, back_prop=back_prop,
+                                           swap_memory=swap_memory, infer_shape=infer_shape, name=name)
     flat = _as_tensors(elems, "map_fn")
     n = _row_count(flat)
     signature = fn_output_signature

@@ -92,7 +92,7 @@ class BatchDataset(UnaryDataset):
         self._drop = bool(drop_remainder)
         n = input_dataset._cardinality()
         static = self._drop or n == INFINITE
-        super().__init__(input_dataset, with_batch_dim(input_dataset.element_spec, self._size if static else None))
+        super().__init__(input_dataset, with_batch_dim(input_dataset._spec_inside, self._size if static else None))
 
     def _cardinality(self):
         return _batch_cardinality(self._input._cardinality(), self._size, self._drop)
@@ -106,7 +106,7 @@ class BatchDataset(UnaryDataset):
             return
         items = []
         context = self._error_context()
-        ragged = _ragged_columns(self._input.element_spec)
+        ragged = _ragged_columns(self._input._spec_inside)
         for item in self._input._flat_iter():
             if type(item) is ElementError:
                 items = []
@@ -135,7 +135,7 @@ class PaddedBatchDataset(UnaryDataset):
     def __init__(self, input_dataset, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False):
         self._size = as_int(batch_size, "batch_size")
         self._drop = bool(drop_remainder)
-        spec = input_dataset.element_spec
+        spec = input_dataset._spec_inside
         specs = nest.flatten(spec)
         for s in specs:
             if not _dense(s):
@@ -226,7 +226,7 @@ class UnbatchDataset(UnaryDataset):
     _tf_name = "_UnbatchDataset"
 
     def __init__(self, input_dataset):
-        super().__init__(input_dataset, without_batch_dim(input_dataset.element_spec, "unbatch"))
+        super().__init__(input_dataset, without_batch_dim(input_dataset._spec_inside, "unbatch"))
 
     def _cardinality(self):
         return INFINITE if self._input._cardinality() == INFINITE else UNKNOWN
@@ -273,14 +273,14 @@ class RebatchDataset(UnaryDataset):
     def __init__(self, input_dataset, batch_size, drop_remainder=False):
         self._size = as_int(batch_size, "batch_size")
         self._drop = bool(drop_remainder)
-        inner = without_batch_dim(input_dataset.element_spec, "rebatch")
+        inner = without_batch_dim(input_dataset._spec_inside, "rebatch")
         super().__init__(input_dataset, with_batch_dim(inner, self._size if self._drop else None))
 
     def _cardinality(self):
         return UNKNOWN if self._input._cardinality() != INFINITE else INFINITE
 
     def _flat_iter(self):
-        if any(not _dense(s) for s in nest.flatten(self._input.element_spec)):
+        if any(not _dense(s) for s in nest.flatten(self._input._spec_inside)):
             yield from self._by_rows()
             return
         pending, rows = [], 0
@@ -303,7 +303,7 @@ class RebatchDataset(UnaryDataset):
         """Rebatching elements with sparse components: their rows, batched again (the dense shape of a new batch
         is the largest of its rows', each row keeping its batch's)."""
         context = self._error_context()
-        ragged = _ragged_columns(without_batch_dim(self._input.element_spec, "rebatch"))
+        ragged = _ragged_columns(without_batch_dim(self._input._spec_inside, "rebatch"))
         pending = []
         for item in self._input._flat_iter():
             if type(item) is ElementError:
@@ -331,9 +331,9 @@ class DenseToRaggedDataset(UnaryDataset):
         splits_dtype = dtypes.as_dtype(row_splits_dtype)
         if splits_dtype not in (dtypes.int32, dtypes.int64):
             raise ValueError(f"row_splits_dtype must be tf.int32 or tf.int64, got {splits_dtype.name}")
-        spec = nest.map_structure(lambda s: dense_to_ragged_spec(s, splits_dtype), input_dataset.element_spec)
+        spec = nest.map_structure(lambda s: dense_to_ragged_spec(s, splits_dtype), input_dataset._spec_inside)
         super().__init__(input_dataset, spec)
-        before = nest.flatten(input_dataset.element_spec)
+        before = nest.flatten(input_dataset._spec_inside)
         self._ranks = [(i, s._ragged_rank, splits_dtype.np)  # the dense components that become ragged
                        for i, s in enumerate(nest.flatten(spec)) if s is not before[i] and s._ragged_rank > 0]
 
@@ -353,12 +353,12 @@ class DenseToRaggedDataset(UnaryDataset):
 class _BatchingMethods:
     def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None):
         return (deferred_transform(self, BatchDataset, batch_size, drop_remainder,
-                                   element_spec=with_batch_dim(self.element_spec, None))
+                                   element_spec=with_batch_dim(self._spec_inside, None))
                 or BatchDataset(self, batch_size, drop_remainder))
 
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False, name=None):
         if any_symbolic(concrete_args([batch_size])):  # the spec is that of a batch of any size
-            spec = PaddedBatchDataset(self, 1, padded_shapes, padding_values, False).element_spec
+            spec = PaddedBatchDataset(self, 1, padded_shapes, padding_values, False)._spec_inside
             return deferred_transform(self, PaddedBatchDataset, batch_size, element_spec=spec, build=lambda ds, size: (
                 PaddedBatchDataset(ds, size, padded_shapes, padding_values, drop_remainder)))
         return PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)

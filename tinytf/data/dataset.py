@@ -17,6 +17,7 @@ from tinytf.runtime.errors import user_location
 from tinytf.runtime.ops.data import dataset_cardinality
 from tinytf.runtime.tensor import EagerTensor
 
+from .extension_elements import restore_spec
 from .graph_loop import dataset_loop_source
 from .iterator import Iterator, NumpyIterator, make_iterator
 from .options import Options
@@ -49,7 +50,16 @@ class DatasetV2:
     # --- description --------------------------------------------------------------------------------
     @property
     def element_spec(self):
-        return self._element_spec
+        return restore_spec(self._spec_inside)
+
+    @property
+    def _spec_inside(self):
+        """The element structure the pipeline's stages work with: an ExtensionType as its component specs
+        (extension_elements.py); `element_spec` is what users see."""
+        spec = self._element_spec
+        if spec is None and type(self).element_spec is not DatasetV2.element_spec:
+            spec = self.element_spec  # a dataset computing its spec on first use
+        return spec
 
     def cardinality(self):
         """The number of elements, or INFINITE_CARDINALITY (-1) / UNKNOWN_CARDINALITY (-2), as an int64. A
@@ -98,7 +108,7 @@ class DatasetV2:
     # and _bind.
     @property
     def _type_spec(self):
-        return DatasetSpec(self.element_spec)
+        return DatasetSpec(self._spec_inside)
 
     def _from_components(self, components):
         return self._type_spec._from_components(components)
@@ -130,7 +140,7 @@ class UnaryDataset(DatasetV2):
     """A transformation of one input dataset, with the input's cardinality unless it says otherwise."""
 
     def __init__(self, input_dataset, element_spec=None):
-        super().__init__(input_dataset.element_spec if element_spec is None else element_spec, (input_dataset,))
+        super().__init__(input_dataset._spec_inside if element_spec is None else element_spec, (input_dataset,))
         self._input = input_dataset
 
     def _cardinality(self):

@@ -25,6 +25,7 @@ from ..function import function
 from ..ragged.ragged_tensor import RaggedTensor
 from ..sparse import SparseTensor
 from ..tensor_spec import TensorSpec
+from .extension_elements import is_extension, restore, to_parts
 from .ragged_elements import from_ragged_tensor, is_ragged_component, to_ragged_tensor
 from .sparse_elements import from_sparse_tensor, is_sparse_spec, to_sparse_tensor
 from .structure import DatasetSpec, describe
@@ -76,6 +77,8 @@ def _as_output(value):
         if hasattr(x, "_graph_iterator"):
             raise TypeError("the function returned a tf.data.Dataset: use flat_map or interleave to build an element "
                             "per dataset")
+        if is_extension(x):
+            return to_parts(x, leaf)
         return x if nest.is_composite(x) else convert_to_tensor(x)
     return nest.map_structure(leaf, value)
 
@@ -95,7 +98,7 @@ class TracedFunction:
         def flat_fn(*leaves):
             groups, at = [], 0
             for structure, n in zip(structures, counts):
-                groups.append(nest.pack_sequence_as(structure, list(leaves[at:at + n])))
+                groups.append(restore(nest.pack_sequence_as(structure, list(leaves[at:at + n]))))
                 at += n
             if len(groups) == 1:
                 out = call_with_element(fn, groups[0], unpack_last)

@@ -86,7 +86,7 @@ def dataset_loop_source(dataset):
 
     if state.graph is None:
         return None
-    return DatasetSource(dataset, dataset.element_spec)
+    return DatasetSource(dataset, dataset._spec_inside)
 
 
 _MAX_UNROLLED_NEXT = 10_000  # next() calls on one iterator in one trace before a Python loop is assumed
@@ -97,7 +97,7 @@ class GraphIterator:
 
     def __init__(self, dataset):
         self._dataset = dataset
-        self.element_spec = dataset.element_spec
+        self.element_spec = dataset._spec_inside
         self._handle = new_iterator(dataset)
         self._python_steps = 0
 

@@ -21,7 +21,7 @@ class Iterator:
 
     def __init__(self, dataset):
         self._dataset = dataset
-        self._structure = dataset.element_spec
+        self._structure = dataset._spec_inside
         self._epochs = _epochs(dataset)  # before _flat_iter: what a checkpoint replays from
         self._reserve(dataset)
         self._items = dataset._flat_iter()

@@ -26,7 +26,7 @@ from .symbolic import deferred, is_symbolic
 def filenames_of(filenames, what: str) -> list:
     """`filenames` (a str, a list of them, a string tensor of any rank, or a dataset of strings) as paths."""
     if isinstance(filenames, DatasetV2):
-        spec = filenames.element_spec
+        spec = filenames._spec_inside
         if not isinstance(spec, TensorSpec) or not spec.dtype.is_string:
             raise TypeError(f"{what}: a dataset of filenames must have scalar tf.string elements, got {spec}")
         return [_text(v[0]) for v in filenames._flat_iter()]
@@ -89,7 +89,7 @@ class _SpecOnly(DatasetV2):
 
 def _spec_only(dataset):
     """An empty dataset with `dataset`'s element spec (filenames_of checks the spec before reading names)."""
-    return _SpecOnly(dataset.element_spec)
+    return _SpecOnly(dataset._spec_inside)
 
 
 class FileReaderDataset(FileSource, DatasetV2):

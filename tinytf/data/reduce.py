@@ -19,7 +19,7 @@ def traced_reducer(dataset, initial_state, reduce_func):
     function retraced) when the function changes a state component's shape, as TF does."""
     initial = normalize(initial_state)
     spec = spec_of(initial)
-    traced = TracedFunction(reduce_func, [spec, dataset.element_spec], "reduce", unpack_last=False)
+    traced = TracedFunction(reduce_func, [spec, dataset._spec_inside], "reduce", unpack_last=False)
     new = traced.output_spec
     try:
         relaxed = common_spec(spec, new, "reduce")
@@ -28,7 +28,7 @@ def traced_reducer(dataset, initial_state, reduce_func):
                         f"{spec}; got {new}.") from None
     if relaxed != spec:
         spec = relaxed
-        traced = TracedFunction(reduce_func, [spec, dataset.element_spec], "reduce", unpack_last=False)
+        traced = TracedFunction(reduce_func, [spec, dataset._spec_inside], "reduce", unpack_last=False)
     return initial, spec, traced
 
 
@@ -48,7 +48,7 @@ def graph_reduce(dataset, initial_state, reduce_func):
     """dataset.reduce while tracing: a while loop over the iterator ops (graph_loop.py), state as loop
     variables."""
     initial, spec, traced = traced_reducer(dataset, initial_state, reduce_func)
-    specs = specs_of(dataset.element_spec)
+    specs = specs_of(dataset._spec_inside)
     handle = new_iterator(dataset)
     first = data_ops.get_next_optional(handle, specs)
     n_state = len(nest.flatten(spec))
@@ -77,7 +77,7 @@ def single_element(dataset):
     if next(items, None) is not None:
         raise InvalidArgumentError("Dataset had more than one element.")
     items.close()
-    return pack(dataset.element_spec, first)
+    return pack(dataset._spec_inside, first)
 
 
 @dataset_methods

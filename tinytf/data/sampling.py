@@ -20,9 +20,9 @@ from .structure import ElementError, common_spec
 def _common(datasets, what):
     if not datasets:
         raise ValueError(f"Invalid `datasets`. `datasets` should not be empty ({what}).")
-    spec = datasets[0].element_spec
+    spec = datasets[0]._spec_inside
     for d in datasets[1:]:
-        spec = common_spec(spec, d.element_spec, what)
+        spec = common_spec(spec, d._spec_inside, what)
     return spec
 
 
@@ -33,7 +33,7 @@ class ChooseFromDatasets(DatasetV2):
 
     def __init__(self, datasets, choice_dataset, stop_on_empty_dataset=True):
         datasets = list(datasets)
-        spec = choice_dataset.element_spec
+        spec = choice_dataset._spec_inside
         if nest.is_nested(spec) or spec.dtype is not dtypes.int64 or (spec._shape is not None and len(spec._shape)):
             raise TypeError(f"Invalid `choice_dataset`. Elements of `choice_dataset` must be scalar of `tf.int64` "
                             f"dtype, but got {spec}.")
@@ -124,7 +124,7 @@ class SampleFromDatasets(DatasetV2):
         if isinstance(weights, DatasetV2):
             # one weight vector per draw (rejection_resample's mixing probability comes as such a dataset): each
             # element's components together are the weights, whose log is the draw's logits row
-            spec = weights.element_spec
+            spec = weights._spec_inside
             if not all(getattr(getattr(c, "dtype", None), "is_floating", False) for c in nest.flatten(spec)):
                 raise TypeError(f"Invalid `weights`. `weights` type must be either a `tf.data.Dataset` of float "
                                 f"weights, or a list of floats, got element_spec {spec}.")

@@ -16,6 +16,7 @@ from ..constant import convert_to_tensor
 from ..ragged.ragged_tensor import RaggedTensor
 from ..tensor_spec import TensorSpec
 from .dataset import INFINITE, UNKNOWN, DatasetV2, dataset_methods
+from .extension_elements import specs_as_parts, values_as_parts
 from .ragged_elements import RaggedValue, from_ragged_tensor, is_ragged_spec, ragged_rows
 from .sparse_elements import sparse_rows
 from .structure import ElementError, common_spec, leaves_of, normalize, spec_of, without_batch_dim
@@ -196,6 +197,7 @@ class GeneratorDataset(DatasetV2):
             shapes_ = output_shapes if output_shapes is not None else \
                 nest.map_structure(lambda _: None, output_types)
             spec = _zip_types_and_shapes(output_types, shapes_)
+        spec = specs_as_parts(spec)
         super().__init__(spec)
         self._generator = generator
         # As TF, the generator is called with its args as numpy values (bytes for a string scalar). Graph tensors
@@ -225,7 +227,7 @@ class GeneratorDataset(DatasetV2):
 
     def _check(self, value) -> tuple:
         try:
-            leaves = _flatten_up_to(self._element_spec, value)
+            leaves = _flatten_up_to(self._element_spec, values_as_parts(value))
         except (TypeError, ValueError, KeyError):
             raise InvalidArgumentError(
                 f"TypeError: `generator` yielded an element that did not match the expected structure. The "
@@ -310,7 +312,7 @@ class ZipDataset(DatasetV2):
                 raise TypeError(f"Invalid `datasets`. `datasets` is expected to be a (nested) structure of "
                                 f"`tf.data.Dataset` objects. Python `list` is not supported and you should use "
                                 f"`tuple` instead. Got {type(d).__name__}")
-        super().__init__(nest.pack_sequence_as(datasets, [d.element_spec for d in members]), members)
+        super().__init__(nest.pack_sequence_as(datasets, [d._spec_inside for d in members]), members)
         self._members = members
 
     def _cardinality(self):
@@ -342,7 +344,7 @@ class ConcatenateDataset(DatasetV2):
     _tf_name = "_ConcatenateDataset"
 
     def __init__(self, first, second):
-        super().__init__(common_spec(first.element_spec, second.element_spec, "concatenate"), (first, second))
+        super().__init__(common_spec(first._spec_inside, second._spec_inside, "concatenate"), (first, second))
         self._first, self._second = first, second
 
     def _cardinality(self):

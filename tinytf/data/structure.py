@@ -14,6 +14,7 @@ from ..constant import convert_to_tensor
 from ..ragged.ragged_tensor import RaggedTensor
 from ..tensor_spec import TensorSpec
 from . import ragged_elements
+from .extension_elements import ExtensionParts, is_extension, restore, to_parts
 from .ragged_elements import RaggedValue, is_ragged_spec
 
 
@@ -22,6 +23,10 @@ def normalize(value):
     are tensors (TF converts a list to one tensor). Returns the structure with eager tensors as leaves."""
     if isinstance(value, list):
         return convert_to_tensor(value)
+    if isinstance(value, ExtensionParts):
+        return type(value)(normalize(v) for v in value)
+    if is_extension(value):
+        return to_parts(value, normalize)
     if isinstance(value, tuple) and hasattr(value, "_fields"):
         return type(value)(*[normalize(v) for v in value])
     if isinstance(value, tuple):
@@ -65,7 +70,7 @@ def flat_specs(structure) -> list:
 def pack(structure, values):
     """Eager tensors (in `structure`'s nest) of flat numpy values."""
     specs = nest.flatten(structure)
-    return nest.pack_sequence_as(structure, [_leaf(v, s) for v, s in zip(values, specs)])
+    return restore(nest.pack_sequence_as(structure, [_leaf(v, s) for v, s in zip(values, specs)]))
 
 
 def _leaf(value, spec):

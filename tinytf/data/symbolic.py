@@ -193,7 +193,7 @@ def deferred(build, args, element_spec, inputs, tf_name):
 def deferred_transform(dataset, cls, *args, element_spec=None, build=None):
     """`cls(dataset, *args)` (or `build(dataset, *args)`) made when the graph runs, if some of `args` are graph
     tensors; None otherwise."""
-    spec = dataset.element_spec if element_spec is None else element_spec
+    spec = dataset._spec_inside if element_spec is None else element_spec
     return deferred(build or cls, (dataset, *args), lambda: spec, (dataset,), cls._tf_name)
 
 

@@ -49,7 +49,7 @@ class MapDataset(UnaryDataset):
     """map_func traced once; applied per element, in a thread pool when num_parallel_calls is set."""
 
     def __init__(self, input_dataset, map_func, num_parallel_calls=None, deterministic=None):
-        self._function = TracedFunction(map_func, [input_dataset.element_spec], "map")
+        self._function = TracedFunction(map_func, [input_dataset._spec_inside], "map")
         super().__init__(input_dataset, self._function.output_spec)
         self._parallel = num_parallel_calls is not None and (num_parallel_calls == AUTOTUNE or num_parallel_calls > 1)
         self._workers = os.cpu_count() or 2 if num_parallel_calls in (None, AUTOTUNE) else int(num_parallel_calls)
@@ -83,7 +83,7 @@ class FilterDataset(UnaryDataset):
 
     def __init__(self, input_dataset, predicate):
         super().__init__(input_dataset)
-        self._predicate = _predicate(predicate, input_dataset.element_spec, "filter")
+        self._predicate = _predicate(predicate, input_dataset._spec_inside, "filter")
         self._graph_tensors = lifted_tensors(self._predicate)
 
     def _bound_copy(self, values):
@@ -128,7 +128,7 @@ class FlatMapDataset(UnaryDataset):
         self._element_spec = None
         if context.graph is not None:  # traced once, as TF does (it may read the enclosing function's tensors)
             try:
-                self._map = TracedDatasetFunction(map_func, input_dataset.element_spec, self._what_maps)
+                self._map = TracedDatasetFunction(map_func, input_dataset._spec_inside, self._what_maps)
             except Exception:  # noqa: BLE001 - a function graphs cannot run (Python on values) runs per element
                 return
             self._element_spec = self._map.element_spec
@@ -155,7 +155,7 @@ class FlatMapDataset(UnaryDataset):
         return super().__repr__()
 
     def _flat_iter(self):
-        structure = self._input.element_spec
+        structure = self._input._spec_inside
         for item in self._input._flat_iter():
             if type(item) is ElementError:
                 yield item
@@ -175,7 +175,7 @@ def _first_dataset_spec(input_dataset, fn):
     while a tf.function is traced)."""
     from ..scopes import init_scope
 
-    structure = input_dataset.element_spec
+    structure = input_dataset._spec_inside
     with init_scope(), Probing():
         for item in input_dataset._flat_iter():
             if type(item) is not ElementError:
@@ -221,7 +221,7 @@ class InterleaveDataset(FlatMapDataset):
         return new
 
     def _flat_iter(self):
-        structure = self._input.element_spec
+        structure = self._input._spec_inside
         inputs = self._input._flat_iter()
         slots = [None] * self._cycle
         index = block = open_count = 0
@@ -335,7 +335,7 @@ class TakeWhileDataset(UnaryDataset):
 
     def __init__(self, input_dataset, predicate):
         super().__init__(input_dataset)
-        self._predicate = _predicate(predicate, input_dataset.element_spec, "take_while")
+        self._predicate = _predicate(predicate, input_dataset._spec_inside, "take_while")
         self._graph_tensors = lifted_tensors(self._predicate)
 
     def _bound_copy(self, values):
@@ -362,7 +362,7 @@ class ScanDataset(UnaryDataset):
     def __init__(self, input_dataset, initial_state, scan_func):
         state = concrete_where_known(normalize(initial_state))
         state_spec = spec_of(state)
-        traced = TracedFunction(scan_func, [state_spec, input_dataset.element_spec], "scan")
+        traced = TracedFunction(scan_func, [state_spec, input_dataset._spec_inside], "scan")
         out = traced.output_spec
         if not isinstance(out, tuple) or len(out) != 2:
             raise TypeError(f"The scan function must return a pair comprising the new state and the output value, "
@@ -371,7 +371,7 @@ class ScanDataset(UnaryDataset):
         relaxed = common_spec(state_spec, new_state_spec, "scan (the new state against the initial state)")
         if relaxed != state_spec:
             state_spec = relaxed
-            traced = TracedFunction(scan_func, [state_spec, input_dataset.element_spec], "scan")
+            traced = TracedFunction(scan_func, [state_spec, input_dataset._spec_inside], "scan")
         super().__init__(input_dataset, traced.output_spec[1])
         self._function = traced
         leaves = nest.flatten(state)  # an initial state of graph tensors takes their values when bound
@@ -442,7 +442,7 @@ class UniqueDataset(UnaryDataset):
     _tf_name = "_UniqueDataset"
 
     def __init__(self, input_dataset):
-        spec = input_dataset.element_spec
+        spec = input_dataset._spec_inside
         if _ragged_of_supported_dtype(spec):
             # TF's Python check reads the legacy output type (the ragged tensor's dtype) and lets it pass; the
             # kernel then refuses the ragged tensor's variant component
@@ -546,7 +546,7 @@ class _TransformMethods:
         return deferred_transform(self, RepeatDataset, count) or RepeatDataset(self, count)
 
     def enumerate(self, start=0, name=None):
-        spec = (TensorSpec((), dtypes.int64), self.element_spec)
+        spec = (TensorSpec((), dtypes.int64), self._spec_inside)
         return deferred(enumerate_dataset, (self, start), lambda: spec, (self,), ZipDataset._tf_name) \
             or enumerate_dataset(self, start)
 

@@ -63,12 +63,12 @@ def batched_function(map_dataset):
     traced = map_dataset._function
     if map_dataset._parallel and map_dataset._deterministic is False or traced.lifted:
         return None  # (a function reading the enclosing graph's tensors is not traced again, per batch)
-    if any(s._shape is None for s in nest.flatten(map_dataset._input.element_spec)):
+    if any(s._shape is None for s in nest.flatten(map_dataset._input._spec_inside)):
         return None
     graph = traced._concrete.graph
     if not _element_wise(graph):
         return None
-    batched = TracedFunction(traced.user_function, [with_batch_dim(map_dataset._input.element_spec, None)], "map")
+    batched = TracedFunction(traced.user_function, [with_batch_dim(map_dataset._input._spec_inside, None)], "map")
     map_dataset._batched = batched
     return batched
 

@@ -45,7 +45,7 @@ class WindowDataset(UnaryDataset):
             if v <= 0:
                 raise InvalidArgumentError(f"Window {name} must be greater than zero, but got {v}.")
         self._drop = bool(drop_remainder)
-        spec = nest.map_structure(lambda s: DatasetSpec(s), input_dataset.element_spec)
+        spec = nest.map_structure(lambda s: DatasetSpec(s), input_dataset._spec_inside)
         super().__init__(input_dataset, spec)
 
     def _cardinality(self):
@@ -60,7 +60,7 @@ class WindowDataset(UnaryDataset):
     def _flat_iter(self):
         span = (self._size - 1) * self._stride + 1
         buffer = []
-        specs = nest.flatten(self._input.element_spec)
+        specs = nest.flatten(self._input._spec_inside)
         items = self._input._flat_iter()
         exhausted = False
         while True:
@@ -97,7 +97,7 @@ class GroupByWindowDataset(UnaryDataset):
         if (window_size is None) == (window_size_func is None):
             raise ValueError("Either the `window_size` argument or the `window_size_func` argument must be "
                              "specified.")
-        self._key = TracedFunction(key_func, [input_dataset.element_spec], "group_by_window key_func")
+        self._key = TracedFunction(key_func, [input_dataset._spec_inside], "group_by_window key_func")
         if not isinstance(self._key.output_spec, TensorSpec) or self._key.output_spec.dtype is not dtypes.int64:
             raise ValueError(f"Invalid `key_func`. `key_func` must return a single tf.int64 tensor. Got type="
                              f"{describe(self._key.output_spec)}.")
@@ -117,7 +117,7 @@ class GroupByWindowDataset(UnaryDataset):
         if context.graph is not None:
             try:
                 self._traced_reduce = TracedDatasetFunction(
-                    reduce_func, (TensorSpec((), dtypes.int64), DatasetSpec(input_dataset.element_spec)),
+                    reduce_func, (TensorSpec((), dtypes.int64), DatasetSpec(input_dataset._spec_inside)),
                     "group_by_window")
                 self._element_spec = self._traced_reduce.element_spec
             except Exception:  # noqa: BLE001 - see above
@@ -150,14 +150,14 @@ class GroupByWindowDataset(UnaryDataset):
 
     @property
     def _traced_reduce_structure(self):
-        return (TensorSpec((), dtypes.int64), DatasetSpec(self._input.element_spec))
+        return (TensorSpec((), dtypes.int64), DatasetSpec(self._input._spec_inside))
 
     @property
     def element_spec(self):
         if self._element_spec is None:
             from ..scopes import init_scope
 
-            empty = _ListDataset(self._input.element_spec, [])
+            empty = _ListDataset(self._input._spec_inside, [])
             with init_scope():
                 self._element_spec = self._reduce_func(_int64(0), empty).element_spec
         return self._element_spec
@@ -176,7 +176,7 @@ class GroupByWindowDataset(UnaryDataset):
 
     def _flat_iter(self):
         groups: dict = {}
-        spec = self._input.element_spec
+        spec = self._input._spec_inside
         for item in self._input._flat_iter():
             if type(item) is ElementError:
                 yield item
@@ -206,7 +206,7 @@ def bucket_by_sequence_length(dataset, element_length_func, bucket_boundaries, b
     if len(sizes) != len(boundaries) + 1:
         raise ValueError(f"len(bucket_batch_sizes) must equal len(bucket_boundaries) + 1, got {len(sizes)} and "
                          f"{len(boundaries)}")
-    length_fn = TracedFunction(element_length_func, [dataset.element_spec], "element_length_func")
+    length_fn = TracedFunction(element_length_func, [dataset._spec_inside], "element_length_func")
     lows = [np.iinfo(np.int32).min] + boundaries
     highs = boundaries + [np.iinfo(np.int32).max]
 
@@ -262,7 +262,7 @@ class _EagerGroupByWindow(GroupByWindowDataset):
     def _flat_iter(self):
         from .structure import pack
 
-        spec = self._input.element_spec
+        spec = self._input._spec_inside
         groups: dict = {}
         for item in self._input._flat_iter():
             if type(item) is ElementError:
@@ -284,7 +284,7 @@ class _EagerGroupByWindow(GroupByWindowDataset):
 class _WindowMethods:
     def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
         if any_symbolic(concrete_args([size, shift, stride, drop_remainder])):  # a window's spec has no sizes
-            spec = WindowDataset(self, 1).element_spec
+            spec = WindowDataset(self, 1)._spec_inside
             return deferred_transform(self, WindowDataset, size, shift, stride, drop_remainder, element_spec=spec)
         return WindowDataset(self, size, shift, stride, drop_remainder)
 

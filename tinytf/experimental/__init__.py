@@ -3,9 +3,16 @@ RaggedTensor; numpy, TF's NumPy API on tensors)."""
 
 from ..data.iterator import Optional  # noqa: F401
 from ..extension_type import (  # noqa: F401
-    BatchableExtensionType, ExtensionType, ExtensionTypeBatchEncoder, ExtensionTypeSpec, dispatch_for_api,
-    dispatch_for_binary_elementwise_apis, dispatch_for_binary_elementwise_assert_apis,
-    dispatch_for_unary_elementwise_apis, unregister_dispatch_for)
+    BatchableExtensionType,
+    ExtensionType,
+    ExtensionTypeBatchEncoder,
+    ExtensionTypeSpec,
+    dispatch_for_api,
+    dispatch_for_binary_elementwise_apis,
+    dispatch_for_binary_elementwise_assert_apis,
+    dispatch_for_unary_elementwise_apis,
+    unregister_dispatch_for,
+)
 from ..ragged.dynamic_shape import DynamicRaggedShape  # noqa: F401
 
 

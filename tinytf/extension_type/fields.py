@@ -85,13 +85,13 @@ def resolve(annotation, owner):
 
 
 def _evaluate(text, owner):
+    """A forward reference resolves in the class's module, as typing.get_type_hints resolves it (a class
+    defined inside a function cannot name itself this way: TF refuses that too)."""
     module = sys.modules.get(owner.__module__)
-    namespace = dict(vars(module)) if module is not None else {}
-    namespace[owner.__name__] = owner
     try:
-        return eval(text, namespace)  # noqa: S307  (a type annotation written by the class's author)
+        return eval(text, dict(vars(module)) if module is not None else {})  # noqa: S307  (the class's own annotation)
     except NameError:
-        raise TypeError(f"{owner.__name__}: cannot resolve the type annotation {text!r}") from None
+        raise TypeError(f"Unsupported type annotation {typing.ForwardRef(text)!r}") from None
 
 
 # Conversion contexts: a constructor's value, or a Spec constructor's spec.
@@ -102,7 +102,10 @@ def convert(value, annotation, path: str, context: str, owner):
     """`value` type-checked against `annotation` and converted (lists to tensors, sequences to tuples,
     mappings to ImmutableDicts); TypeError naming the field when it cannot be."""
     if isinstance(annotation, (str, typing.ForwardRef)):
-        annotation = resolve(annotation, owner)
+        try:
+            annotation = resolve(annotation, owner)
+        except TypeError as e:
+            raise TypeError(f"{path}: {e}") from None
     if annotation is None:
         annotation = _NONE_TYPE
     if annotation is Tensor:

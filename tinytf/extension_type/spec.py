@@ -11,6 +11,7 @@ from ..composite import TypeSpec
 from ..tensor_spec import TensorSpec
 from . import fields as field_rules
 from . import structure
+from .immutable_dict import ImmutableDict
 
 IN_CONSTRUCTOR = "_tf_extension_type_in_constructor"
 
@@ -100,8 +101,8 @@ class ExtensionTypeSpec(TypeSpec):
     def __validate__(self):
         """Checks after construction; a Spec class may override it."""
 
-    def __repr__(self):
-        parts = ", ".join(f"{f.name}={self.__dict__[f.name]!r}" for f in self._fields())
+    def __repr__(self):  # mappings print as plain dicts, as TF's serialized spec fields
+        parts = ", ".join(f"{f.name}={_plain(self.__dict__[f.name])!r}" for f in self._fields())
         return f"{type(self).__qualname__}({parts})"
 
     def __reduce__(self):
@@ -109,6 +110,14 @@ class ExtensionTypeSpec(TypeSpec):
 
 
 _NO_COMMON = object()
+
+
+def _plain(value):
+    if isinstance(value, tuple):
+        return tuple(_plain(v) for v in value)
+    if isinstance(value, ImmutableDict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 def _compatible(a, b) -> bool:
