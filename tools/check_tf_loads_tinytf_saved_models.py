@@ -124,7 +124,30 @@ def _models(tf):
             w.assign(np.linspace(-0.5, 0.7, int(np.prod(w.shape))).reshape(w.shape).astype(np.float32))
         return model
 
+    Masked = masked_type(tf)
+
+    class Traced(tf.Module):  # tf.functions without input signatures, one taking and returning an ExtensionType
+        def __init__(self):
+            super().__init__()
+            self.scale = tf.Variable(3.0)
+
+        @tf.function
+        def double(self, x):
+            return x * 2.0
+
+        @tf.function
+        def grow(self, m):
+            return Masked(m.values * self.scale, m.mask, m.tag + "!")
+
+    def traced(path):
+        module = Traced()
+        module.double.get_concrete_function(tf.TensorSpec([2], tf.float32))
+        module.grow.get_concrete_function(Masked.Spec(tf.TensorSpec(None, tf.float32), tf.TensorSpec(None, tf.bool),
+                                                      "m"))
+        tf.saved_model.save(module, path)
+
     return {
+        "traced": traced,
         "adder": lambda path: tf.saved_model.save(Adder(), path),
         "keras_cnn": lambda path: cnn().export(path, verbose=False),
         "printing": lambda path: tf.saved_model.save(Printer(), path),
@@ -136,6 +159,14 @@ def _models(tf):
         "keras_save": lambda path: tf.saved_model.save(mlp(), path),
         "asset": vocabulary,
     }
+
+
+def masked_type(tf):
+    """An ExtensionType registered by name (`__name__`), as a SavedModel needs it, defined alike on both sides
+    (built with `type`: this module's annotations are strings, which cannot name the `tf` given here)."""
+    namespace = {"__name__": "tinytf_check.Masked", "__module__": __name__, "tag": "m",
+                 "__annotations__": {"values": tf.Tensor, "mask": tf.Tensor, "tag": str}}
+    return type("Masked", (tf.experimental.ExtensionType,), namespace)
 
 
 def write(tf, folder: str) -> None:
@@ -202,6 +233,11 @@ def read(tf, folder: str) -> dict:
                                         for k, v in asset.signatures["serving_default"]().items()},
                     "asset_path_is_in_assets": asset.vocab.asset_path.numpy().decode()
                     == os.path.join(folder, "asset", "assets", "vocab.txt")}
+    Masked = masked_type(tf)
+    loaded = tf.saved_model.load(os.path.join(folder, "traced"))
+    grown = loaded.grow(Masked([1.0, 2.0, 4.0], [True, False, True], "m"))
+    out["traced"] = {"double": _numbers(loaded.double(tf.constant([1.5, -2.0]))),
+                     "grow": [type(grown).__name__, _numbers(grown.values), _numbers(grown.mask), grown.tag]}
     out["errors"] = _errors(tf, folder)
     return out
 

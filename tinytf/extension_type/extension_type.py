@@ -12,6 +12,7 @@ from tinytf.runtime.tensor import Tensor
 from ..composite import CompositeTensor
 from . import fields as field_rules
 from . import structure
+from .registry import register
 from .spec import IN_CONSTRUCTOR, BatchableExtensionTypeSpec, ExtensionTypeSpec, make_spec_class
 
 _CACHED_SPEC = "_tf_extension_type_cached_type_spec"
@@ -40,6 +41,7 @@ class ExtensionType(CompositeTensor):
         if not (isinstance(base_spec, type) and issubclass(base_spec, cls._tf_spec_base)):
             base_spec = cls._tf_spec_base
         cls.Spec = make_spec_class(cls, base_spec, user_spec)
+        register(cls)
 
     @classmethod
     def _tf_extension_type_fields(cls) -> list:

@@ -27,7 +27,23 @@ def _fit(value, spec):
         return ok, value
     if isinstance(value, (Tensor, Resource)):
         return False, value
+    if hasattr(type(spec), "_component_specs"):  # a composite (an ExtensionType): its spec must fit the saved one
+        value_spec = getattr(value, "_type_spec", None)
+        return value_spec is not None and _spec_fits(value_spec, spec), value
     return type(value) is type(spec) and value == spec, value
+
+
+def _spec_fits(value_spec, saved) -> bool:
+    """A composite's spec fits a saved one: same kind and static fields, tensors of fitting shapes."""
+    if type(value_spec) is not type(saved):
+        return False
+    mine, theirs = value_spec._component_specs, saved._component_specs
+    if len(mine) != len(theirs) or any(a.dtype is not b.dtype or not shapes.is_subshape(a._shape, b._shape)
+                                       for a, b in zip(mine, theirs)):
+        return False
+    relaxed = saved.most_specific_common_supertype([value_spec]) if hasattr(saved, "most_specific_common_supertype") \
+        else None
+    return relaxed == saved if relaxed is not None else value_spec.is_compatible_with(saved)
 
 
 def match(structure, saved):

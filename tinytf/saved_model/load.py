@@ -114,7 +114,8 @@ def load(export_dir, tags=None, options=None):
             signature = _python_signature(spec)
             objects[node_id] = LoadedFunction([concrete(n, signature.parameters) for n in
                                                node.function.concrete_functions], signature, _name_of(graph, node_id),
-                                              has_input_signature=spec.HasField("input_signature"))
+                                              has_input_signature=spec.HasField("input_signature")
+                                              and structure.decode(spec.input_signature) is not None)
         elif kind == "bare_concrete_function":
             bare = node.bare_concrete_function
             objects[node_id] = SignatureFunction(concrete(bare.concrete_function_name), list(bare.argument_keywords),
@@ -207,12 +208,12 @@ def _rebuild_concrete(library, name, saved, bound, param_names):
     n_args = len(args)
 
     def body(*call_args, **call_kwargs):
-        flat = [x for x in nest.flatten((call_args, call_kwargs)) if _is_tensor(x)]
+        flat = [x for x in nest.flatten((call_args, call_kwargs), expand_composites=True) if _is_tensor(x)]
         outputs = library.replay(name, flat + list(bound))
         if output_structure is None:
             return None
         outputs = iter(outputs)
-        return nest.pack_sequence_as(output_structure, [next(outputs) if _is_spec(x) else x
+        return nest.pack_sequence_as(output_structure, [_output_leaf(x, outputs)
                                                         for x in nest.flatten(output_structure)])
 
     params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in arg_names[:n_args]]
@@ -220,6 +221,16 @@ def _rebuild_concrete(library, name, saved, bound, param_names):
     body.__signature__ = inspect.Signature(params)
     function = Function(body, name=name, autograph=False)
     return function.get_concrete_function(*args, **kwargs)
+
+
+def _output_leaf(spec, outputs):
+    """An output of the saved structure from the function's flat outputs: a tensor per TensorSpec, an
+    ExtensionType value from its component tensors, Python values as saved."""
+    if _is_spec(spec):
+        return next(outputs)
+    if hasattr(type(spec), "_component_specs"):
+        return spec._from_components([next(outputs) for _ in spec._component_specs])
+    return spec
 
 
 def _arg_names(args) -> list:

@@ -299,8 +299,9 @@ def _function_spec(spec, function):
             full.values.add(key=key).value.CopyFrom(structure.encode(value))
         except ValueError:  # a default TF's structures cannot hold: recorded as absent
             full.values[-1].value.CopyFrom(structure.encode(None))
-    if function.input_signature is not None:
-        spec.input_signature.CopyFrom(structure.encode(tuple(function.input_signature)))
+    # written even when absent (a none_value), as TF writes it: TF's loader decodes the field either way
+    signature = None if function.input_signature is None else tuple(function.input_signature)
+    spec.input_signature.CopyFrom(structure.encode(signature))
 
 
 def _signature_def(meta, key, wrapper, function_name, bound):

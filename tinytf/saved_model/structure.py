@@ -10,6 +10,7 @@ from tinytf.runtime.tensor import Tensor
 
 from ..tensor_spec import TensorSpec
 from .attr_codec import dtype_enum, dtype_of_enum, shape_of_proto, shape_proto
+from .extension_specs import decode_spec, encode_spec, is_extension_spec
 
 
 def encode(value) -> struct_pb2.StructuredValue:
@@ -40,6 +41,8 @@ def encode(value) -> struct_pb2.StructuredValue:
         out.list_value.SetInParent()
         for item in value:
             out.list_value.values.add().CopyFrom(encode(item))
+    elif is_extension_spec(value):  # an ExtensionType's spec, or a traced value of one (an output)
+        encode_spec(value, out, encode)
     elif isinstance(value, dict):
         out.dict_value.SetInParent()
         for key, item in value.items():
@@ -68,6 +71,9 @@ def decode(value: struct_pb2.StructuredValue):
         return [decode(v) for v in value.list_value.values]
     if kind == "dict_value":
         return {k: decode(v) for k, v in sorted(value.dict_value.fields.items())}
+    if kind == "type_spec_value" and \
+            value.type_spec_value.type_spec_class == struct_pb2.TypeSpecProto.EXTENSION_TYPE_SPEC:
+        return decode_spec(value.type_spec_value, decode)
     if kind == "named_tuple_value":  # the namedtuple class is not saved: its fields come back as a dict
         return {pair.key: decode(pair.value) for pair in value.named_tuple_value.values}
     raise ValueError(f"tinytf does not read the {kind} entries of a SavedModel's structures")
