@@ -68,6 +68,12 @@ def test_is_tensor_and_device():
     assert tf.is_tensor(tf.constant(1)) and tf.is_tensor(tf.Variable(1.0)) and not tf.is_tensor(np.ones(2))
     with tf.device("/job:localhost/replica:0/task:0/device:GPU:0"):
         assert int(tf.constant(2) * 3) == 6
-    with pytest.raises(ValueError, match="Failed to parse device spec"):
+    with pytest.raises(ValueError, match="Unknown attribute 'not a device' is encountered while parsing"):
         with tf.device("not a device"):
+            pass
+    for spec in ("CPU:0", "cpu:0", "GPU:1", "/cpu:*", "device:CPU:0", "gpu", ""):  # TF's shorter forms
+        with tf.device(spec):
+            assert int(tf.constant(2) * 3) == 6
+    with pytest.raises(ValueError, match="invalid literal"):
+        with tf.device("CPU:a"):
             pass

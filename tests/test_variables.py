@@ -57,6 +57,9 @@ def test_trainable_flag_and_dtype_argument():
 def test_initial_value_callable_and_repr():
     v = tf.Variable(lambda: tf.ones([2]))
     assert repr(v).startswith("<tf.Variable 'Variable:0' shape=(2,) dtype=float32, numpy=")
+    matrix = tf.Variable([[1.0, 2.0], [3.0, 4.0]])  # TF starts a multi-line array on its own line
+    assert repr(matrix) == ("<tf.Variable 'Variable:0' shape=(2, 2) dtype=float32, numpy=\narray([[1., 2.],\n"
+                            "       [3., 4.]], dtype=float32)>")
 
 
 def test_variable_garbage_collected():

@@ -4,12 +4,9 @@ the CPU, as TF's soft placement does when no GPU is present."""
 from __future__ import annotations
 
 import contextlib
-import re
 
 from tinytf.runtime.resource import Resource
 from tinytf.runtime.tensor import Tensor
-
-_DEVICE = re.compile(r"^(/job:[^/]+)?(/replica:\d+)?(/task:\d+)?(/(device:)?(CPU|GPU|TPU|cpu|gpu|tpu):(\d+|\*))?$")
 
 
 @contextlib.contextmanager
@@ -17,9 +14,35 @@ def device(device_name):
     """A placement scope: checked for TF's device-string syntax, then ignored (everything runs on the CPU)."""
     if callable(device_name):
         raise RuntimeError("tf.device does not support functions when eager execution is enabled.")
-    if device_name is not None and not _DEVICE.match(str(device_name)):
-        raise ValueError(f"Failed to parse device spec: {device_name!r}")
+    if device_name is not None:
+        check_device_spec(str(device_name))
     yield
+
+
+def check_device_spec(spec: str) -> None:
+    """TF's DeviceSpec syntax: `/`-separated parts `job:NAME`, `replica:N`, `task:N`, `device:TYPE:N` or
+    `TYPE:N` (the index may be `*` or left out, the type in either case); ValueError as TF's parser."""
+    for part in spec.split("/"):
+        if not part:
+            continue
+        fields = part.split(":")
+        key = fields[0].lower()
+        if key == "job" and len(fields) == 2:
+            continue
+        if key in ("replica", "task") and len(fields) == 2:
+            int(fields[1])  # TF's ValueError for a bad number
+            continue
+        if key == "device":
+            fields = fields[1:]
+        if fields and fields[0].upper() in _DEVICE_TYPES and len(fields) <= 2:
+            if len(fields) == 2 and fields[1] != "*":
+                int(fields[1])
+            continue
+        raise ValueError(f"Unknown attribute '{fields[0] if fields else part}' is encountered while parsing the "
+                         f"device spec: '{spec}'.")
+
+
+_DEVICE_TYPES = ("CPU", "GPU", "TPU")
 
 
 def is_tensor(x) -> bool:

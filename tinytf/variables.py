@@ -257,7 +257,8 @@ class Variable(Resource):
         value = self._array
         # a scalar shows its exact Python value, as TF does: numpy=0.10000000149011612 for float32 0.1
         text = np.array_repr(value) if isinstance(value, np.ndarray) and value.ndim else repr(np.asarray(value).item())
-        return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, numpy={text}>"
+        sep = "\n" if "\n" in text else ""  # a multi-line array starts on its own line, as TF prints it
+        return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, numpy={sep}{text}>"
 
     def __deepcopy__(self, memo):
         copy = Variable(self.numpy(), trainable=self.trainable, name=self._name.split(":")[0], dtype=self.dtype)
