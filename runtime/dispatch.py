@@ -69,16 +69,17 @@ def to_numpy(value, dtype=None):
     numpy scalars, which are much cheaper to compute with than 0-d arrays."""
     if isinstance(value, (np.ndarray, np.generic)):
         array = value
-        if array.dtype.kind in "SUO":
+        if array.dtype.kind in "SUO" and (dtype is None or dtype.is_string):
             return _string_array(array, dtype)
         if dtype is None:
             dtype = dtypes.of_numpy(array)
+        elif dtype.is_string:  # numbers never become strings (TF's ValueError)
+            kind = type(np.asarray(array).reshape(-1)[:1].tolist()[0]).__name__ if array.size else "float"
+            raise ValueError(f"Failed to convert a NumPy array to a Tensor (Unsupported object type {kind}).")
         elif array.dtype != dtype.np:
-            if array.dtype.kind == "f" and dtype.is_integer:
-                array = np.asarray(array)
-                if not np.all(np.isfinite(array)) or not np.all(array == np.trunc(array)):
-                    raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
-            array = np.asarray(array, dtype.np)
+            # a numpy value takes the requested dtype as numpy casts it (floats truncate, integers wrap, text
+            # parses), as TF's EagerTensor does; Python numbers are checked below instead
+            array = np.asarray(array).astype(dtype.np)
     else:
         if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in _flat(value)):
             packed = packed_dtype(value)
