@@ -15,14 +15,14 @@ import numpy as np
 from tinytf.runtime import dtypes
 from tinytf.runtime.context import executing_eagerly
 from tinytf.runtime.dispatch import apply, convert_to_tensor
-from tinytf.runtime.ops.array import stack, zeros_like
+from tinytf.runtime.ops.array import concat, stack, zeros_like
 from tinytf.runtime.ops.generator_random import (
     generator_advance_op,
     generator_random_float_op,
     generator_random_full_int_op,
     generator_random_int_op,
 )
-from tinytf.runtime.ops.math import add, multiply, subtract
+from tinytf.runtime.ops.math import add, cast, multiply, subtract
 from tinytf.runtime.ops.random import shape_tensor
 
 from .variables import Variable
@@ -81,6 +81,10 @@ class Generator:
 
     def __init__(self, copy_from=None, state=None, alg=None):
         self._lock = threading.Lock()  # eager draws read and move the state as one step
+        from .distribute.strategy import get_strategy, has_strategy
+
+        # made under a strategy's scope: each replica of a strategy.run draws its own stream (see _replica_key)
+        self._distribution_strategy = get_strategy() if has_strategy() else None
         if copy_from is not None:
             if state is not None or alg is not None:
                 raise ValueError("When `copy_from` is not None, neither `state` nor `alg` can be given")
@@ -159,7 +163,25 @@ class Generator:
         # that fails (minval >= maxval) still uses up its counters.
         state = self._state_var.read_value()
         self._state_var.assign(apply(generator_advance_op, (state, shape), {}))
-        return apply(op, (shape, state, *extra), attrs or {})
+        return apply(op, (shape, self._replica_key(state), *extra), attrs or {})
+
+    def _replica_key(self, state):
+        """The state a draw uses: in a replica of the strategy this generator was made under, its key is
+        hashed with the replica id (a uint64 drawn at counter [replica id, 0] under the key), as TF does, so
+        replicas draw independent streams from their (equal) copies of the state."""
+        if self._distribution_strategy is None:
+            return state
+        from .distribute.strategy import get_replica_context
+
+        replica = get_replica_context()
+        if replica is None or getattr(replica, "strategy", None) is not self._distribution_strategy:
+            return state
+        from .core_api import bitcast
+
+        replica_id = cast(replica.replica_id_in_sync_group, dtypes.int64)
+        keyed = stack([replica_id, zeros_like(replica_id), state[2]])
+        hashed = apply(generator_random_full_int_op, (shape_tensor([1]), keyed), {"dtype": dtypes.uint64})
+        return concat([state[:2], bitcast(hashed, dtypes.int64)], 0)
 
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
         return self._scaled("normal", shape, mean, stddev, dtype)

@@ -16,6 +16,10 @@ class PerReplica:
         inner = ",\n".join(f"  {i}: {v!r}" for i, v in enumerate(self.values))
         return "PerReplica:{\n" + inner + "\n}"
 
+    def __str__(self):  # print() shows each replica's value as print shows it, as TF's
+        inner = ",\n".join(f"  {i}: {v!s}" for i, v in enumerate(self.values))
+        return "PerReplica:{\n" + inner + "\n}"
+
 
 def local_results(value) -> tuple:
     """The per-replica components of `value` (a PerReplica) or (value,) for an ordinary value; structures are
