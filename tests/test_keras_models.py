@@ -172,3 +172,14 @@ def test_seed_example_functional_with_mlp_block_and_train_step():
     for _ in range(20):
         last = float(train_step(x, y))
     assert last < first
+
+
+def test_subclass_passing_itself_to_model_init_is_refused_as_keras_3_refuses_it():
+    """`super().__init__(self)` (TF's "Effective TF2" guide, Keras 2 code): Keras 3's Layer.__init__ takes no
+    positional argument, so TF 2.21 raises TypeError; a silent success would hide the mistake."""
+    class Wrapped(keras.Model):
+        def __init__(self):
+            super().__init__(self)
+
+    with pytest.raises(TypeError, match=r"Layer.__init__\(\) takes 1 positional argument but 2 were given"):
+        Wrapped()

@@ -59,6 +59,8 @@ class Model(Trainer, Layer):
             _inject_functional(type(self), functional)
             functional.__init__(self, *args, **kwargs)
             return
+        if args:  # not inputs and outputs: Keras 3 hands them to Layer.__init__, which takes none
+            raise TypeError(f"Layer.__init__() takes 1 positional argument but {len(args) + 1} were given")
         name = kwargs.pop("name", None)
         trainable = kwargs.pop("trainable", True)
         dtype = kwargs.pop("dtype", None)
