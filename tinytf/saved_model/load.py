@@ -148,7 +148,20 @@ def load(export_dir, tags=None, options=None):
     if isinstance(root, _UserObject):  # as TF's loader: the versions of the TF that wrote the file
         object.__setattr__(root, "tensorflow_version", meta.meta_info_def.tensorflow_version)
         object.__setattr__(root, "tensorflow_git_version", meta.meta_info_def.tensorflow_git_version)
+        if options is not None and getattr(options, "experimental_load_function_aliases", False):
+            object.__setattr__(root, "function_aliases", _function_aliases(meta, graph, objects))
     return root
+
+
+def _function_aliases(meta, graph, objects) -> dict:
+    """alias -> the loaded tf.function whose traces SaveOptions(function_aliases=...) named with it."""
+    by_concrete = {name: objects[i] for i, node in enumerate(graph.nodes) if node.WhichOneof("kind") == "function"
+                   for name in node.function.concrete_functions}
+    aliases = {}
+    for concrete_name, alias in meta.meta_info_def.function_aliases.items():
+        if concrete_name in by_concrete:
+            aliases.setdefault(alias, by_concrete[concrete_name])
+    return aliases
 
 
 def _checkpoint_keys(reader) -> dict:

@@ -37,6 +37,7 @@ from .attr_codec import dtype_enum, shape_proto, tensor_proto
 from .fingerprint import FINGERPRINT_FILE, fingerprint_def
 from .graph_io import graph_to_functions
 from .object_functions import functions_of
+from .options import SaveOptions
 from .proto import SavedModel
 from .signatures import SignatureMap, canonical_signatures
 from .tf_library import TFLibrary, native_collection
@@ -143,6 +144,7 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
     saver = _Saver(obj, SignatureMap(signatures) if signatures else None)
     saver.walk()
     meta_graph = _meta_graph(saver)
+    _apply_options(meta_graph, saver, options)
     payload = SavedModel(saved_model_schema_version=1)
     payload.meta_graphs.add().ParseFromString(meta_graph.SerializeToString())
     variables = {}
@@ -160,6 +162,24 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
             variables[key] = obj_._array  # written as is: no copy of a value the save only reads
     variables[trackable.OBJECT_GRAPH_KEY] = np.array(checkpoint_graph.SerializeToString(), dtype=object)
     _write_atomically(export_dir, payload, meta_graph, variables, saver.asset_files)
+
+
+def _apply_options(meta, saver, options) -> None:
+    """What SaveOptions asks of the MetaGraphDef: extra tags, and each aliased tf.function's traces named by
+    their alias (TF's meta_info_def.function_aliases)."""
+    if options is None:
+        return
+    if not isinstance(options, SaveOptions):
+        raise TypeError(f"tf.saved_model.save: options must be a tf.saved_model.SaveOptions, got {options!r}")
+    for tag in options.extra_tags or ():
+        meta.meta_info_def.tags.append(tag)
+    for alias, function in options.function_aliases.items():
+        traces = [saver.concrete[id(c)][0] for c in getattr(function, "_concrete", ()) if id(c) in saver.concrete]
+        if not traces:
+            raise ValueError(f"function_aliases: {alias!r} names {function!r}, which has no trace in this SavedModel "
+                             "(trace it before saving, with get_concrete_function)")
+        for name in traces:
+            meta.meta_info_def.function_aliases[name] = alias
 
 
 def _path_key(saver, node_id) -> str:
