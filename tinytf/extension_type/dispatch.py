@@ -193,7 +193,7 @@ def _elementwise_apis(names):
 def dispatch_for_unary_elementwise_apis(x_type):
     """Decorator: `handler(api_func, x)` runs for every unary elementwise API whose first argument matches
     `x_type`; `api_func` is the API with the call's other arguments bound."""
-    from .elementwise_apis import UNARY
+    from ..elementwise_apis import UNARY
 
     def decorator(handler):
         for api in _elementwise_apis(UNARY):
@@ -207,7 +207,7 @@ def dispatch_for_unary_elementwise_apis(x_type):
 def dispatch_for_binary_elementwise_apis(x_type, y_type):
     """Decorator: `handler(api_func, x, y)` runs for every binary elementwise API whose two first arguments
     match `x_type` and `y_type`."""
-    from .elementwise_apis import BINARY
+    from ..elementwise_apis import BINARY
 
     def decorator(handler):
         for api in _elementwise_apis(BINARY):
@@ -220,7 +220,7 @@ def dispatch_for_binary_elementwise_apis(x_type, y_type):
 
 def dispatch_for_binary_elementwise_assert_apis(x_type, y_type):
     """Decorator: `handler(assert_func, x, y)` runs for tf.debugging.assert_equal and its relatives."""
-    from .elementwise_apis import BINARY_ASSERT
+    from ..elementwise_apis import BINARY_ASSERT
 
     def decorator(handler):
         for api in _elementwise_apis(BINARY_ASSERT):

@@ -5,6 +5,7 @@ functions of tinytf and tinytf.math are wrapped once, at import, by `install`.""
 from __future__ import annotations
 
 import functools
+import inspect
 
 import numpy as np
 
@@ -55,6 +56,20 @@ def elementwise(fn, *args, **kwargs):
     return first.with_flat_values(result)
 
 
+def _elementwise_operands(fn, names, args, kwargs):
+    """`elementwise` over the operands named `names` (given by position or keyword), the rest passed as is."""
+    positional = list(args[:len(names)])
+    rest = args[len(names):]
+    keyword_names = [n for n in names[len(positional):] if n in kwargs]
+    operands = positional + [kwargs.pop(n) for n in keyword_names]
+    n_positional = len(positional)
+
+    def call(*values):
+        return fn(*values[:n_positional], *rest, **dict(zip(keyword_names, values[n_positional:])), **kwargs)
+
+    return elementwise(call, *operands)
+
+
 def _broadcast_dense(rt: RaggedTensor, dense: Tensor):
     """A dense operand against a ragged one: its dims after the ragged ones broadcast against the flat
     values' inner dims; a dense operand with a dim per row ([nrows, 1] for rank 2) is repeated per value."""
@@ -74,15 +89,20 @@ def _has_ragged(args, kwargs) -> bool:
                                                                   for x in kwargs.values())
 
 
-def dispatching(fn):
-    """fn, but elementwise on the flat values when an argument is ragged."""
+def dispatching(fn, operands=None):
+    """fn, but elementwise on the flat values when an argument is ragged. With `operands` (1 or 2), only the
+    API's first `operands` parameters are its elementwise operands (TF's elementwise dispatch): the others
+    (a hash key, a dtype, bounds) pass through as given."""
     if getattr(fn, "_ragged_dispatch", False):
         return fn
+    names = list(inspect.signature(fn).parameters)[:operands] if operands else None
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         if _has_ragged(args, kwargs):
-            return elementwise(fn, *args, **kwargs)
+            if names is None:
+                return elementwise(fn, *args, **kwargs)
+            return _elementwise_operands(fn, names, args, kwargs)
         return fn(*args, **kwargs)
 
     wrapper._ragged_dispatch = True
@@ -139,8 +159,26 @@ def identity_of(name, dtype):
     return dtype.np.type(0)
 
 
+def install_elementwise_apis(root) -> None:
+    """Every API TF lists as unary or binary elementwise (tf.strings.lower, tf.math.erfinv, ...) runs on the flat
+    values of RaggedTensor arguments, as TF's ragged dispatch makes them."""
+    from ..elementwise_apis import BINARY, UNARY
+
+    for path in UNARY + BINARY:
+        *parents, name = path.split(".")
+        module = root
+        for parent in parents:
+            module = getattr(module, parent, None)
+            if module is None:
+                break
+        fn = getattr(module, name, None) if module is not None else None
+        if callable(fn) and not isinstance(fn, type):
+            setattr(module, name, dispatching(fn, operands=1 if path in UNARY else 2))
+
+
 def install(*modules) -> None:
     """Wrap the elementwise and reduction functions of `modules` (tinytf, tinytf.math, tinytf.nn)."""
+    install_elementwise_apis(modules[0])
     for module in modules:
         for name in UNARY + BINARY:
             fn = getattr(module, name, None)

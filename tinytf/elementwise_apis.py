@@ -1,5 +1,6 @@
 """The APIs TF 2.21 treats as unary and binary elementwise for dispatch (its `unary_elementwise_apis()` and
-`binary_elementwise_apis()`), by their public tinytf paths; names tinytf does not have are skipped."""
+`binary_elementwise_apis()`), by their public tinytf paths; names tinytf does not have are skipped. Ragged
+dispatch runs each on a RaggedTensor's flat values; extension types' elementwise dispatch registers for each."""
 
 UNARY = """
 math.abs math.acos math.acosh math.angle math.asin math.asinh math.atan math.atanh math.bessel_i0 math.bessel_i0e
