@@ -10,7 +10,6 @@ import numpy as np
 from . import data, outcome, program, val
 from .keras_applications import _structure, _summary, deterministic_weights
 
-
 # A fixed pattern of 3-decimal sines of prime length: weights cut from it are as deterministic and as
 # numpy-version-independent as `data`'s, without computing a sine per weight (InceptionResNetV2 has 54 million).
 _PATTERN = np.round(np.sin(np.arange(65521) * 1.37), 3).astype("float32")
