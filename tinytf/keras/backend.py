@@ -70,7 +70,10 @@ class Variable(KerasVariable):
             if shape is not None and tuple(shape) != tuple(value.shape.as_list()):
                 raise ValueError(f"Initial value has shape {tuple(value.shape.as_list())}, but the variable's shape "
                                  f"is {tuple(shape)}.")
-        super().__init__(value, name=name, path=name, trainable=trainable, dtype=dtype)
+        from .layers.layer import _current_path  # the enclosing keras.name_scope's prefix (backend_scopes.py)
+
+        scope = _current_path()
+        super().__init__(value, name=name, path=f"{scope}/{name}" if scope else name, trainable=trainable, dtype=dtype)
 
     def __repr__(self):
         return (f"<Variable path={self.path}, shape={tuple(self.shape.as_list())}, dtype={self.dtype.name}, "
