@@ -561,3 +561,9 @@ __all__ = ["abs", "all", "any", "arange", "argmax", "argmin", "backend", "batch_
 from .backend_ctc import ctc_batch_cost, ctc_decode, ctc_label_dense_to_sparse  # noqa: E402,F401
 
 __all__ += ["ctc_batch_cost", "ctc_decode", "ctc_label_dense_to_sparse"]
+
+# Keras 2's convolution, pooling, resizing and padding functions, batch_dot, focal crossentropies, random variables
+from .backend_legacy import *  # noqa: E402,F401,F403
+from .backend_legacy import __all__ as _legacy_names  # noqa: E402
+
+__all__ += _legacy_names
