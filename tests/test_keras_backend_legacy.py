@@ -96,3 +96,53 @@ def test_gradients_of_transposed_separable_and_3d_convolutions():
     kernel3d = tf.constant(rng.normal(size=(2, 2, 2, 1, 2)).astype("float32"))
     _check_gradient(lambda t: K.pool3d(K.conv3d(t, kernel3d, padding="same"), (2, 2, 2), pool_mode="avg"),
                     rng.normal(size=(1, 2, 2, 2, 1)).astype("float32"), np.ones((1, 1, 1, 1, 2), "float32"))
+
+
+def _numpy_rnn(x, w, u, mask=None, backwards=False):
+    """The reference loop: h_t = tanh(x_t w + h u), held where the mask is off; outputs as Keras 2 keeps them."""
+    h = np.zeros((x.shape[0], w.shape[1]))
+    outputs = []
+    steps = range(x.shape[1])[::-1] if backwards else range(x.shape[1])
+    for t in steps:
+        new = np.tanh(x[:, t] @ w + h @ u)
+        keep = mask[:, t:t + 1] if mask is not None else np.ones((x.shape[0], 1), bool)
+        out = np.where(keep, new, outputs[-1] if outputs else 0.0)
+        h = np.where(keep, new, h)
+        outputs.append(out)
+    return np.stack(outputs, 1), h
+
+
+@pytest.mark.parametrize("unroll", [False, True])
+def test_rnn_against_numpy_eager_and_graph(unroll):
+    x = rng.normal(size=(2, 5, 3)).astype("float32")
+    w, u = rng.normal(size=(3, 4)).astype("float32") * 0.5, rng.normal(size=(4, 4)).astype("float32") * 0.5
+    mask = np.array([[1, 1, 0, 1, 0], [1, 0, 0, 1, 1]], bool)
+
+    def step(x_t, states):
+        h = tf.tanh(tf.matmul(x_t, w) + tf.matmul(states[0], u))
+        return h, [h]
+
+    for backwards in (False, True):
+        for m in (None, mask):
+            def run(t, m=m, backwards=backwards):
+                return K.rnn(step, t, [tf.zeros((2, 4))], mask=None if m is None else tf.constant(m),
+                             go_backwards=backwards, unroll=unroll)
+            expected, state = _numpy_rnn(x, w, u, m, backwards)
+            for fn in (run, tf.function(run)):
+                last, outputs, states = fn(tf.constant(x))
+                np.testing.assert_allclose(outputs.numpy(), expected, rtol=1e-5, atol=1e-6)
+                np.testing.assert_allclose(last.numpy(), expected[:, -1], rtol=1e-5, atol=1e-6)
+                np.testing.assert_allclose(states[0].numpy(), state, rtol=1e-5, atol=1e-6)
+
+
+def test_rnn_gradient_with_a_mask_against_finite_differences():
+    w = tf.constant(rng.normal(size=(3, 3)).astype("float32") * 0.5)
+    mask = tf.constant([[True, False, True], [True, True, False]])
+
+    def step(x_t, states):
+        h = tf.tanh(tf.matmul(x_t, w) + states[0])
+        return h, [h]
+
+    weights = np.array([[1.0, -2.0, 0.5], [0.3, 0.2, -1.0]], "float32")
+    _check_gradient(lambda t: K.rnn(step, t, [tf.zeros((2, 3))], mask=mask)[0],
+                    rng.normal(size=(2, 3, 3)).astype("float32"), weights)

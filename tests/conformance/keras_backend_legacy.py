@@ -127,3 +127,57 @@ def p_keras_backend_legacy_random_variables(tf):
             "uniform": [uniform.dtype.name, uniform.shape.as_list(), bool(tf.reduce_all(uniform >= -1.0)),
                         bool(tf.reduce_all(uniform < 3.0))],
             "unseeded_range": [bool(tf.reduce_all(unseeded >= 0.0)), bool(tf.reduce_all(unseeded < 1.0))]}
+
+
+def _rnn_case(tf, **kwargs):
+    last, outputs, states = _rnn_tensors(tf, **kwargs)
+    return [val(last), val(outputs), val(list(states))]
+
+
+def _rnn_tensors(tf, **kwargs):
+    K = tf.keras.backend
+    w = tf.constant(data((3, 4), seed=1, scale=0.5))
+    u = tf.constant(data((4, 4), seed=2, scale=0.5))
+
+    def step(x_t, states):
+        h = tf.tanh(tf.matmul(x_t, w) + tf.matmul(states[0], u) + (states[1] if len(states) > 1 else 0.0))
+        return h * 2.0, [h]
+
+    x = tf.constant(data((2, 5, 3), scale=1.5))
+    if kwargs.pop("time_major", False):
+        x = tf.transpose(x, (1, 0, 2))
+        kwargs["time_major"] = True
+    last, outputs, states = K.rnn(step, x, [tf.zeros((2, 4))], **kwargs)
+    return last, outputs, list(states)
+
+
+@program
+def p_keras_backend_legacy_rnn(tf):
+    K = tf.keras.backend
+    mask = tf.constant([[True, True, False, True, False], [True, False, False, False, False]])
+    out = {"loop": _rnn_case(tf), "unroll": _rnn_case(tf, unroll=True),
+           "backwards": _rnn_case(tf, go_backwards=True), "backwards_unroll": _rnn_case(tf, go_backwards=True,
+                                                                                       unroll=True),
+           "mask": _rnn_case(tf, mask=mask), "mask_unroll": _rnn_case(tf, mask=mask, unroll=True),
+           "mask_zero": _rnn_case(tf, mask=mask, zero_output_for_mask=True),
+           "mask_zero_unroll": _rnn_case(tf, mask=mask, zero_output_for_mask=True, unroll=True),
+           "last_only": _rnn_case(tf, return_all_outputs=False),
+           "constants": _rnn_case(tf, constants=[tf.constant(0.3)]),
+           "time_major": _rnn_case(tf, time_major=True),
+           "graph": val(tf.function(lambda: _rnn_tensors(tf, mask=mask))()),
+           "rank_error": outcome(lambda: K.rnn(lambda x, s: (x, s), tf.ones((2, 3)), [tf.ones((2,))]), "rank"),
+           "unroll_error": outcome(lambda: tf.function(lambda x: K.rnn(lambda a, s: (a, s), x, [x[:, 0]],
+                                                                       unroll=True))
+                                   .get_concrete_function(tf.TensorSpec((2, None, 3))), "fixed number")}
+    x = tf.constant(data((2, 4, 3)))
+    w = tf.constant(data((3, 3), seed=3, scale=0.5))
+    def step(x_t, states):
+        h = tf.tanh(tf.matmul(x_t, w) + states[0])
+        return h, [h]
+
+    with tf.GradientTape() as tape:
+        tape.watch([x, w])
+        last, _, _ = K.rnn(step, x, [tf.zeros((2, 3))])
+        loss = tf.reduce_sum(last * tf.constant([1.0, -2.0, 0.5]))
+    out["grads"] = val(tape.gradient(loss, [x, w]))
+    return out

@@ -567,3 +567,6 @@ from .backend_legacy import *  # noqa: E402,F401,F403
 from .backend_legacy import __all__ as _legacy_names  # noqa: E402
 
 __all__ += _legacy_names
+from .backend_rnn import rnn  # noqa: E402,F401 - Keras 2's step-function loop
+
+__all__ += ["rnn"]
