@@ -45,3 +45,9 @@ __all__ += ["DTypePolicy", "FloatDTypePolicy", "dtype_policies", "mixed_precisio
 from .ops.operation import Operation  # noqa: E402
 
 __all__ += ["Operation"]
+
+# keras.name_scope, keras.device, keras.version and keras.tree (backend_scopes.py, tree.py)
+from . import tree  # noqa: E402
+from .backend_scopes import device, name_scope, version  # noqa: E402
+
+__all__ += ["device", "name_scope", "tree", "version"]

@@ -70,7 +70,10 @@ class Variable(KerasVariable):
             if shape is not None and tuple(shape) != tuple(value.shape.as_list()):
                 raise ValueError(f"Initial value has shape {tuple(value.shape.as_list())}, but the variable's shape "
                                  f"is {tuple(shape)}.")
-        super().__init__(value, name=name, path=name, trainable=trainable, dtype=dtype)
+        from .layers.layer import _current_path  # the enclosing keras.name_scope's prefix (backend_scopes.py)
+
+        scope = _current_path()
+        super().__init__(value, name=name, path=f"{scope}/{name}" if scope else name, trainable=trainable, dtype=dtype)
 
     def __repr__(self):
         return (f"<Variable path={self.path}, shape={tuple(self.shape.as_list())}, dtype={self.dtype.name}, "
@@ -558,3 +561,12 @@ __all__ = ["abs", "all", "any", "arange", "argmax", "argmin", "backend", "batch_
 from .backend_ctc import ctc_batch_cost, ctc_decode, ctc_label_dense_to_sparse  # noqa: E402,F401
 
 __all__ += ["ctc_batch_cost", "ctc_decode", "ctc_label_dense_to_sparse"]
+
+# Keras 2's convolution, pooling, resizing and padding functions, batch_dot, focal crossentropies, random variables
+from .backend_legacy import *  # noqa: E402,F401,F403
+from .backend_legacy import __all__ as _legacy_names  # noqa: E402
+
+__all__ += _legacy_names
+from .backend_rnn import rnn  # noqa: E402,F401 - Keras 2's step-function loop
+
+__all__ += ["rnn"]

@@ -40,6 +40,8 @@ MODEL_CONFIGS = {
 class StochasticDepth(Layer):
     """Drops the whole residual branch of a sample with probability `drop_path_rate` while training."""
 
+    _keras_module = "keras.src.applications.convnext"  # where Keras 3 configs say it lives (layer_config)
+
     def __init__(self, drop_path_rate, **kwargs):
         super().__init__(**kwargs)
         self.drop_path_rate = drop_path_rate
@@ -57,6 +59,8 @@ class StochasticDepth(Layer):
 
 class LayerScale(Layer):
     """Multiplies its input by a learned per-channel scale, initialized to `init_values` (Touvron et al.)."""
+
+    _keras_module = "keras.src.applications.convnext"  # where Keras 3 configs say it lives (layer_config)
 
     def __init__(self, init_values, projection_dim, **kwargs):
         super().__init__(**kwargs)

@@ -85,6 +85,8 @@ def conv2d_bn(x, filters, kernel_size, strides=1, padding="same", activation="re
 class CustomScaleLayer(Layer):
     """inputs[0] + inputs[1] * scale: a block's input plus its scaled residual."""
 
+    _keras_module = "keras.src.applications.inception_resnet_v2"  # where Keras 3 configs say it lives (layer_config)
+
     def __init__(self, scale, **kwargs):
         super().__init__(**kwargs)
         self.scale = scale

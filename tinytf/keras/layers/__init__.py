@@ -217,3 +217,8 @@ __all__ += ["RandomElasticTransform"]
 from .preprocessing.image_clahe import ContrastLimitedAdaptiveHistogramEqualization  # noqa: E402
 
 __all__ += ["ContrastLimitedAdaptiveHistogramEqualization"]
+
+# Keras 3's Wrapper base and the layer (de)serializers (wrapper.py)
+from .wrapper import Wrapper, deserialize, serialize  # noqa: E402
+
+__all__ += ["Wrapper", "deserialize", "serialize"]

@@ -89,10 +89,26 @@ def scatter(indices, values, shape):
     return tf.scatter_nd(convert_to_tensor(indices), convert_to_tensor(values), shape)
 
 
-def scatter_update(inputs, indices, updates):
-    """inputs with the elements at indices replaced by updates."""
+def scatter_update(inputs, indices, updates, reduction=None):
+    """inputs with the elements at indices replaced by updates, or combined with them by `reduction` ("add",
+    "max", "min", "mul") where several updates reach one index."""
+    if reduction is not None:
+        reduction = reduction.lower()
+        if reduction not in ("add", "max", "min", "mul"):
+            raise ValueError(f"Invalid reduction: {reduction}. Supported values are: None, 'add', 'max', 'min', "
+                             f"'mul'.")
     inputs = convert_to_tensor(inputs)
-    return tf.tensor_scatter_nd_update(inputs, convert_to_tensor(indices), convert_to_tensor(updates, inputs.dtype))
+    indices, updates = convert_to_tensor(indices), convert_to_tensor(updates, inputs.dtype)
+    if reduction is None:
+        return tf.tensor_scatter_nd_update(inputs, indices, updates)
+    if reduction == "mul":  # no tensor_scatter_nd_mul: one update at a time, as Keras' TF backend does
+        result = inputs
+        for i in range(int(indices.shape[0])):
+            index = indices[i:i + 1]
+            result = tf.tensor_scatter_nd_update(result, index, tf.gather_nd(result, index) * updates[i:i + 1])
+        return result
+    scatter = {"add": tf.tensor_scatter_nd_add, "max": tf.tensor_scatter_nd_max, "min": tf.tensor_scatter_nd_min}
+    return scatter[reduction](inputs, indices, updates)
 
 
 def stop_gradient(variable):
@@ -251,4 +267,4 @@ __all__ = ["associative_scan", "cast", "cond", "convert_to_numpy", "convert_to_t
            "fori_loop", "is_tensor", "jvp", "map", "saturate_cast", "scan", "scatter", "scatter_update",
            "shape", "slice", "slice_update", "stop_gradient", "switch", "unstack", "vectorized_map", "while_loop"]
 export_all(globals(), ["cast", "saturate_cast", "slice", "slice_update", "scatter", "scatter_update",
-                       "stop_gradient", "unstack"])
+                       "stop_gradient", "switch", "unstack", "vectorized_map"])

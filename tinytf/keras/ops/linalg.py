@@ -140,5 +140,8 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - Keras' name
     raise ValueError(f"Invalid axis values for the norm: {axis}")
 
 
-__all__ = ["cholesky", "cholesky_inverse", "det", "inv", "lu_factor", "norm", "slogdet", "solve", "solve_triangular"]
+from .linalg_decompositions import eig, eigh, lstsq, matrix_rank, pinv, qr, svd  # noqa: E402, F401
+
+__all__ = ["cholesky", "cholesky_inverse", "det", "eig", "eigh", "inv", "lstsq", "lu_factor", "matrix_rank", "norm",
+           "pinv", "qr", "slogdet", "solve", "solve_triangular", "svd"]
 export_all(globals(), __all__)

@@ -89,6 +89,14 @@ def cdist(x, y):
     return tf.sqrt(tf.reduce_sum(tf.square(difference), axis=-1))
 
 
-__all__ = ["cdist", "erf", "erfc", "extract_sequences", "in_top_k", "logdet", "logsumexp", "rsqrt", "segment_max",
-           "segment_min", "segment_prod", "segment_sum", "top_k"]
+def erfinv(x):
+    """The inverse error function (float16/bfloat16 computed in float32, as Keras' TF backend does)."""
+    x = convert_to_tensor(x)
+    if x.dtype in (tf.float16, tf.bfloat16):
+        return cast(tf.math.erfinv(cast(x, "float32")), x.dtype)
+    return tf.math.erfinv(x)
+
+
+__all__ = ["cdist", "erf", "erfc", "erfinv", "extract_sequences", "in_top_k", "logdet", "logsumexp", "rsqrt",
+           "segment_max", "segment_min", "segment_prod", "segment_sum", "top_k"]
 export_all(globals(), __all__)

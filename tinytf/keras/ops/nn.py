@@ -442,12 +442,12 @@ def normalize(x, axis=-1, order=2, epsilon=None):
     return x / tf.maximum(norm, epsilon)
 
 
-def rms_normalization(x, scale=1, axis=-1, epsilon=None):
-    """x / sqrt(mean(x**2) + epsilon) * scale."""
+def rms_normalization(x, scale=None, axis=-1, epsilon=None):
+    """x / sqrt(mean(x**2) + epsilon) * scale (no scale: 1)."""
     x = convert_to_tensor(x)
     epsilon = config.epsilon() if epsilon is None else epsilon
     rrms = tf.math.rsqrt(tf.reduce_mean(tf.square(x), axis=axis, keepdims=True) + epsilon)
-    return x * rrms * tf.cast(scale, x.dtype)
+    return x * rrms if scale is None else x * rrms * tf.cast(scale, x.dtype)
 
 
 def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwargs):

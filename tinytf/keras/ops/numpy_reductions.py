@@ -86,7 +86,14 @@ def min(x, axis=None, keepdims=False, initial=None):  # noqa: A001
     return out if initial is None else tf.minimum(out, tf.cast(initial, out.dtype))
 
 
-amax, amin = max, min
+def amax(x, axis=None, keepdims=False):
+    """max without `initial` (Keras 3's amax takes none)."""
+    return max(x, axis=axis, keepdims=keepdims)
+
+
+def amin(x, axis=None, keepdims=False):
+    """min without `initial` (Keras 3's amin takes none)."""
+    return min(x, axis=axis, keepdims=keepdims)
 
 
 def all(x, axis=None, keepdims=False):  # noqa: A001

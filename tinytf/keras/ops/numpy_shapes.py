@@ -389,17 +389,29 @@ def bincount(x, weights=None, minlength=0, sparse=False):
     return tf.math.bincount(cast(x, "int32"), weights=weights, minlength=minlength, dtype=dtype)
 
 
-def unique(x, sorted=True, return_inverse=False, return_counts=False, axis=None, size=None,  # noqa: A002
-           fill_value=None):
-    """The distinct values of the flattened x, sorted (with the inverse map and counts if asked)."""
+def unique(x, sorted=True, return_index=False, return_inverse=False, return_counts=False, axis=None,  # noqa: A002
+           size=None, fill_value=None):
+    """The distinct values of the flattened x, sorted (with the index of each one's first occurrence, the
+    inverse map and counts if asked)."""
     x = tf.reshape(convert_to_tensor(x), [-1])
     values, idx, counts = tf.unique_with_counts(x)
+    first = tf.math.unsorted_segment_min(tf.range(tf.size(x)), idx, tf.size(values)) if return_index else None
     if sorted:
         order = tf.argsort(values, stable=True)
         rank = tf.scatter_nd(order[:, None], tf.range(tf.size(order)), tf.shape(order))
         values, counts, idx = tf.gather(values, order), tf.gather(counts, order), tf.gather(rank, idx)
-    out = [values] + ([idx] if return_inverse else []) + ([counts] if return_counts else [])
+        first = tf.gather(first, order) if return_index else None
+    if size is not None:  # Keras' static size: cut to `size` values or pad with fill_value (indices with 1)
+        values, first, counts = (_to_size(t, size, fill) if t is not None else None for t, fill in
+                                 [(values, fill_value or 0), (first, 1), (counts, 0)])
+    out = ([values] + ([first] if return_index else []) + ([idx] if return_inverse else [])
+           + ([counts] if return_counts else []))
     return out[0] if len(out) == 1 else tuple(out)
+
+
+def _to_size(t, size: int, fill):
+    t = t[:size]
+    return tf.pad(t, [[0, size - tf.shape(t)[0]]], constant_values=tf.cast(fill, t.dtype))
 
 
 def isin(x1, x2, assume_unique=False, invert=False):

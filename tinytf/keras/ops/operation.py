@@ -10,6 +10,7 @@ import inspect
 from .. import naming
 from ..models.functional import is_symbolic, symbolic_call
 from .operation_classes import OPERATIONS
+from .operation_configs import CONFIG_RULES, CONSTRUCTOR_DEFAULTS, UNNAMED_CONFIGS
 
 
 class Operation:
@@ -69,9 +70,12 @@ class Operation:
 
 class FunctionOperation(Operation):
     """The Operation of one keras.ops function. Its constructor arguments (its config) and call arguments split
-    the function's arguments as Keras' class does; `_call_arguments` None passes every argument through."""
+    the function's arguments as Keras' class does; `_call_arguments` None passes every argument through. A call
+    argument "*name" takes the remaining positional arguments, "name=" comes by keyword (as in the node Keras
+    records: `Pad(pad_width, mode)(x, constant_values=...)`)."""
 
     _function = None
+    _function_name = ""
     _keras_module = "keras.src.ops.numpy"
     _constructor_arguments: tuple = ()
     _call_arguments: tuple | None = None
@@ -84,19 +88,43 @@ class FunctionOperation(Operation):
         unknown = set(config) - set(self._constructor_arguments)
         if unknown:
             raise TypeError(f"{type(self).__name__}.__init__() got unexpected arguments {sorted(unknown)}")
-        self._config = config
+        rule = CONFIG_RULES.get(self._function_name)
+        self._config = rule(config) if rule is not None else config
 
     def call(self, *args, **kwargs):
         function = type(self)._function
         if self._call_arguments is None:
             return function(*args, **kwargs)
-        arguments = dict(zip(self._call_arguments, args))
-        arguments.update(kwargs)
-        arguments.update(self._config)
-        return function(**arguments)
+        values, rest = dict(kwargs), list(args)
+        for spec in self._call_arguments:
+            if spec.startswith("*"):
+                values[spec[1:]], rest = tuple(rest), []
+            elif not spec.endswith("=") and rest:
+                values[spec] = rest.pop(0)
+        if rest:
+            raise TypeError(f"{type(self).__name__}.call() got {len(args)} positional arguments, more than its "
+                            f"{[s for s in self._call_arguments if not s.endswith('=')]}")
+        values.update(self._config)
+        return _call_by_signature(function, values)
 
     def get_config(self) -> dict:
+        if self._function_name in UNNAMED_CONFIGS:  # Keras' class writes its own config, without the name
+            return dict(self._config)
         return {"name": self.name, **self._config}
+
+
+def _call_by_signature(function, values: dict):
+    """function(**values), where the parameters before a *args parameter (and it) are passed positionally."""
+    parameters = list(inspect.signature(function).parameters.values())
+    if not any(p.kind is p.VAR_POSITIONAL for p in parameters):
+        return function(**values)
+    positional, keywords = [], dict(values)
+    for p in parameters:
+        if p.kind is p.VAR_POSITIONAL:
+            positional.extend(keywords.pop(p.name, ()))
+            break
+        positional.append(keywords.pop(p.name, p.default))
+    return function(*positional, **keywords)
 
 
 _CLASSES: dict = {}  # function name -> its FunctionOperation subclass
@@ -112,22 +140,51 @@ def operation_class(function, name: str):
     if cls is not None:
         return cls
     module, class_name, constructor, call = OPERATIONS.get(name, ("numpy", _camel_case(name), None, None))
-    if call is not None:
-        parameters = inspect.signature(function).parameters
-        plain = all(p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in parameters.values())
-        if not plain or set(parameters) != set(constructor) | set(call):
-            constructor, call = (), None  # this function's arguments differ from Keras': pass them through
+    if call is not None and not _matches(function, constructor, call):
+        constructor, call = (), None  # this function's arguments differ from Keras': pass them through
     cls = type(class_name, (FunctionOperation,), {
         "__doc__": f"The Operation of keras.ops.{name} (Keras' keras.src.ops.{module}.{class_name}).",
-        "__qualname__": class_name, "_function": staticmethod(function), "_keras_module": f"keras.src.ops.{module}",
+        "__qualname__": class_name, "_function": staticmethod(function), "_function_name": name,
+        "_keras_module": f"keras.src.ops.{module}",
         "_constructor_arguments": tuple(constructor or ()), "_call_arguments": None if call is None else tuple(call)})
     _CLASSES[name] = cls
     return cls
 
 
+def _argument_name(spec: str) -> str:
+    return spec.strip("*=")
+
+
+def _matches(function, constructor, call) -> bool:
+    """Whether `function` takes exactly the arguments of Keras' split (a **kwargs may hold constructor ones)."""
+    parameters = inspect.signature(function).parameters.values()
+    named = {p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    variadic = {p.name for p in parameters if p.kind is p.VAR_POSITIONAL}
+    expected = set(constructor) | {_argument_name(s) for s in call if not s.startswith("*")}
+    starred = {_argument_name(s) for s in call if s.startswith("*")}
+    spare = expected - named
+    takes_kwargs = any(p.kind is p.VAR_KEYWORD for p in parameters)
+    return variadic == starred and not named - expected and (not spare or (takes_kwargs and spare <= set(
+        constructor)))
+
+
+def _bind(function, args, kwargs) -> dict:
+    """The function's arguments by name, with defaults, a **kwargs parameter's entries flattened in."""
+    bound = inspect.signature(function).bind(*args, **kwargs)
+    bound.apply_defaults()
+    arguments = dict(bound.arguments)
+    for p in inspect.signature(function).parameters.values():
+        if p.kind is p.VAR_KEYWORD:
+            arguments.update(arguments.pop(p.name, {}))
+    return arguments
+
+
 def operation_class_by_keras_name(module: str, class_name: str):
     """The Operation class a Keras config names ("keras.src.ops.numpy", "Multiply"), or None."""
-    from .. import ops
+    from .. import activations, ops
+
+    if module == "keras.src.activations.activations":  # keras.activations.relu's own Operation
+        return activations.ReLU if class_name == "ReLU" else None
 
     for name, (keras_module, keras_class, _, _) in OPERATIONS.items():
         if keras_class == class_name and module == f"keras.src.ops.{keras_module}":
@@ -143,12 +200,19 @@ def call_symbolically(function, name: str, args, kwargs):
     cls = operation_class(function, name)
     if cls._call_arguments is None:
         return cls()(*args, **kwargs)
-    bound = inspect.signature(function).bind(*args, **kwargs)
-    bound.apply_defaults()
-    config = {k: bound.arguments[k] for k in cls._constructor_arguments}
+    arguments = {**CONSTRUCTOR_DEFAULTS.get(name, {}), **_bind(function, args, kwargs)}
+    config = {k: arguments[k] for k in cls._constructor_arguments if k in arguments}
     if is_symbolic(config):  # a KerasTensor where Keras expects a constant: every argument a call argument
         return _pass_through(cls)()(*args, **kwargs)
-    return cls(**config).symbolic_call(*[bound.arguments[k] for k in cls._call_arguments])
+    positional, keywords = [], {}
+    for spec in cls._call_arguments:
+        if spec.startswith("*"):
+            positional.extend(arguments[spec[1:]])
+        elif spec.endswith("="):
+            keywords[spec[:-1]] = arguments[spec[:-1]]
+        else:
+            positional.append(arguments[spec])
+    return cls(**config).symbolic_call(*positional, **keywords)
 
 
 def _pass_through(cls):

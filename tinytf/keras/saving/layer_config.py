@@ -47,6 +47,8 @@ def serialize_layer(layer) -> dict:
     registered = serialization.registered_name(type(layer))
     if registered is not None:
         module = None  # Keras 3 finds a registered class by its registered_name
+    elif isinstance(vars(type(layer)).get("_keras_module"), str):
+        module, registered = type(layer)._keras_module, type(layer).__name__  # found by importing its module
     result = {"module": module, "class_name": type(layer).__name__, "config": config,
               "registered_name": registered or (type(layer).__name__ if isinstance(layer, Functional) else None)}
     build = layer.get_build_config() if not isinstance(layer, Functional) else None
@@ -85,10 +87,28 @@ def _accepted_arguments(cls) -> set | None:
     return accepted
 
 
+# Keras' modules whose unregistered layer classes a config names by module, and where tinytf keeps them
+_KERAS_MODULES = {"keras.src.applications.convnext": "tinytf.keras.applications.convnext",
+                  "keras.src.applications.inception_resnet_v2": "tinytf.keras.applications.inception_resnet_v2"}
+
+
+def _class_of_keras_module(module, name: str):
+    """The layer class `name` of Keras module `module` (ConvNeXt's LayerScale): Keras 3 imports the module a
+    config names to find a class nobody registered, so these load by their module, as in Keras."""
+    if module not in _KERAS_MODULES:
+        return None
+    import importlib
+
+    cls = getattr(importlib.import_module(_KERAS_MODULES[module]), name, None)
+    if isinstance(cls, type) and issubclass(cls, Layer) and vars(cls).get("_keras_module") == module:
+        return cls
+    return None
+
+
 def deserialize_layer(config: dict, custom_objects=None):
     """A layer (or model) from its Keras 3 dict; arguments this implementation does not know are dropped."""
     name = config["class_name"]
-    if str(config.get("module") or "").startswith("keras.src.ops."):
+    if str(config.get("module") or "").startswith(("keras.src.ops.", "keras.src.activations.")):
         from ..ops.operation import operation_class_by_keras_name
 
         cls = operation_class_by_keras_name(config["module"], name)
@@ -99,6 +119,8 @@ def deserialize_layer(config: dict, custom_objects=None):
     registered = serialization.get_registered_object(config.get("registered_name") or name, custom_objects)
     if name not in classes and registered is not None:
         classes[name] = registered
+    if name not in classes and _class_of_keras_module(config.get("module"), name) is not None:
+        classes[name] = _class_of_keras_module(config.get("module"), name)
     if name not in classes:
         raise ValueError(f"Could not locate class '{name}'. Make sure custom classes are decorated with "
                          f"`@keras.saving.register_keras_serializable()` or passed in custom_objects.")
@@ -186,9 +208,12 @@ def functional_config(model) -> dict:
 
     inputs = [history(t) for t in model.inputs]
     outputs = [history(t) for t in model.outputs]
+    if isinstance(model._outputs_struct, dict):  # Keras 3 keeps a dict of outputs by key
+        outputs = {key: nest.map_structure(history, t) for key, t in model._outputs_struct.items()}
+    elif len(outputs) == 1 and not isinstance(model._outputs_struct, list):
+        outputs = outputs[0]
     return {"name": model.name, "trainable": model.trainable, "layers": layers,
-            "input_layers": inputs if len(inputs) > 1 else inputs[0],
-            "output_layers": outputs if len(outputs) > 1 or isinstance(model._outputs_struct, list) else outputs[0]}
+            "input_layers": inputs if len(inputs) > 1 else inputs[0], "output_layers": outputs}
 
 
 def functional_from_config(config: dict, custom_objects=None):
@@ -254,9 +279,11 @@ def functional_from_config(config: dict, custom_objects=None):
                              f"layer makes")
 
     def ends(spec):
+        if isinstance(spec, dict):
+            return {key: ends(s) for key, s in spec.items()}
         if spec and isinstance(spec[0], str):
             return tensor(spec)
-        return [tensor(s) for s in spec]
+        return [ends(s) for s in spec]
 
     return Functional(ends(config["input_layers"]), ends(config["output_layers"]), name=config.get("name"),
                       trainable=config.get("trainable", True))
