@@ -79,7 +79,7 @@ def test_biased_conv_relu_graph_matches_eager_and_no_passes(monkeypatch, algo):
     def fn(x, w, b):
         return tf.nn.relu(tf.nn.conv2d(x, w, strides=1, padding="SAME") + b)
 
-    fused = traced_with(fn, (x, w, b))
+    fused = traced_with(fn, (x, w, b), disable_all=False)
     assert fused.get_concrete_function(x, w, b).graph.op_types() == ["conv2d_epilogue"]
     plain = traced_with(fn, (x, w, b), disable_all=True)
     eager = fn(x, w, b).numpy()
