@@ -275,15 +275,14 @@ def conv2d(x, filters, geo, out=None, bias=None, relu=False, pool=None, x_spectr
 
 
 def _conv2d_by_fft(x, filters, geo, out, bias, relu, pool, x_spectrum=None):
-    """conv2d in the frequency domain (fft_conv_kernels.py), then the epilogue on the whole output: the same
-    ufuncs in the same order as the unfused ops, so fused and unfused give the same bits here too."""
+    """conv2d in the frequency domain (fft_conv_kernels.py), the epilogue on each task's rows of the output as
+    they are copied out of the batch-last layout: the same ufuncs in the same order as the unfused ops, so
+    fused and unfused give the same bits here too."""
+    epilogue = None if bias is None and not relu else (lambda rows: _epilogue(rows, bias, relu))
     if pool is None:
-        fft_conv_kernels.conv2d(x, filters, geo, out, x_spectrum)
-        _epilogue(out, bias, relu)
-        return out
+        return fft_conv_kernels.conv2d(x, filters, geo, out, x_spectrum, epilogue)
     full = _workspace("fft_full", (x.shape[0],) + tuple(geo.out_hw) + (filters.shape[3],), out.dtype)
-    fft_conv_kernels.conv2d(x, filters, geo, full, x_spectrum)
-    _epilogue(full, bias, relu)
+    fft_conv_kernels.conv2d(x, filters, geo, full, x_spectrum, epilogue)
     return _pool_rows(full, pool, out.shape[1:3], out)
 
 
@@ -292,11 +291,28 @@ def _epilogue(block, bias, relu):
     applies them to the 4x smaller pooled rows (for 2x2): rounding is monotonic, so a >= c gives
     fl(a + b) >= fl(c + b), and relu is monotonic, so max(relu(a), relu(c)) is relu(max(a, c)); a NaN
     anywhere in the window is NaN either way (np.maximum propagates it). conv workload (32x32x32x32 output):
-    relu 0.36 ms + pool 0.60 ms on the full rows, against the pool and a 0.09 ms relu on the pooled ones."""
+    relu 0.36 ms + pool 0.60 ms on the full rows, against the pool and a 0.09 ms relu on the pooled ones.
+
+    The bias is added to whole (W * C) rows, against the bias repeated W times (_add_bias)."""
     if bias is not None:
-        np.add(block, bias, out=block)
+        _add_bias(block, bias)
     if relu:
         np.maximum(block, 0, out=block)
+
+
+def _add_bias(block, bias):
+    """block + bias in place, `block` (..., W, C): by whole (W * C) rows against the bias repeated W times when
+    (W, C) is contiguous, so that numpy's inner loop runs over W * C values instead of C (32 for the CNN's
+    first conv, whose bias add went 0.165 -> 0.138 ms per 1.1 MB task, best of 30 interleaved rounds, 1
+    thread). The same additions: the same bits."""
+    width, channels = block.shape[-2:]
+    if width > 1 and block.strides[-2] == block.strides[-1] * channels:
+        row = _workspace("bias_row", (width, channels), bias.dtype)
+        row[...] = bias
+        rows = block.reshape(block.shape[:-2] + (width * channels,))  # a view: (W, C) merges
+        np.add(rows, row.reshape(-1), out=rows)
+    else:
+        np.add(block, bias, out=block)
 
 
 def _pool_rows(block, pool, pooled_hw, out=None):

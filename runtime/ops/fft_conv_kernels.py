@@ -310,11 +310,15 @@ def _batch_last(a, name):
     return out.reshape(h, w, c * n)
 
 
-def _batch_first(signal, out):
+def _batch_first(signal, out, epilogue=None):
     """The (A, B, C * N) signal, batch last, copied into `out` (N, A, B, C). One 2-D transpose per (a, b): a
     single copy of the whole walks the source with a stride of A * B * C * N floats between consecutive reads
     of one output row and re-reads each cache line N / 16 times (4.4 ms for the CNN's 64x14x14x64 output,
-    0.6 ms this way). Rows of a are tasks on the kernels' threads."""
+    0.6 ms this way). Rows of a are tasks on the kernels' threads.
+
+    `epilogue`: None or a function applied in place to each task's rows out[:, a0:a1] right after their copy,
+    on the task's thread, while they are in cache (conv2d's bias and relu: as one pass over the whole output
+    after the copy, they ran on one thread and read it back from memory)."""
     n, a, b, c = out.shape
     source = signal.reshape(a, b, c, n)
 
@@ -322,6 +326,8 @@ def _batch_first(signal, out):
         for i in range(task[0], task[1]):
             for j in range(b):
                 np.copyto(out[:, i, j], source[i, j].T)
+        if epilogue is not None:
+            epilogue(out[:, task[0]:task[1]])
 
     per = -(-a // SPLIT)
     count = conv_kernels.threads() if out.size >= 1 << 18 else 1
@@ -335,16 +341,16 @@ def _input_positions(in_shape, geo):
 
 
 # --- the kernels -------------------------------------------------------------------------------------------
-def _conv2d(x, filters, geo, out, x_spectrum=None):
+def _conv2d(x, filters, geo, out, x_spectrum=None, epilogue=None):
     """conv2d of the NHWC `x` (float32/64, stride 1) with the HWIO `filters`, written into `out` (N, OH, OW, O);
-    `x_spectrum`: x's spectrum (input_spectrum) when it is already known."""
+    `x_spectrum`: x's spectrum (input_spectrum) when it is already known; `epilogue`: see _batch_first."""
     out_h, out_w = geo.out_hw
     p, q = _sizes(x.shape, filters.shape, geo)
     dtype = out.dtype
     spectrum = _x_spectrum(x, dtype, p, q, geo) if x_spectrum is None else x_spectrum.reshape(q // 2 + 1, p, 2, -1)
     product = _times_filter(filters, spectrum, p, q, geo, True, "product")
     y = _spatial(product, p, q, tuple(range(out_h)), tuple(range(out_w)), 1, "y")
-    return _batch_first(y, out)
+    return _batch_first(y, out, epilogue)
 
 
 def _conv2d_input_grad(g, filters, in_shape, geo, out):
