@@ -25,6 +25,17 @@ from .state_snapshot import restore, snapshot
 from .step_functions import StepFunctions
 
 
+def _capped_epochs(epochs):
+    """fit's epochs under keras.config.set_max_epochs' cap (a debugging aid; Keras warns when it limits)."""
+    from ..config import max_epochs
+
+    cap = max_epochs()
+    if cap and cap < epochs:
+        warnings.warn(f"Limiting epochs to {cap}", stacklevel=3)
+        return cap
+    return epochs
+
+
 def _validates_at(epoch: int, validation_freq) -> bool:
     """validation_freq=2: every second epoch; validation_freq=[1, 5]: after those (1-based) epochs."""
     if isinstance(validation_freq, int):
@@ -412,6 +423,7 @@ class Trainer:
                                  validation_data=validation_data, validation_steps=validation_steps,
                                  validation_batch_size=validation_batch_size, validation_freq=validation_freq)
         verbose = self._verbose(verbose)
+        epochs = _capped_epochs(epochs)
         if validation_split and validation_data is None:
             (x, y, sample_weight), validation_data = data_adapter.split_validation(x, y, sample_weight,
                                                                                    validation_split)
@@ -499,7 +511,7 @@ class Trainer:
         """The model's outputs for every sample, as numpy arrays (same structure as the outputs)."""
         verbose = self._verbose(verbose)
         if data_adapter.is_array_like(x) or isinstance(x, dict):
-            batches = data_adapter.ArrayBatches(x, batch_size=batch_size)
+            batches = data_adapter.ArrayBatches(x, batch_size=batch_size, steps=data_adapter.capped_steps(steps))
         else:
             batches = data_adapter.make_batches(x, steps=steps)
         callback_list = self._callbacks(callbacks, verbose, steps=batches.steps)
@@ -525,7 +537,7 @@ class Trainer:
         self._require_compiled("training")
         self._reset_metrics()
         batches = data_adapter.ArrayBatches(x, y, sample_weight, batch_size=len(nest.flatten(
-            nest.map_structure(data_adapter._to_numpy, x))[0]), class_weight=class_weight)
+            nest.map_structure(data_adapter._to_numpy, x))[0]), class_weight=class_weight, numpy_strings=True)
         bx, by, bsw = next(batches.batches())
         logs = self._python_logs(self._run_train_step(data_adapter.batch_tuple(bx, by, bsw)))
         return self._batch_result(logs, return_dict)
@@ -534,7 +546,7 @@ class Trainer:
         self._require_compiled("evaluation")
         self._reset_metrics()
         batches = data_adapter.ArrayBatches(x, y, sample_weight, batch_size=len(nest.flatten(
-            nest.map_structure(data_adapter._to_numpy, x))[0]))
+            nest.map_structure(data_adapter._to_numpy, x))[0]), numpy_strings=True)
         bx, by, bsw = next(batches.batches())
         logs = self._python_logs(self._step_function("test")(data_adapter.batch_tuple(bx, by, bsw)))
         return self._batch_result(logs, return_dict)
