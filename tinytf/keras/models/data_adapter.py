@@ -247,6 +247,12 @@ class IterableBatches:
         self._iterator = source if hasattr(source, "__next__") else None
         self._is_dataset = isinstance(source, _tf.data.Dataset)
         self._epochs = None  # a dataset's epochs (DatasetEpochs), made at the first epoch
+        self._found_end = False
+
+    @property
+    def found_end(self) -> bool:
+        """Whether the last epoch ended by reading past the end of the data (not by counting its steps)."""
+        return self._epochs.found_end if self._epochs is not None else self._found_end
 
     @property
     def steps(self):
@@ -286,6 +292,7 @@ class IterableBatches:
         return tuple(shape.as_list()[1:])
 
     def _epoch_elements(self):
+        self._found_end = False
         if self._iterator is not None:
             iterator = self._iterator
         elif not self._is_dataset:
@@ -299,6 +306,7 @@ class IterableBatches:
         while self.steps_per_epoch is None or count < self.steps_per_epoch:
             data = next(iterator, _ReadAhead._END)
             if data is _ReadAhead._END:
+                self._found_end = True
                 return
             yield data
             count += 1

@@ -25,6 +25,14 @@ from .state_snapshot import restore, snapshot
 from .step_functions import StepFunctions
 
 
+def _begin_the_step_that_found_the_end(source, on_batch_begin, last_step) -> None:
+    """TF's loops call on_*_batch_begin before the step function reads its batch, so an epoch that ends by
+    reading past the end of data of unknown length (a filtered dataset, a generator) shows one more batch
+    begin, numbered after the last step, with no batch end (tinytf/keras/models/dataset_epochs.py)."""
+    if getattr(source, "found_end", False):
+        on_batch_begin(last_step + 1)
+
+
 def _capped_epochs(epochs):
     """fit's epochs under keras.config.set_max_epochs' cap (a debugging aid; Keras warns when it limits)."""
     from ..config import max_epochs
@@ -456,6 +464,8 @@ class Trainer:
                 callback_list.on_train_batch_end(step, logs)  # made Python numbers only if a callback reads them
                 if self.stop_training:
                     break
+            else:
+                _begin_the_step_that_found_the_end(train, callback_list.on_train_batch_begin, step)
             if step < 0 and not getattr(train, "warns_when_out_of_data", False):
                 # Keras 3 warns, trains nothing this epoch and goes on (its history stays empty)
                 warnings.warn(RAN_OUT_OF_DATA, stacklevel=2)
@@ -499,10 +509,12 @@ class Trainer:
         self._reset_metrics()  # inside fit too: after validation the metrics hold its results, as in Keras 3
         callback_list.on_test_begin()
         logs = None
+        step = -1
         for first, step, function, leaves in self._executions(batches, "test"):
             callback_list.on_test_batch_begin(first)
             logs = function(*leaves)
             callback_list.on_test_batch_end(step, logs)
+        _begin_the_step_that_found_the_end(batches, callback_list.on_test_batch_begin, step)
         logs = self._python_logs(self._metrics_result_or_logs(logs))
         callback_list.on_test_end(logs)
         return self._batch_result(logs, return_dict)
@@ -518,6 +530,7 @@ class Trainer:
         self.stop_predicting = False
         callback_list.on_predict_begin()
         outputs = []
+        step = -1
         for first, step, function, leaves in self._executions(batches, "predict"):
             callback_list.on_predict_batch_begin(first)
             result = function(*leaves)
@@ -525,6 +538,8 @@ class Trainer:
             callback_list.on_predict_batch_end(step, {"outputs": result})
             if self.stop_predicting:
                 break
+        else:
+            _begin_the_step_that_found_the_end(batches, callback_list.on_predict_batch_begin, step)
         callback_list.on_predict_end()
         if not outputs:
             raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). Please use "
