@@ -481,6 +481,9 @@ class Trainer:
             logs = epoch_logs
             if self.stop_training:
                 break
+        finalize = getattr(self.optimizer, "finalize_variable_values", None)
+        if finalize is not None and epochs > 0:  # use_ema: the weights take their moving averages (Keras 3)
+            finalize(self.trainable_weights)
         callback_list.on_train_end(logs)
         self.history = history
         history.params = {"verbose": verbose, "epochs": epochs, "steps": train.steps}
