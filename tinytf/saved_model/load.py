@@ -114,7 +114,8 @@ def load(export_dir, tags=None, options=None):
             signature = _python_signature(spec)
             objects[node_id] = LoadedFunction([concrete(n, signature.parameters) for n in
                                                node.function.concrete_functions], signature, _name_of(graph, node_id),
-                                              has_input_signature=spec.HasField("input_signature"))
+                                              has_input_signature=spec.HasField("input_signature") and
+                                              spec.input_signature.WhichOneof("kind") != "none_value")
         elif kind == "bare_concrete_function":
             bare = node.bare_concrete_function
             objects[node_id] = SignatureFunction(concrete(bare.concrete_function_name), list(bare.argument_keywords),

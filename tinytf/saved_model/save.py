@@ -299,8 +299,9 @@ def _function_spec(spec, function):
             full.values.add(key=key).value.CopyFrom(structure.encode(value))
         except ValueError:  # a default TF's structures cannot hold: recorded as absent
             full.values[-1].value.CopyFrom(structure.encode(None))
-    if function.input_signature is not None:
-        spec.input_signature.CopyFrom(structure.encode(tuple(function.input_signature)))
+    # no input_signature is written as an explicit None, as TF writes it (TF's loader cannot read it unset)
+    signature_value = tuple(function.input_signature) if function.input_signature is not None else None
+    spec.input_signature.CopyFrom(structure.encode(signature_value))
 
 
 def _signature_def(meta, key, wrapper, function_name, bound):
