@@ -66,3 +66,7 @@ def get(identifier):
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Nadam", "Adamax", "Adadelta", "Ftrl",
            "Lion", "Lamb", "Adafactor", "LossScaleOptimizer", "schedules", "get", "serialize", "deserialize"]
+
+from . import legacy  # noqa: E402 - Keras 2's names, which TF 2.21 keeps only to raise
+
+__all__ += ["legacy"]
