@@ -77,3 +77,21 @@ def p_keras_function_errors(tf):
     out = keras.ops.add(a, b)
     return [outcome(lambda: keras.Function([a], out), "Graph disconnected: cannot find parent for tensor"),
             outcome(lambda: keras.Function([a, b], np.ones(2)), "has no attribute '_keras_history'")]
+
+
+@program
+def p_preprocessing_image_smart_resize(tf):
+    smart_resize = tf.keras.preprocessing.image.smart_resize
+    image = data((6, 9, 2), scale=100.0)
+    batch = data((2, 5, 4, 3), seed=1, scale=10.0)
+    uint8 = (np.arange(4 * 6 * 1) % 251).astype("uint8").reshape(4, 6, 1)
+    first = np.transpose(image, (2, 0, 1))
+    out = [val(smart_resize(image, (4, 4))), val(smart_resize(batch, (3, 5), interpolation="nearest")),
+           val(smart_resize(tf.constant(image), (3, 6))), val(smart_resize(uint8, (2, 2))),
+           val(smart_resize(first, (4, 4), data_format="channels_first")),
+           outcome(lambda: smart_resize(np.ones((4, 4)), (2, 2)), "Expected an image array with shape"),
+           outcome(lambda: smart_resize(image, (2, 2, 2)), "Expected `size` to be a tuple of 2 integers")]
+    pre = tf.keras.preprocessing
+    out.append([pre.image_dataset_from_directory is tf.keras.utils.image_dataset_from_directory,
+                pre.image.load_img is tf.keras.utils.load_img, pre.image.array_to_img is tf.keras.utils.array_to_img])
+    return out
