@@ -70,3 +70,9 @@ __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Nadam", "
 from . import legacy  # noqa: E402 - Keras 2's names, which TF 2.21 keeps only to raise
 
 __all__ += ["legacy"]
+
+# ScheduleFreeAdamW (Keras 3.15's ALL_OBJECTS has it: get("schedulefreeadamw") finds it)
+from .schedule_free_adamw import ScheduleFreeAdamW  # noqa: E402
+
+_BY_NAME["schedulefreeadamw"] = _CLASSES["ScheduleFreeAdamW"] = ScheduleFreeAdamW
+__all__ += ["ScheduleFreeAdamW"]
