@@ -76,3 +76,9 @@ from .schedule_free_adamw import ScheduleFreeAdamW  # noqa: E402
 
 _BY_NAME["schedulefreeadamw"] = _CLASSES["ScheduleFreeAdamW"] = ScheduleFreeAdamW
 __all__ += ["ScheduleFreeAdamW"]
+
+# MultiOptimizer / OptimizerMap: a variable's path picks its optimizer (Keras 3.15)
+from .multi_optimizer import MultiOptimizer, OptimizerMap  # noqa: E402
+
+_CLASSES["MultiOptimizer"] = MultiOptimizer
+__all__ += ["MultiOptimizer", "OptimizerMap"]
