@@ -530,8 +530,10 @@ def test_bad_constructor_arguments():
         opts.Adam(decay_rate=0.1)
     with pytest.raises(ValueError, match="`lr` is no longer supported"):
         opts.Adam(lr=0.1)
-    with pytest.raises(NotImplementedError, match="use_ema"):
-        opts.Adam(use_ema=True)
+    with pytest.raises(NotImplementedError, match="gradient_accumulation_steps"):
+        opts.Adam(gradient_accumulation_steps=2)
+    with pytest.raises(ValueError, match=r"`ema_momentum` must be in the range \[0, 1\]"):
+        opts.Adam(use_ema=True, ema_momentum=1.5)
     with pytest.raises(ValueError, match="learning_rate"):
         opts.SGD(learning_rate="fast")
     with pytest.raises(ValueError, match="decay_steps` must be > 0"):

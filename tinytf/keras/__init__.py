@@ -41,6 +41,14 @@ __all__ = ["activations", "callbacks", "constraints", "datasets", "initializers"
            "Optimizer", "Regularizer", "Variable", "applications"]
 __all__ += ["DTypePolicy", "FloatDTypePolicy", "dtype_policies", "mixed_precision"]
 
+# keras.export (ExportArchive), keras.Function, keras.remat/RematScope: one block, kept apart from the ends
+# other work appends to
+from . import export  # noqa: E402
+from .keras_function import Function  # noqa: E402
+from .remat import RematScope, remat  # noqa: E402
+
+__all__ += ["export", "Function", "RematScope", "remat"]
+
 # keras.Operation: what bare ops on KerasTensors become in a Functional model (ops/operation.py)
 from .ops.operation import Operation  # noqa: E402
 

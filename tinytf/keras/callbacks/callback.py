@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 
+from ..config_logging import print_msg
+
 
 class Callback:
     """Base class: override the hooks you need; `self.model` and `self.params` are set by fit."""
@@ -189,7 +191,7 @@ class TerminateOnNaN(Callback):
     def on_batch_end(self, batch, logs=None):
         loss = (logs or {}).get("loss")
         if loss is not None and (math.isnan(loss) or math.isinf(loss)):
-            print(f"Batch {batch}: Invalid loss, terminating training")
+            print_msg(f"Batch {batch}: Invalid loss, terminating training")
             self.model.stop_training = True
 
     on_train_batch_end = on_batch_end

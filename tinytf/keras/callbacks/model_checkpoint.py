@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from ..config_logging import print_msg
 from .callback import Callback
 from .monitor_callback import monitor_direction
 
@@ -89,7 +90,7 @@ class ModelCheckpoint(Callback):
     def _should_save(self, epoch, logs, filepath) -> bool:
         if not self.save_best_only:
             if self.verbose > 0:
-                print(f"\nEpoch {epoch + 1}: saving model to {filepath}")
+                print_msg(f"\nEpoch {epoch + 1}: saving model to {filepath}")
             return True
         current = (logs or {}).get(self.monitor)
         if current is None:
@@ -104,12 +105,12 @@ class ModelCheckpoint(Callback):
         best_text = "None" if self.best is None else f"{self.best:.5f}"
         if self.best is None or self.monitor_op(current, self.best):
             if self.verbose > 0:
-                print(f"\nEpoch {epoch + 1}: {self.monitor} improved from {best_text} to {current:.5f}, saving "
+                print_msg(f"\nEpoch {epoch + 1}: {self.monitor} improved from {best_text} to {current:.5f}, saving "
                       f"model to {filepath}")
             self.best = current
             return True
         if self.verbose > 0:
-            print(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {best_text}")
+            print_msg(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {best_text}")
         return False
 
     def _save(self, epoch, batch, logs) -> None:
@@ -127,4 +128,4 @@ class ModelCheckpoint(Callback):
         else:
             self.model.save(filepath, overwrite=True)
         if self.verbose > 0:
-            print(f"\nEpoch {epoch + 1}: finished saving model to {filepath}")
+            print_msg(f"\nEpoch {epoch + 1}: finished saving model to {filepath}")

@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 
+from ..config_logging import print_msg
 from .callback import Callback
 from .monitor_callback import MonitorCallback
 
@@ -54,10 +55,10 @@ class EarlyStopping(MonitorCallback):
 
     def on_train_end(self, logs=None):
         if self.stopped_epoch > 0 and self.verbose > 0:
-            print(f"Epoch {self.stopped_epoch + 1}: early stopping")
+            print_msg(f"Epoch {self.stopped_epoch + 1}: early stopping")
         if self.restore_best_weights and self.best_weights is not None:
             if self.verbose > 0:
-                print(f"Restoring model weights from the end of the best epoch: {self.best_epoch + 1}.")
+                print_msg(f"Restoring model weights from the end of the best epoch: {self.best_epoch + 1}.")
             self.model.set_weights(self.best_weights)
 
 
@@ -79,7 +80,7 @@ class LearningRateScheduler(Callback):
             lr = float(np.asarray(lr))
         optimizer.learning_rate = float(lr)
         if self.verbose > 0:
-            print(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {float(lr)}.")
+            print_msg(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {float(lr)}.")
 
     def on_epoch_end(self, epoch, logs=None):
         if logs is not None:
@@ -125,7 +126,7 @@ class ReduceLROnPlateau(MonitorCallback):
                     new = max(old * self.factor, self.min_lr)
                     optimizer.learning_rate = new
                     if self.verbose > 0:
-                        print(f"\nEpoch {epoch + 1}: ReduceLROnPlateau reducing learning rate to {new}.")
+                        print_msg(f"\nEpoch {epoch + 1}: ReduceLROnPlateau reducing learning rate to {new}.")
                     self.cooldown_counter, self.wait = self.cooldown, 0
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import sys
 import time
 
+from ..config_logging import is_interactive_logging_enabled, print_msg
+
 
 def format_value(value: float) -> str:
     return f"{value:.4f}" if abs(value) > 1e-3 or value == 0 else f"{value:.4e}"
@@ -64,6 +66,12 @@ class Progbar:
             self._values.update({k: float(v) for k, v in values})
         if finalize is None:
             finalize = self.target is not None and current >= self.target
+        if not is_interactive_logging_enabled():  # a server job: the finished line goes to absl logging
+            if finalize and self.verbose in (1, 2):
+                if self.target is None:
+                    self.target = current
+                print_msg(self._line(current, True, colour=False))
+            return
         if self.verbose == 1 and self.dynamic:
             now = time.time()
             if now - self._last_update < self.interval and not finalize:

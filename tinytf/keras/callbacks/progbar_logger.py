@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..config_logging import print_msg
 from .callback import Callback
 from .progbar import Progbar
 
@@ -24,8 +25,8 @@ class ProgbarLogger(Callback):
         self.progbar = Progbar(target if target is not None else self.target, verbose=self.verbose)
 
     def on_epoch_begin(self, epoch, logs=None):
-        if self.verbose:
-            print(f"Epoch {epoch + 1}/{self.epochs}")
+        if self.verbose and self.epochs > 1:  # Keras 3 leaves the line out of a one-epoch fit
+            print_msg(f"Epoch {epoch + 1}/{self.epochs}")
         self._start()
 
     def on_train_batch_end(self, batch, logs=None):

@@ -158,21 +158,44 @@ class Lambda(Layer):
         return (input_shape[0],) + tuple(self._output_shape)
 
     def get_config(self) -> dict:
-        name = getattr(self.function, "__name__", "<lambda>")
-        return {**super().get_config(), "function": {"class_name": "function", "config": name},
-                "arguments": self.arguments}
+        from ..saving.lambda_functions import dump_lambda, is_python_lambda
+
+        def function_config(fn):  # a Python lambda as its bytecode (Keras 3), a named function by its name
+            if is_python_lambda(fn):
+                return dump_lambda(fn)
+            return {"class_name": "function", "config": getattr(fn, "__name__", "<lambda>")}
+
+        config = {**super().get_config(), "function": function_config(self.function)}
+        if self._output_shape is not None:
+            config["output_shape"] = (function_config(self._output_shape) if callable(self._output_shape)
+                                      else self._output_shape)
+        return {**config, "arguments": self.arguments}
 
     @classmethod
-    def from_config(cls, config: dict, custom_objects=None):
+    def from_config(cls, config: dict, custom_objects=None, safe_mode=None):
+        from ..config import in_safe_mode
+        from ..saving.lambda_functions import is_dumped_lambda, load_lambda
+
         config = dict(config)
-        function = config["function"]
-        if isinstance(function, dict):
-            name = function.get("config")
-            function = (custom_objects or {}).get(name)
-            if function is None:
-                raise ValueError(f"Lambda layer {config.get('name')!r}: its function {name!r} cannot be rebuilt "
-                                 f"from a config; pass it in custom_objects")
-        config["function"] = function
+        safe_mode = safe_mode if safe_mode is not None else in_safe_mode()
+
+        def rebuilt(function):
+            if is_dumped_lambda(function):
+                return load_lambda(function, safe_mode)
+            if isinstance(function, dict):
+                name = function.get("config")
+                found = (custom_objects or {}).get(name)
+                if found is None:
+                    raise ValueError(f"Lambda layer {config.get('name')!r}: its function {name!r} cannot be rebuilt "
+                                     f"from a config; pass it in custom_objects")
+                return found
+            return function
+
+        config["function"] = rebuilt(config["function"])
+        if isinstance(config.get("output_shape"), dict):
+            config["output_shape"] = rebuilt(config["output_shape"])
+        elif isinstance(config.get("output_shape"), list):
+            config["output_shape"] = tuple(config["output_shape"])
         return cls(**config)
 
 

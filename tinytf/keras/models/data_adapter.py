@@ -15,7 +15,7 @@ from tinytf.runtime.ops.philox import PhiloxGenerator, shuffle_permutation
 from tinytf.runtime.tensor import EagerTensor
 
 from ..utils.py_dataset import PyDataset, PyDatasetBatches
-from .dataset_epochs import DatasetEpochs
+from .dataset_epochs import DatasetEpochs, warn_ran_out_of_data
 from .step_functions import template_of
 
 
@@ -31,6 +31,14 @@ def _as_batchable(value):
     """An array leaf as batches will hold it: float64 becomes float32 (Keras' floatx) once, not per batch."""
     array = _to_numpy(value)
     return array.astype(np.float32) if array.dtype == np.float64 else array
+
+
+def refuse_numpy_strings(value) -> None:
+    """Keras 3 on TF 2.21 takes strings as tensors or datasets only: a numpy array of str, bytes or objects
+    given to fit/evaluate/predict is refused with the dtype's numpy name ("Invalid dtype: str32")."""
+    for leaf in nest.flatten(value):
+        if isinstance(leaf, np.ndarray) and leaf.dtype.kind in "USO":
+            raise ValueError(f"Invalid dtype: {leaf.dtype.name}")
 
 
 def batch_wrapper(array):
@@ -101,7 +109,11 @@ def epoch_order(num_samples: int) -> np.ndarray:
 class ArrayBatches:
     """Batches of in-memory arrays, shuffled per epoch when asked."""
 
-    def __init__(self, x, y=None, sample_weight=None, batch_size=None, shuffle=False, class_weight=None):
+    def __init__(self, x, y=None, sample_weight=None, batch_size=None, shuffle=False, class_weight=None,
+                 steps=None, numpy_strings=False):
+        if not numpy_strings:  # (train_on_batch and its kin take them, as Keras 3 does)
+            for value in (x, y, sample_weight):
+                refuse_numpy_strings(value)
         self.x = nest.map_structure(_as_batchable, x)
         self.y = None if y is None else nest.map_structure(_as_batchable, y)
         self.sample_weight = None if sample_weight is None else _as_batchable(sample_weight)
@@ -115,11 +127,19 @@ class ArrayBatches:
         self.num_samples = counts.pop() if counts else 0
         if class_weight is not None:
             self.sample_weight = _class_weights(self.y, class_weight, self.sample_weight)
-        self.batch_size = batch_size or 32
+        # Keras 3's ArrayDataAdapter: steps without a batch_size make the batches ceil(n / steps) long
+        self.batch_size = batch_size or (math.ceil(self.num_samples / steps) if steps else 32)
         self.shuffle = shuffle
+        self.steps_per_epoch = steps
+        self._pending = None  # with steps_per_epoch, the pass the next epoch goes on with
+        self._seen = 0
 
     @property
     def steps(self) -> int:
+        return self.steps_per_epoch or self._num_batches
+
+    @property
+    def _num_batches(self) -> int:
         return math.ceil(self.num_samples / self.batch_size)
 
     def batch_size_varies(self) -> bool:
@@ -145,6 +165,24 @@ class ArrayBatches:
             yield x, y, sw
 
     def flat_batches(self):
+        """The batches of one epoch. With steps_per_epoch, Keras 3's EpochIterator: the pass over the arrays goes
+        on across epochs, an epoch that reaches its end stops there with the ran-out-of-data warning, and the
+        next epoch starts a new pass (a new shuffle)."""
+        if not self.steps_per_epoch:
+            yield from self._pass()
+            return
+        if self._pending is None:
+            self._pending, self._seen = self._pass(), 0
+        for _ in range(self.steps_per_epoch):
+            if self._seen >= self._num_batches:
+                warn_ran_out_of_data()
+                break
+            self._seen += 1
+            yield next(self._pending)
+        if self._seen >= self._num_batches:
+            self._pending = None
+
+    def _pass(self):
         """(template, leaves) per batch: the batch tuple's structure (the same object every batch) and its
         tensors in flat order, sliced whole from the arrays with numpy (no per-sample work)."""
         parts = batch_tuple(self.x, self.y, self.sample_weight)
@@ -209,6 +247,12 @@ class IterableBatches:
         self._iterator = source if hasattr(source, "__next__") else None
         self._is_dataset = isinstance(source, _tf.data.Dataset)
         self._epochs = None  # a dataset's epochs (DatasetEpochs), made at the first epoch
+        self._found_end = False
+
+    @property
+    def found_end(self) -> bool:
+        """Whether the last epoch ended by reading past the end of the data (not by counting its steps)."""
+        return self._epochs.found_end if self._epochs is not None else self._found_end
 
     @property
     def steps(self):
@@ -248,6 +292,7 @@ class IterableBatches:
         return tuple(shape.as_list()[1:])
 
     def _epoch_elements(self):
+        self._found_end = False
         if self._iterator is not None:
             iterator = self._iterator
         elif not self._is_dataset:
@@ -261,6 +306,7 @@ class IterableBatches:
         while self.steps_per_epoch is None or count < self.steps_per_epoch:
             data = next(iterator, _ReadAhead._END)
             if data is _ReadAhead._END:
+                self._found_end = True
                 return
             yield data
             count += 1
@@ -278,8 +324,20 @@ class IterableBatches:
             yield template_of(parts), nest.flatten(parts)
 
 
+def capped_steps(steps):
+    """steps_per_epoch under keras.config.set_max_steps_per_epoch's cap (Keras warns when it limits)."""
+    from ..config import max_steps_per_epoch
+
+    cap = max_steps_per_epoch()
+    if cap and (not steps or cap < steps):
+        warnings.warn(f"Limiting steps_per_epoch to {cap}", stacklevel=4)
+        return cap
+    return steps
+
+
 def make_batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False, class_weight=None, steps=None):
     """The right batch source for the data given."""
+    steps = capped_steps(steps)
     if isinstance(x, PyDataset):
         if y is not None or sample_weight is not None:
             raise ValueError("`y` and `sample_weight` arguments are not supported when using a PyDataset as input: "
@@ -297,7 +355,7 @@ def make_batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False, 
         return IterableBatches(x, steps)
     if x is None:
         raise ValueError("Unexpected value for `x`: None. Pass the input data.")
-    return ArrayBatches(x, y, sample_weight, batch_size, shuffle, class_weight)
+    return ArrayBatches(x, y, sample_weight, batch_size, shuffle, class_weight, steps)
 
 
 def split_validation(x, y, sample_weight, validation_split):

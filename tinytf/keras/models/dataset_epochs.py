@@ -8,7 +8,9 @@ made (tinytf/data/iteration_seeds.py), and Keras makes more iterators than it re
 - steps_per_epoch: one iterator goes on across epochs; when the epochs have read the dataset's length, Keras
   warns, ends that epoch early and starts a new iterator for the next one.
 - Unknown length: one iterator per epoch, read until it ends, which Keras reports as running out of data
-  (each epoch: the length it counts then includes the step that found the end).
+  (each epoch: the length it counts then includes the step that found the end). TF's fit has already
+  called on_train_batch_begin for that step when the end is found (its step function reads the iterator),
+  so the callbacks see one more batch begin than batch ends: `found_end` tells the training loop.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class DatasetEpochs:
         self._read_ahead = read_ahead
         self._current = None  # the iterator the next epoch may go on with
         self._seen = 0
+        self.found_end = False  # whether the last epoch ended by reading past the data's end
 
     def _fresh(self):
         return iter(self._dataset)  # made now: its shuffles draw their orders now, as TF's do
@@ -44,12 +47,14 @@ class DatasetEpochs:
         return iterator if isinstance(iterator, self._read_ahead) else self._read_ahead(iterator)
 
     def _ran_out(self):
+        self.found_end = True
         if self._length is None:
             self._length = self._seen
         warn_ran_out_of_data()
         self._current = None
 
     def epoch(self):
+        self.found_end = False
         steps = self._steps_per_epoch or self._length or -1
         if steps < 0:
             yield from self._to_the_end()

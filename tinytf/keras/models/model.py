@@ -107,7 +107,7 @@ class Model(Trainer, Layer):
         """A SavedModel serving the model's inference call as `serve` (see tinytf/keras/export.py)."""
         from ..export import export_model
 
-        export_model(self, filepath, format=format, verbose=verbose)
+        export_model(self, filepath, format=format, verbose=verbose, **kwargs)
 
     def _default_save_signature(self):
         """What tf.saved_model.save(model) serves as serving_default: the model on a batch named `inputs`."""

@@ -25,6 +25,25 @@ from .state_snapshot import restore, snapshot
 from .step_functions import StepFunctions
 
 
+def _begin_the_step_that_found_the_end(source, on_batch_begin, last_step) -> None:
+    """TF's loops call on_*_batch_begin before the step function reads its batch, so an epoch that ends by
+    reading past the end of data of unknown length (a filtered dataset, a generator) shows one more batch
+    begin, numbered after the last step, with no batch end (tinytf/keras/models/dataset_epochs.py)."""
+    if getattr(source, "found_end", False):
+        on_batch_begin(last_step + 1)
+
+
+def _capped_epochs(epochs):
+    """fit's epochs under keras.config.set_max_epochs' cap (a debugging aid; Keras warns when it limits)."""
+    from ..config import max_epochs
+
+    cap = max_epochs()
+    if cap and cap < epochs:
+        warnings.warn(f"Limiting epochs to {cap}", stacklevel=3)
+        return cap
+    return epochs
+
+
 def _validates_at(epoch: int, validation_freq) -> bool:
     """validation_freq=2: every second epoch; validation_freq=[1, 5]: after those (1-based) epochs."""
     if isinstance(validation_freq, int):
@@ -412,6 +431,7 @@ class Trainer:
                                  validation_data=validation_data, validation_steps=validation_steps,
                                  validation_batch_size=validation_batch_size, validation_freq=validation_freq)
         verbose = self._verbose(verbose)
+        epochs = _capped_epochs(epochs)
         if validation_split and validation_data is None:
             (x, y, sample_weight), validation_data = data_adapter.split_validation(x, y, sample_weight,
                                                                                    validation_split)
@@ -444,6 +464,8 @@ class Trainer:
                 callback_list.on_train_batch_end(step, logs)  # made Python numbers only if a callback reads them
                 if self.stop_training:
                     break
+            else:
+                _begin_the_step_that_found_the_end(train, callback_list.on_train_batch_begin, step)
             if step < 0 and not getattr(train, "warns_when_out_of_data", False):
                 # Keras 3 warns, trains nothing this epoch and goes on (its history stays empty)
                 warnings.warn(RAN_OUT_OF_DATA, stacklevel=2)
@@ -459,6 +481,9 @@ class Trainer:
             logs = epoch_logs
             if self.stop_training:
                 break
+        finalize = getattr(self.optimizer, "finalize_variable_values", None)
+        if finalize is not None and epochs > 0:  # use_ema: the weights take their moving averages (Keras 3)
+            finalize(self.trainable_weights)
         callback_list.on_train_end(logs)
         self.history = history
         history.params = {"verbose": verbose, "epochs": epochs, "steps": train.steps}
@@ -487,10 +512,12 @@ class Trainer:
         self._reset_metrics()  # inside fit too: after validation the metrics hold its results, as in Keras 3
         callback_list.on_test_begin()
         logs = None
+        step = -1
         for first, step, function, leaves in self._executions(batches, "test"):
             callback_list.on_test_batch_begin(first)
             logs = function(*leaves)
             callback_list.on_test_batch_end(step, logs)
+        _begin_the_step_that_found_the_end(batches, callback_list.on_test_batch_begin, step)
         logs = self._python_logs(self._metrics_result_or_logs(logs))
         callback_list.on_test_end(logs)
         return self._batch_result(logs, return_dict)
@@ -499,13 +526,14 @@ class Trainer:
         """The model's outputs for every sample, as numpy arrays (same structure as the outputs)."""
         verbose = self._verbose(verbose)
         if data_adapter.is_array_like(x) or isinstance(x, dict):
-            batches = data_adapter.ArrayBatches(x, batch_size=batch_size)
+            batches = data_adapter.ArrayBatches(x, batch_size=batch_size, steps=data_adapter.capped_steps(steps))
         else:
             batches = data_adapter.make_batches(x, steps=steps)
         callback_list = self._callbacks(callbacks, verbose, steps=batches.steps)
         self.stop_predicting = False
         callback_list.on_predict_begin()
         outputs = []
+        step = -1
         for first, step, function, leaves in self._executions(batches, "predict"):
             callback_list.on_predict_batch_begin(first)
             result = function(*leaves)
@@ -513,6 +541,8 @@ class Trainer:
             callback_list.on_predict_batch_end(step, {"outputs": result})
             if self.stop_predicting:
                 break
+        else:
+            _begin_the_step_that_found_the_end(batches, callback_list.on_predict_batch_begin, step)
         callback_list.on_predict_end()
         if not outputs:
             raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). Please use "
@@ -525,7 +555,7 @@ class Trainer:
         self._require_compiled("training")
         self._reset_metrics()
         batches = data_adapter.ArrayBatches(x, y, sample_weight, batch_size=len(nest.flatten(
-            nest.map_structure(data_adapter._to_numpy, x))[0]), class_weight=class_weight)
+            nest.map_structure(data_adapter._to_numpy, x))[0]), class_weight=class_weight, numpy_strings=True)
         bx, by, bsw = next(batches.batches())
         logs = self._python_logs(self._run_train_step(data_adapter.batch_tuple(bx, by, bsw)))
         return self._batch_result(logs, return_dict)
@@ -534,7 +564,7 @@ class Trainer:
         self._require_compiled("evaluation")
         self._reset_metrics()
         batches = data_adapter.ArrayBatches(x, y, sample_weight, batch_size=len(nest.flatten(
-            nest.map_structure(data_adapter._to_numpy, x))[0]))
+            nest.map_structure(data_adapter._to_numpy, x))[0]), numpy_strings=True)
         bx, by, bsw = next(batches.batches())
         logs = self._python_logs(self._step_function("test")(data_adapter.batch_tuple(bx, by, bsw)))
         return self._batch_result(logs, return_dict)

@@ -66,3 +66,19 @@ def get(identifier):
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Nadam", "Adamax", "Adadelta", "Ftrl",
            "Lion", "Lamb", "Adafactor", "LossScaleOptimizer", "schedules", "get", "serialize", "deserialize"]
+
+from . import legacy  # noqa: E402 - Keras 2's names, which TF 2.21 keeps only to raise
+
+__all__ += ["legacy"]
+
+# ScheduleFreeAdamW (Keras 3.15's ALL_OBJECTS has it: get("schedulefreeadamw") finds it)
+from .schedule_free_adamw import ScheduleFreeAdamW  # noqa: E402
+
+_BY_NAME["schedulefreeadamw"] = _CLASSES["ScheduleFreeAdamW"] = ScheduleFreeAdamW
+__all__ += ["ScheduleFreeAdamW"]
+
+# MultiOptimizer / OptimizerMap: a variable's path picks its optimizer (Keras 3.15)
+from .multi_optimizer import MultiOptimizer, OptimizerMap  # noqa: E402
+
+_CLASSES["MultiOptimizer"] = MultiOptimizer
+__all__ += ["MultiOptimizer", "OptimizerMap"]

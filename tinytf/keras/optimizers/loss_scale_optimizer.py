@@ -61,6 +61,9 @@ class LossScaleOptimizer(Optimizer):
     def variables(self) -> list:
         return self._variables + self.inner_optimizer.variables
 
+    def finalize_variable_values(self, var_list) -> None:
+        self.inner_optimizer.finalize_variable_values(var_list)
+
     def check_finite(self, grads):
         """True when every gradient is free of inf and NaN (one scalar bool tensor)."""
         finite = [reduce_all(is_finite(convert_to_tensor(g))) for g in grads if g is not None]

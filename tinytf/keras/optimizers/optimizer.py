@@ -26,12 +26,12 @@ from tinytf.train.checkpoint import restore_pending
 from tinytf.variables import Variable
 
 from ..naming import snake_case, unique_name
+from . import optimizer_ema as ema
 from .clipping import clip_by_global_norm, clip_by_norm, clip_by_value
 from .schedules import LearningRateSchedule, deserialize, serialize
 
 # Keras 3 options tinytf does not implement: accepted names that fail loudly rather than being ignored.
-_UNSUPPORTED = ("use_ema", "ema_momentum", "ema_overwrite_frequency", "loss_scale_factor",
-                "gradient_accumulation_steps")
+_UNSUPPORTED = ("loss_scale_factor", "gradient_accumulation_steps")
 
 
 def as_dtype_constant(value, dtype):
@@ -45,12 +45,10 @@ class Optimizer:
     """Base class of the Keras optimizers. Subclasses define `_slot_specs` and `update_step`."""
 
     def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
-                 name=None, **kwargs):
+                 name=None, use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, **kwargs):
         if "lr" in kwargs:
             raise ValueError("Argument `lr` is no longer supported. Use `learning_rate` instead.")
-        # ema_momentum/ema_overwrite_frequency only matter with use_ema (Keras' configs carry their defaults)
-        unsupported = [k for k in kwargs if k in _UNSUPPORTED and kwargs[k] not in (None, False) and not (
-            k.startswith("ema_") and not kwargs.get("use_ema"))]
+        unsupported = [k for k in kwargs if k in _UNSUPPORTED and kwargs[k] not in (None, False)]
         if unsupported:
             raise NotImplementedError(f"tinytf optimizers do not implement {unsupported}")
         unknown = [k for k in kwargs if k not in _UNSUPPORTED]
@@ -63,6 +61,17 @@ class Optimizer:
         # rm_sprop), from the counters layers use, which clear_session resets
         self.name = name or unique_name(snake_case(type(self).__name__))
         self.weight_decay = weight_decay
+        if use_ema:
+            if ema_momentum > 1 or ema_momentum < 0:
+                raise ValueError(f"`ema_momentum` must be in the range [0, 1]. Received: ema_momentum={ema_momentum}")
+            if ema_overwrite_frequency and (not isinstance(ema_overwrite_frequency, int)
+                                            or ema_overwrite_frequency < 1):
+                raise ValueError("`ema_overwrite_frequency` must be an integer >= 1 or None. Received: "
+                                 f"ema_overwrite_frequency={ema_overwrite_frequency}")
+        self.use_ema = use_ema
+        self.ema_momentum = ema_momentum
+        self.ema_overwrite_frequency = ema_overwrite_frequency
+        self._averages: dict = {}  # with use_ema: variable.ref() -> its moving average (optimizer_ema.py)
         self.clipnorm = clipnorm
         self.clipvalue = clipvalue
         self.global_clipnorm = global_clipnorm
@@ -177,6 +186,9 @@ class Optimizer:
 
     def build(self, var_list) -> None:
         """Create the slot variables of every variable in `var_list` now (otherwise: on its first update)."""
+        var_list = list(var_list)
+        if self.use_ema:
+            ema.make_averages(self, [_checked_variable(v, self.name) for v in var_list])
         for variable in var_list:
             self._slots_for(_checked_variable(variable, self.name))
         self.built = True
@@ -210,6 +222,8 @@ class Optimizer:
             # inside strategy.run: the strategy all-reduces the gradients, then updates (tf.distribute)
             replica.strategy._merge_apply(replica, self, grads, trainable_variables)
             return
+        if self.use_ema:  # Keras builds the averages first: they come before the slots in `variables`
+            ema.make_averages(self, trainable_variables)
         for variable in trainable_variables:
             self._slots_for(variable)
         self.built = True
@@ -228,6 +242,8 @@ class Optimizer:
                 self.update_step(gradient, variable, learning_rate)
         finally:
             self._step_cache = None
+        if self.use_ema:
+            ema.update_averages(self)
         for variable in trainable_variables:
             if getattr(variable, "constraint", None) is not None:
                 variable.assign(variable.constraint(variable))
@@ -365,8 +381,17 @@ class Optimizer:
             learning_rate = serialize(learning_rate)
         elif isinstance(learning_rate, Variable):
             learning_rate = float(learning_rate.numpy())
-        return {"name": self.name, "learning_rate": learning_rate, "weight_decay": self.weight_decay,
-                "clipnorm": self.clipnorm, "global_clipnorm": self.global_clipnorm, "clipvalue": self.clipvalue}
+        config = {"name": self.name, "learning_rate": learning_rate, "weight_decay": self.weight_decay,
+                  "clipnorm": self.clipnorm, "global_clipnorm": self.global_clipnorm, "clipvalue": self.clipvalue}
+        if self.use_ema:
+            config.update(use_ema=True, ema_momentum=self.ema_momentum,
+                          ema_overwrite_frequency=self.ema_overwrite_frequency)
+        return config
+
+    def finalize_variable_values(self, var_list) -> None:
+        """What fit calls when it ends: with use_ema, the model's variables take their moving averages."""
+        if self.use_ema:
+            ema.overwrite_with_averages(self, var_list)
 
     @classmethod
     def from_config(cls, config: dict):

@@ -9,6 +9,7 @@ import io
 import json
 import zipfile
 
+from ..config import safe_mode_scope
 from . import layer_assets, layer_config, weights_file
 
 KERAS_VERSION = "3.15.1"  # the Keras whose format these files follow (the one TF 2.21 ships)
@@ -49,7 +50,8 @@ def load_model(filepath, custom_objects=None, compile: bool = True, safe_mode: b
             raise ValueError(f"{path} is not a Keras model file: it lacks config.json or model.weights.h5")
         config = json.loads(archive.read("config.json"))
         weights = archive.read("model.weights.h5")
-        model = layer_config.deserialize_layer(config, custom_objects)
+        with safe_mode_scope(safe_mode):  # Lambda layers' bytecode loads only with safe mode off
+            model = layer_config.deserialize_layer(config, custom_objects)
         layer_assets.read_assets(archive, model)
     compile_config = config.get("compile_config")
     if compile and compile_config:  # compiled first, so the file's optimizer state has an optimizer to go to

@@ -23,6 +23,9 @@ def layer_classes() -> dict:
             value = getattr(module, name)
             if isinstance(value, type) and issubclass(value, Layer):
                 found[value.__name__] = value
+    from ..utils.feature_space import FeatureSpace, TFDConcat, TFDIdentity
+
+    found.update({"FeatureSpace": FeatureSpace, "TFDConcat": TFDConcat, "TFDIdentity": TFDIdentity})
     found.update({k: v for k, v in serialization.custom_objects().items() if isinstance(v, type)})
     return found
 
@@ -43,12 +46,16 @@ def serialize_layer(layer) -> dict:
     else:
         config = layer.get_config()
     module = "keras" if isinstance(layer, Sequential) else (
-        "keras.src.models.functional" if isinstance(layer, Functional) else "keras.layers")
+        "keras.src.models.functional" if isinstance(layer, Functional) else
+        getattr(type(layer), "_keras_module", "keras.layers"))
     registered = serialization.registered_name(type(layer))
     if registered is not None:
         module = None  # Keras 3 finds a registered class by its registered_name
     elif isinstance(vars(type(layer)).get("_keras_module"), str):
         module, registered = type(layer)._keras_module, type(layer).__name__  # found by importing its module
+
+    if registered is None:  # Keras' own classes outside keras.layers (FeatureSpace's layers) name themselves
+        registered = getattr(type(layer), "_keras_registered_name", None)
     result = {"module": module, "class_name": type(layer).__name__, "config": config,
               "registered_name": registered or (type(layer).__name__ if isinstance(layer, Functional) else None)}
     build = layer.get_build_config() if not isinstance(layer, Functional) else None
@@ -141,6 +148,8 @@ def deserialize_layer(config: dict, custom_objects=None):
     build = config.get("build_config")
     if build and not layer.built and build.get("input_shape") is not None:
         layer.build_from_config({"input_shape": _shape_tuples(build["input_shape"])})
+    elif build and getattr(layer, "_custom_build_config", False):  # FeatureSpace: per-feature build configs
+        layer.build_from_config(build)
     return layer
 
 

@@ -31,6 +31,8 @@ def _children(layer):
     """(group name, [(key, child layer)]) of the layers saved under a layer: a model's layers go in "layers"
     keyed by class name; a layer's inner layers (an RNN's cell, a wrapper's layer) sit beside its "vars",
     keyed by the attribute that holds them, as Keras 3 writes them."""
+    if hasattr(layer, "_saved_children"):  # a layer that lays out its own children (FeatureSpace's dicts)
+        return None, layer._saved_children()
     if hasattr(layer, "_stack") or hasattr(layer, "_graph_layers"):
         children = list(layer.layers)
         return "layers", list(zip(_layer_keys(children), children))

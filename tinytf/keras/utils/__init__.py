@@ -9,6 +9,7 @@ from ..serialization import get_registered_name, get_registered_object, register
 from .audio_dataset import audio_dataset_from_directory
 from .custom_objects import CustomObjectScope, custom_object_scope, get_custom_objects
 from .dataset_utils import get_source_inputs, pack_x_y_sample_weight, split_dataset, unpack_x_y_sample_weight
+from .feature_space import FeatureSpace
 from .file_utils import get_file
 from .image_dataset import image_dataset_from_directory
 from .image_utils import array_to_img, img_to_array, load_img, save_img
@@ -29,3 +30,14 @@ __all__ = ["CustomObjectScope", "clear_session", "custom_object_scope", "deseria
            "text_dataset_from_directory", "timeseries_dataset_from_array",
            "array_to_img", "img_to_array", "load_img", "save_img", "image_dataset_from_directory"]
 __all__ += ["audio_dataset_from_directory"]
+
+# keras.utils.Config and the interactive-logging switches (also in keras.config)
+from ..config_logging import (  # noqa: E402
+    disable_interactive_logging,
+    enable_interactive_logging,
+    is_interactive_logging_enabled,
+)
+from .config_object import Config  # noqa: E402
+
+__all__ += ["FeatureSpace", "Config", "disable_interactive_logging", "enable_interactive_logging",
+            "is_interactive_logging_enabled"]
