@@ -106,7 +106,7 @@ def test_sequential_save_and_load_keeps_the_new_layers(tmp_path):
     np.testing.assert_allclose(restored.predict(x, verbose=0), model.predict(x, verbose=0), rtol=1e-5)
 
 
-def test_dict_inputs_mix_labels_and_refuse_boxes():
+def test_dict_inputs_mix_labels_and_keep_or_refuse_boxes():
     x = _images((4, 6, 6, 3))
     labels = np.eye(4, dtype="float32")
     mixed = L.MixUp(seed=1)({"images": x, "labels": labels})
@@ -116,10 +116,8 @@ def test_dict_inputs_mix_labels_and_refuse_boxes():
     kept = L.RandomSharpness(0.4, seed=3)({"images": x, "labels": labels})
     np.testing.assert_array_equal(kept["labels"].numpy(), labels)
     boxes = {"boxes": np.zeros((4, 1, 4), "float32"), "labels": np.zeros((4, 1), "int32")}
-    with pytest.raises(NotImplementedError, match="bounding boxes"):
-        L.RandomShear(0.2, bounding_box_format="xyxy")({"images": x, "bounding_boxes": boxes})
-    with pytest.raises(NotImplementedError, match="segmentation masks"):
-        L.MixUp(seed=1)({"images": x, "segmentation_masks": x[..., :1]})
+    with pytest.raises(NotImplementedError, match="bounding boxes"):  # as in Keras: CutMix takes no boxes
+        L.CutMix(0.2, bounding_box_format="xyxy")({"images": x, "bounding_boxes": boxes})
     masks = (np.arange(4 * 36).reshape(4, 6, 6, 1) % 3).astype("float32")
     moved = L.RandomShear(0.4, seed=3)({"images": x, "segmentation_masks": masks})["segmentation_masks"].numpy()
     assert set(np.unique(moved)) <= {0.0, 1.0, 2.0} and not np.array_equal(moved, masks)  # classes stay classes

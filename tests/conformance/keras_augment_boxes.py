@@ -52,9 +52,15 @@ def _rounded(x, digits=3):
     return np.round(np.asarray(x, dtype="float64"), digits).tolist()
 
 
+def _checksums(x):
+    """Images (which keras_augment_layers compares value by value) as their sum and an index-weighted sum."""
+    values = np.asarray(x, dtype="float64").ravel()
+    return [round(float(values.sum()), 2), round(float((values * np.linspace(0, 1, values.size)).sum()), 2)]
+
+
 def _summary(out):
     """An output dict as dtypes, shapes and values (boxes rounded to 1e-3 so that float32 noise in
-    a clipped corner does not count)."""
+    a clipped corner does not count; images as checksums)."""
     result = {}
     for key in sorted(out):
         value = out[key]
@@ -62,6 +68,8 @@ def _summary(out):
             result[key] = {k: [value[k].dtype.name, value[k].shape.as_list(),
                                _rounded(value[k]) if k == "boxes" else value[k].numpy().tolist()]
                            for k in sorted(value)}
+        elif key == "images":
+            result[key] = [value.dtype.name, value.shape.as_list(), _checksums(value)]
         else:
             result[key] = [value.dtype.name, value.shape.as_list(), _rounded(value, 2)]
     return result
@@ -380,3 +388,16 @@ def p_boxes_in_tf_data(tf):
     ds = tf.data.Dataset.from_tensor_slices(data).batch(2).map(lambda d: crop(rotate(d)))
     single = tf.data.Dataset.from_tensor_slices(data).map(lambda d: crop(d))
     return [_summary(d) for d in ds] + [_summary(d) for d in single]
+
+
+@program
+def p_boxes_rand_augment(tf):
+    """RandAugment moves boxes by whichever members it picked (each member's boxes from the boxes so far, in
+    Keras' member-then-op order)."""
+    L = tf.keras.layers
+    out = []
+    for fmt, seed, num_ops in (("xyxy", 1, 2), ("rel_xyxy", 2, 3)):
+        layer = L.RandAugment(num_ops=num_ops, factor=0.6, seed=seed, bounding_box_format=fmt)
+        out.append([_summary(layer(_data(tf, fmt))) for _ in range(4)])
+        out.append(_summary(layer(_data(tf, fmt), training=False)))
+    return out
