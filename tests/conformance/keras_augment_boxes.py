@@ -334,6 +334,9 @@ def p_boxes_errors(tf):
     # Keras' RandomGrayscale reads `images.shape` of the dict itself: it takes no dict input at all
     return [outcome(call(L.RandomGrayscale(0.7, seed=3, bounding_box_format="xyxy"), _data(tf)), ""),
             outcome(call(L.RandomFlip(seed=1), _data(tf)), "didn't specify a bounding box format"),
+            # Keras 2's RandomHeight and RandomWidth (TF 2.21 keeps them) take one tensor
+            outcome(call(L.RandomHeight(0.2, seed=1), _data(tf)), "Attempt to convert a value"),
+            outcome(call(L.RandomWidth(0.2, seed=1), _data(tf)), "Attempt to convert a value"),
             outcome(call(L.RandomElasticTransform(seed=1, bounding_box_format="xyxy"), _data(tf, masks=False)), ""),
             outcome(call(L.CutMix(seed=1, bounding_box_format="xyxy"), _data(tf, masks=False)), ""),
             outcome(call(L.RandomFlip(seed=1, bounding_box_format="xyxy"),

@@ -338,6 +338,11 @@ class _RandomAxisResize(Layer):
         self.interpolation, self.seed = interpolation, seed
 
     def call(self, inputs, training=True):
+        if isinstance(inputs, dict):
+            # Keras 2's layer converts its input to one tensor: a dict of images and boxes fails there
+            raise ValueError(f"Layer '{self.name}' ({type(self).__name__}) takes a tensor of images, not a dict "
+                             f"(Keras 2's layer has no bounding boxes or masks): attempt to convert a value "
+                             f"({sorted(inputs)}) to a Tensor.")
         inputs = _tf.cast(_tf.convert_to_tensor(inputs), self.compute_dtype)
         if not training:
             return inputs
