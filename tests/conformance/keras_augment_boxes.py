@@ -404,3 +404,20 @@ def p_boxes_rand_augment(tf):
         out.append([_summary(layer(_data(tf, fmt))) for _ in range(4)])
         out.append(_summary(layer(_data(tf, fmt), training=False)))
     return out
+
+
+@program
+def p_boxes_ragged(tf):
+    """Ragged boxes (a different count per image) are padded first: boxes with 0, labels with -1."""
+    L = tf.keras.layers
+    boxes = tf.ragged.constant([[[1, 2, 6, 7], [0, 0, 3, 3]], [[2, 2, 5, 5]]], ragged_rank=1, dtype=tf.float32)
+    labels = tf.ragged.constant([[1, 2], [3]], dtype=tf.int32)
+    out = []
+    for layer in (L.RandomFlip(seed=1, bounding_box_format="xyxy"), L.Resizing(4, 5, bounding_box_format="xyxy"),
+                  L.MaxNumBoundingBoxes(3, bounding_box_format="xyxy")):
+        data = {"images": tf.constant(_images()), "bounding_boxes": {"boxes": boxes, "labels": labels}}
+        out.append(_summary(layer(data)))
+    flip = L.RandomFlip(seed=2, bounding_box_format="xyxy")
+    ds = tf.data.Dataset.from_tensor_slices({"images": _images(), "bounding_boxes": {"boxes": boxes, "labels": labels}})
+    out.append(_summary(next(iter(ds.ragged_batch(2).map(flip)))))
+    return out
