@@ -53,7 +53,6 @@ def serialize_layer(layer) -> dict:
         module = None  # Keras 3 finds a registered class by its registered_name
     elif isinstance(vars(type(layer)).get("_keras_module"), str):
         module, registered = type(layer)._keras_module, type(layer).__name__  # found by importing its module
-
     if registered is None:  # Keras' own classes outside keras.layers (FeatureSpace's layers) name themselves
         registered = getattr(type(layer), "_keras_registered_name", None)
     result = {"module": module, "class_name": type(layer).__name__, "config": config,

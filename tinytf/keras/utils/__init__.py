@@ -6,6 +6,7 @@ from ..backend import clear_session, is_keras_tensor
 from ..ops.dtype_rules import standardize_dtype
 from ..saving import deserialize_keras_object, serialize_keras_object
 from ..serialization import get_registered_name, get_registered_object, register_keras_serializable
+from . import bounding_boxes
 from .audio_dataset import audio_dataset_from_directory
 from .custom_objects import CustomObjectScope, custom_object_scope, get_custom_objects
 from .dataset_utils import get_source_inputs, pack_x_y_sample_weight, split_dataset, unpack_x_y_sample_weight
@@ -29,7 +30,7 @@ __all__ = ["CustomObjectScope", "clear_session", "custom_object_scope", "deseria
            "Progbar", "split_dataset", "pack_x_y_sample_weight", "unpack_x_y_sample_weight", "get_source_inputs",
            "text_dataset_from_directory", "timeseries_dataset_from_array",
            "array_to_img", "img_to_array", "load_img", "save_img", "image_dataset_from_directory"]
-__all__ += ["audio_dataset_from_directory"]
+__all__ += ["audio_dataset_from_directory", "bounding_boxes"]
 
 # keras.utils.Config and the interactive-logging switches (also in keras.config)
 from ..config_logging import (  # noqa: E402

@@ -1,19 +1,18 @@
 """RandAugment, AugMix and Pipeline. RandAugment and AugMix hold Keras 3's member layers, made with the same
 arguments, and drive them from their own seed generator in Keras' order (every member's draws, then the
 choices), so that the same seed gives TF 2.21's numbers. The members that predate the split into
-`get_random_transformation` / `transform_images` (rotation, translation, brightness, contrast) get it here,
-drawing exactly what their own call draws."""
+`get_random_transformation` / `transform_images` (brightness, contrast) get it here, drawing exactly what their
+own call draws."""
 
 from __future__ import annotations
 
-import contextlib
 import random as py_random
 
 import tinytf as _tf
 
 from ... import random as keras_random
 from ..layer import Layer
-from .image_affine import RandomRotation, RandomTranslation, affine_transform
+from .image_affine import RandomRotation, RandomTranslation
 from .image_augment_base import AugmentLayer
 from .image_color_ops import (
     AutoContrast,
@@ -26,45 +25,6 @@ from .image_color_ops import (
 from .image_geometric_more import RandomShear
 from .image_layer_base import batch_size
 from .image_random_color import RandomBrightness, RandomContrast
-
-
-@contextlib.contextmanager
-def _drawing_from(layer, seed):
-    """The layer's draws taken from `seed` (the composite layer's generator) for the duration; set past the
-    layer's attribute tracking, which must not adopt the other layer's generator."""
-    own = layer.generator
-    object.__setattr__(layer, "generator", seed or own)
-    try:
-        yield
-    finally:
-        object.__setattr__(layer, "generator", own)
-
-
-class _Rotation(RandomRotation):
-    def get_random_transformation(self, images, training=True, seed=None):
-        with _drawing_from(self, seed):
-            return {"matrix": self.transforms(images)} if training else None
-
-    def transform_images(self, images, transformation, training=True):
-        images = _tf.cast(images, self.compute_dtype)
-        if not training or transformation is None:
-            return images
-        return self._warp(images, transformation, self.interpolation)
-
-    def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
-        if not training or transformation is None:
-            return segmentation_masks
-        return self._warp(segmentation_masks, transformation, "nearest")
-
-    def _warp(self, images, transformation, interpolation):
-        return affine_transform(images, transformation["matrix"], interpolation, self.fill_mode, self.fill_value)
-
-
-class _Translation(RandomTranslation):
-    get_random_transformation = _Rotation.get_random_transformation
-    transform_images = _Rotation.transform_images
-    transform_segmentation_masks = _Rotation.transform_segmentation_masks
-    _warp = _Rotation._warp
 
 
 def _keeps_masks(self, segmentation_masks, transformation, training=True):
@@ -114,15 +74,16 @@ class _Contrast(RandomContrast):
 def _member_layers(owner, names, kwargs):
     """Keras' members of RandAugment and AugMix, made in Keras' order (their default seeds are drawn in it)."""
     factor, value_range, seed = owner.factor, owner.value_range, owner.seed
-    # (the members never see boxes: AugMix keeps them itself, RandAugment does not take them)
-    common = {"data_format": owner.data_format,
+    # (the members get the owner's bounding_box_format, as Keras passes them its keyword arguments)
+    common = {"data_format": owner.data_format, "bounding_box_format": owner.bounding_box_format,
               **{k: v for k, v in kwargs.items() if k not in ("name", "bounding_box_format")}}
     makers = {
         "random_shear": lambda: RandomShear(x_factor=factor, y_factor=factor, interpolation=owner.interpolation,
                                             seed=seed, **common),
-        "random_translation": lambda: _Translation(height_factor=factor, width_factor=factor,
-                                                   interpolation=owner.interpolation, seed=seed, **common),
-        "random_rotation": lambda: _Rotation(factor=factor, interpolation=owner.interpolation, seed=seed, **common),
+        "random_translation": lambda: RandomTranslation(height_factor=factor, width_factor=factor,
+                                                        interpolation=owner.interpolation, seed=seed, **common),
+        "random_rotation": lambda: RandomRotation(factor=factor, interpolation=owner.interpolation, seed=seed,
+                                                  **common),
         "random_brightness": lambda: _Brightness(factor=factor, value_range=value_range, seed=seed, **common),
         "random_color_degeneration": lambda: RandomColorDegeneration(factor=factor, value_range=value_range,
                                                                      seed=seed, **common),
@@ -190,6 +151,19 @@ class RandAugment(AugmentLayer):
                 done = _tf.cast(getattr(self, name).transform_images(images, value), self.compute_dtype)
                 images = _tf.where(_tf.equal(picks[i], index), done, images)
         return _tf.cast(images, self.compute_dtype)
+
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        """Keras' order: for each member, its boxes (from the boxes so far) kept where any op picked it."""
+        if not training:
+            return bounding_boxes
+        picks = transformation["layer_idxes"]
+        for index, (name, value) in enumerate(transformation["transforms"].items()):
+            moved = getattr(self, name).transform_bounding_boxes(dict(bounding_boxes), value)
+            for i in range(self.num_ops):
+                chosen = _tf.equal(picks[i], index)
+                bounding_boxes["boxes"] = _tf.where(chosen, moved["boxes"], bounding_boxes["boxes"])
+                bounding_boxes["labels"] = _tf.where(chosen, moved["labels"], bounding_boxes["labels"])
+        return bounding_boxes
 
     def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
         if not training:

@@ -1,8 +1,9 @@
 """RandomElasticTransform: each image resampled at its pixel grid plus a smooth random displacement field, as
 Keras 3's TF backend computes it (ops.image.elastic_transform): one standard-normal field drawn from the
 generator's next seed (the same field for x and y, as Keras draws both from one seed), blurred by a Gaussian of
-size 6 * int(sigma) | 1, scaled by alpha, and sampled channel by channel with map_coordinates' interpolation
-and fill rules."""
+size 6 * int(sigma) | 1, scaled by alpha, and sampled with map_coordinates' interpolation and fill rules (the
+whole batch in one gather). Images whose height and width are known only at run time (a tf.function traced with
+None sizes, a tf.data map over decoded images) work too, where Keras 3.15 raises a TypeError."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import tinytf as _tf
 from ... import random as keras_random
 from .image_augment_base import AugmentLayer
 from .image_geometric_more import unit_pair
-from .image_layer_base import batch_size
+from .image_layer_base import batch_size, height_width
 
 _INTERPOLATIONS = ("nearest", "bilinear")
 _LAYER_FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
@@ -45,22 +46,26 @@ def _fixed_index(index, size, fill_mode):
     return _tf.where(under, index, index - 1), None  # reflect: the far side shifted by one
 
 
-def map_coordinates(image, coordinates, order, fill_mode, fill_value):
-    """One 2-D image sampled at (y, x) coordinate maps, summed over the interpolation corners in Keras' order."""
-    axes = []
-    for coordinate, size in zip(coordinates, image.shape):
-        axes.append([(*_fixed_index(index, int(size), fill_mode), weight)
-                     for index, weight in _nodes(coordinate, order)])
+def map_coordinates(images, y_coordinates, x_coordinates, order, fill_mode, fill_value):
+    """A channels-last batch (N, H, W, C) sampled at one (y, x) map per image (N, H, W), the same for every
+    channel, summed over the interpolation corners in Keras' order (Keras samples channel by channel and image by
+    image; the arithmetic per value is the same). Sizes may be tensors (unknown until run time)."""
+    shape = _tf.shape(images)
+    sizes = [int(images.shape[axis]) if images.shape[axis] is not None else shape[axis] for axis in (1, 2)]
+    axes = [[(*_fixed_index(index, size, fill_mode), weight) for index, weight in _nodes(coordinate, order)]
+            for coordinate, size in zip((y_coordinates, x_coordinates), sizes)]
+    batch_index = _tf.broadcast_to(_tf.reshape(_tf.range(shape[0]), [-1, 1, 1]), _tf.shape(y_coordinates))
     total = None
     for (y, y_valid, y_weight), (x, x_valid, x_weight) in itertools.product(*axes):
-        gathered = _tf.cast(_tf.gather_nd(image, _tf.stack([y, x], axis=-1)), y_weight.dtype)
+        gathered = _tf.cast(_tf.gather_nd(images, _tf.stack([batch_index, y, x], axis=-1)), y_weight.dtype)
         if fill_mode == "constant":
-            gathered = _tf.where(y_valid & x_valid, gathered, _tf.cast(fill_value, gathered.dtype))
-        term = y_weight * x_weight * gathered
+            gathered = _tf.where(_tf.expand_dims(y_valid & x_valid, -1), gathered,
+                                 _tf.cast(fill_value, gathered.dtype))
+        term = _tf.expand_dims(y_weight * x_weight, -1) * gathered
         total = term if total is None else total + term
-    if image.dtype.is_integer:
+    if images.dtype.is_integer:
         total = _tf.round(total)
-    return _tf.cast(total, image.dtype)
+    return _tf.cast(total, images.dtype)
 
 
 def _blurred(field, size, sigma):
@@ -75,25 +80,29 @@ def _blurred(field, size, sigma):
 
 
 def elastic_transform(images, alpha, sigma, interpolation, fill_mode, fill_value, seed):
-    """Keras' TF-backend elastic_transform on a channels-last batch with static height, width and channels."""
+    """Keras' TF-backend elastic_transform on a channels-last batch. Height and width may be unknown until run
+    time (Keras needs them static); a batch of unknown size is sampled from its first image's field only, as
+    Keras' op does (it takes the batch size as 1 then)."""
     if fill_mode not in _OP_FILL_MODES:
         raise ValueError(f"Invalid value for argument `fill_mode`. Expected of one {_OP_FILL_MODES}. Received: "
                          f"fill_mode={fill_mode}")
     dtype = images.dtype
-    n, height, width, channels = images.shape
-    n = 1 if n is None else int(n)
+    if images.shape[0] is None:
+        images = images[:1]
+    shape = _tf.shape(images)
+    n, height, width = (int(images.shape[axis]) if images.shape[axis] is not None else shape[axis]
+                        for axis in (0, 1, 2))
     alpha, sigma = _tf.cast(alpha, dtype), _tf.cast(sigma, dtype)
     size = _tf.bitwise.bitwise_or(6 * _tf.cast(sigma, "int32"), 1)
     pair = keras_random._seed_pair(seed)
-    field = _tf.random.stateless_normal((n, int(height), int(width)), seed=pair, dtype=dtype) * sigma
+    static = all(isinstance(v, int) for v in (n, height, width))
+    field_shape = (n, height, width) if static else _tf.stack([n, height, width])
+    field = _tf.random.stateless_normal(field_shape, seed=pair, dtype=dtype) * sigma
     field = _blurred(field, size, sigma)  # dx and dy: Keras draws both from the same seed
-    x, y = _tf.meshgrid(_tf.range(int(width), dtype=dtype), _tf.range(int(height), dtype=dtype), indexing="xy")
+    x, y = _tf.meshgrid(_tf.range(width, dtype=dtype), _tf.range(height, dtype=dtype), indexing="xy")
     x_distorted, y_distorted = x[None] + alpha * field, y[None] + alpha * field
     order = _INTERPOLATIONS.index(interpolation)
-    out = [_tf.stack([map_coordinates(images[b, ..., i], [y_distorted[b], x_distorted[b]], order, fill_mode,
-                                      fill_value) for b in range(n)], axis=0)
-           for i in range(int(channels))]
-    return _tf.cast(_tf.stack(out, axis=-1), dtype)
+    return _tf.cast(map_coordinates(images, y_distorted, x_distorted, order, fill_mode, fill_value), dtype)
 
 
 class RandomElasticTransform(AugmentLayer):
@@ -133,12 +142,14 @@ class RandomElasticTransform(AugmentLayer):
         return self._warp(images, transformation, self.interpolation)
 
     def _warp(self, images, transformation, interpolation):
-        if any(d is None for d in images.shape[1:]):
-            raise ValueError(f"Layer '{self.name}' (RandomElasticTransform) needs images of a known height, width "
-                             f"and channel count. Received: images.shape={images.shape}")
-        height, width = int(images.shape[1]), int(images.shape[2])
+        height, width = height_width(images)
         factor = transformation["distortion_factor"]
-        alpha, sigma = max(height, width) * (0.1 * factor), min(height, width) * (0.05 * factor)
+        if isinstance(height, int) and isinstance(width, int):
+            alpha, sigma = max(height, width) * (0.1 * factor), min(height, width) * (0.05 * factor)
+        else:  # sizes known at run time only: the same products, in float32 as Keras computes them
+            height, width = _tf.cast(height, factor.dtype), _tf.cast(width, factor.dtype)
+            alpha = _tf.maximum(height, width) * (0.1 * factor)
+            sigma = _tf.minimum(height, width) * (0.05 * factor)
         moved = elastic_transform(images, alpha, sigma, interpolation, self.fill_mode, self.fill_value,
                                   transformation["seed"])
         images = _tf.where(_tf.reshape(transformation["apply_transform"], [-1, 1, 1, 1]), moved, images)

@@ -6,6 +6,7 @@ as Keras' TF backend applies them."""
 from __future__ import annotations
 
 import tinytf as _tf
+from tinytf.keras.utils.bounding_boxes import clip_to_image_size, convert_format
 from tinytf.runtime.ops.image_transform import image_projective_transform_v3
 
 from ... import random as keras_random
@@ -70,7 +71,29 @@ class RandomShear(AugmentLayer):
                                        seed=seed)
         shear_x = keras_random.uniform((n, 1), self.x_factor[0], self.x_factor[1], dtype=self.compute_dtype,
                                        seed=seed)
-        return {"shear_factor": _tf.concat([shear_x, shear_y], axis=1) * invert}
+        return {"shear_factor": _tf.concat([shear_x, shear_y], axis=1) * invert, "input_shape": height_width(images)}
+
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        """Keras' sheared boxes: each side moved by the shear at the box's own near or far edge (relative
+        coordinates), then clipped to [0, 1]."""
+        if not training or transformation is None:
+            return bounding_boxes
+        height, width = transformation["input_shape"]
+        bounding_boxes = convert_format(bounding_boxes, self.bounding_box_format, "rel_xyxy", height=height,
+                                        width=width, dtype=self.compute_dtype)
+        shear = _tf.cast(transformation["shear_factor"], self.compute_dtype)
+        sx, sy = shear[:, 0:1], shear[:, 1:2]
+        boxes = bounding_boxes["boxes"]
+        x1, y1, x2, y2 = boxes[..., 0], boxes[..., 1], boxes[..., 2], boxes[..., 3]
+        x1 = _tf.where(sx < 0, x1 - sx * y1, x1 - sx * y2)
+        x2 = _tf.where(sx < 0, x2 - sx * y2, x2 - sx * y1)
+        y1 = _tf.where(sy > 0, y1 - sy * x2, y1 - sy * x1)
+        y2 = _tf.where(sy > 0, y2 - sy * x1, y2 - sy * x2)
+        bounding_boxes["boxes"] = _tf.stack([x1, y1, x2, y2], axis=-1)
+        bounding_boxes = clip_to_image_size(bounding_boxes, height=height, width=width,
+                                            bounding_box_format="rel_xyxy")
+        return convert_format(bounding_boxes, "rel_xyxy", self.bounding_box_format, height=height, width=width,
+                              dtype=self.compute_dtype)
 
     def transform_images(self, images, transformation, training=True):
         images = _tf.cast(images, self.compute_dtype)
@@ -140,7 +163,34 @@ class RandomPerspective(AugmentLayer):
         start = _tf.reshape(_tf.stack([zero, zero, w, zero, zero, h, w, h]), [1, 4, 2])
         start = _tf.repeat(start, n, axis=0)
         return {"apply_perspective": threshold < probability, "start_points": start,
-                "end_points": start + start * factor}
+                "end_points": start + start * factor, "input_shape": (height, width)}
+
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        """Keras' boxes: the box around each box's four corners mapped by the inverse of the homography, where
+        the image is warped, clipped to the image; returned in "xyxy" whatever the layer's format, as Keras
+        returns them."""
+        if not training or transformation is None:
+            return bounding_boxes
+        height, width = transformation["input_shape"]
+        bounding_boxes = convert_format(bounding_boxes, self.bounding_box_format, "xyxy", height=height, width=width)
+        boxes = bounding_boxes["boxes"]
+        x0, y0, x1, y1 = _tf.split(boxes, 4, axis=-1)
+        matrix = homography_matrix(transformation["start_points"], transformation["end_points"])
+        matrix = _tf.cast(matrix, self.compute_dtype)
+        full = _tf.reshape(_tf.concat([matrix, _tf.ones_like(matrix[:, :1])], axis=-1), [-1, 3, 3])
+        inverse = _tf.expand_dims(_tf.linalg.inv(full), 1)  # (N, 1, 3, 3) against (N, B, 3, 1) points
+        xs, ys = [], []
+        for x, y in ((x0, y0), (x1, y1), (x0, y1), (x1, y0)):
+            point = _tf.expand_dims(_tf.concat([x, y, _tf.ones_like(x)], axis=-1), -1)
+            moved = _tf.matmul(inverse, point)[..., 0]
+            xs.append(moved[..., 0] / moved[..., 2])
+            ys.append(moved[..., 1] / moved[..., 2])
+        xs, ys = _tf.stack(xs, axis=-1), _tf.stack(ys, axis=-1)
+        moved = _tf.stack([_tf.reduce_min(xs, -1), _tf.reduce_min(ys, -1), _tf.reduce_max(xs, -1),
+                           _tf.reduce_max(ys, -1)], axis=-1)
+        apply = _tf.reshape(transformation["apply_perspective"], [-1, 1, 1])
+        bounding_boxes["boxes"] = _tf.where(apply, moved, boxes)
+        return clip_to_image_size(bounding_boxes, height=height, width=width, bounding_box_format="xyxy")
 
     def transform_images(self, images, transformation, training=True):
         images = _tf.cast(images, self.compute_dtype)
@@ -288,6 +338,11 @@ class _RandomAxisResize(Layer):
         self.interpolation, self.seed = interpolation, seed
 
     def call(self, inputs, training=True):
+        if isinstance(inputs, dict):
+            # Keras 2's layer converts its input to one tensor: a dict of images and boxes fails there
+            raise ValueError(f"Layer '{self.name}' ({type(self).__name__}) takes a tensor of images, not a dict "
+                             f"(Keras 2's layer has no bounding boxes or masks): attempt to convert a value "
+                             f"({sorted(inputs)}) to a Tensor.")
         inputs = _tf.cast(_tf.convert_to_tensor(inputs), self.compute_dtype)
         if not training:
             return inputs

@@ -1,6 +1,8 @@
 """CutMix and MixUp: images mixed with other images of the same batch (a permutation drawn per call), with
 Keras 3's draws. Given a dict {"images": ..., "labels": ...} they mix the labels in the same proportions, which
-is what these layers are for; bounding boxes are not supported here (CutMix has none in Keras either)."""
+is what these layers are for. MixUp stacks the boxes of the mixed images as Keras does (boxes side by side,
+labels along the batch) and mixes segmentation masks with Keras' flattened gather; CutMix cuts masks as images
+and, as in Keras, takes no boxes."""
 
 from __future__ import annotations
 
@@ -91,8 +93,24 @@ class MixUp(AugmentLayer):
         return weight * images + (1.0 - weight) * mixed
 
     def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
-        # Keras gathers the masks without an axis (a flattened gather), which mixes no masks of the batch
-        raise NotImplementedError(f"Layer '{self.name}' (MixUp): tinytf does not mix segmentation masks.")
+        """Keras' mix: w * masks + (1 - w) * take(masks, order), its take without an axis picking single values of
+        the flattened masks, so that (N, H, W, 1) masks come out (N, H, W, N)."""
+        if not training:
+            return segmentation_masks
+        weight = _tf.reshape(_tf.cast(transformation["mix_weight"], "float32"), [-1, 1, 1, 1])
+        masks = _tf.convert_to_tensor(segmentation_masks)
+        picked = _tf.gather(_tf.reshape(masks, [-1]), transformation["permutation_order"])
+        return weight * _tf.cast(masks, "float32") + (1.0 - weight) * _tf.cast(picked, "float32")
+
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        """Keras' boxes: each image's boxes followed by its partner's (N, 2B, 4), and the labels of the batch
+        followed by the partners' labels (2N, B)."""
+        if not training:
+            return bounding_boxes
+        order = transformation["permutation_order"]
+        boxes, labels = bounding_boxes["boxes"], bounding_boxes["labels"]
+        return {"boxes": _tf.concat([boxes, _tf.gather(boxes, order)], axis=1),
+                "labels": _tf.concat([labels, _tf.gather(labels, order)], axis=0)}
 
     def transform_labels(self, labels, transformation, training=True):
         if not training:

@@ -30,6 +30,8 @@ class RandomContrast(BaseImagePreprocessingLayer):
     """(x - mean) * c + mean per image and channel, c drawn from [1 - factor[0], 1 + factor[1]] with the factor
     bounded to [0, 1] as Keras 3 bounds it (so a number f gives c in [1, 1 + f]), then clipped to value_range."""
 
+    _KEEPS_GEOMETRY = True
+
     _FACTOR_BOUNDS = (0, 1)
 
     def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
@@ -55,6 +57,8 @@ class RandomContrast(BaseImagePreprocessingLayer):
 
 class RandomBrightness(BaseImagePreprocessingLayer):
     """x + delta per image, delta drawn from factor times the width of value_range, then clipped to it."""
+
+    _KEEPS_GEOMETRY = True
 
     def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
         super().__init__(factor=factor, **kwargs)
@@ -89,6 +93,14 @@ class RandomGrayscale(BaseImagePreprocessingLayer):
         self.factor, self.seed = factor, seed
         self.generator = self._make_generator(seed)
 
+    def call(self, inputs, training=True):
+        if isinstance(inputs, dict):
+            # Keras 3.15's RandomGrayscale reads the input's `.shape` before looking for "images": a dict input
+            # fails there, with this error
+            raise AttributeError(f"Layer '{self.name}' (RandomGrayscale) takes images only, not a dict: 'dict' "
+                                 "object has no attribute 'shape'")
+        return super().call(inputs, training)
+
     def transform(self, images, training):
         if not training:
             return images
@@ -105,6 +117,8 @@ class RandomGrayscale(BaseImagePreprocessingLayer):
 class RandomSaturation(BaseImagePreprocessingLayer):
     """Saturation times f / (1 - f + 1e-7) per image, f drawn from the factor range (0.5 keeps the image, 0 greys
     it, 1 saturates it), the saturation then clipped to value_range as Keras 3 clips it."""
+
+    _KEEPS_GEOMETRY = True
 
     def __init__(self, factor, value_range=(0, 255), data_format=None, seed=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
@@ -130,6 +144,8 @@ class RandomSaturation(BaseImagePreprocessingLayer):
 class RandomHue(BaseImagePreprocessingLayer):
     """Hue turned per image by +-f / 2 of a turn, f drawn from the factor range (bounded to [0, 1]) and the sign
     by a fair draw, on images rescaled from value_range to [0, 1] and back."""
+
+    _KEEPS_GEOMETRY = True
 
     _FACTOR_BOUNDS = (0, 1)
 
@@ -164,6 +180,8 @@ class RandomHue(BaseImagePreprocessingLayer):
 class RandomColorJitter(BaseImagePreprocessingLayer):
     """RandomBrightness, RandomContrast, RandomSaturation and RandomHue in that order (those whose factor is
     given), every draw from this layer's own seed generator, as Keras 3 chains them."""
+
+    _KEEPS_GEOMETRY = True
 
     _USE_BASE_FACTOR = False
 

@@ -1,11 +1,14 @@
 """Resizing and CenterCrop: deterministic size changes, the same in training and inference. Resizing is Keras'
 `ops.image.resize` on TF (tf.image.resize after an optional central crop or symmetric padding to the target's
 aspect ratio); CenterCrop cuts the central window, or, when the image is smaller than the window, crops to
-the window's aspect ratio and resizes (Keras' smart_resize)."""
+the window's aspect ratio and resizes (Keras' smart_resize). Bounding boxes and segmentation masks (resized
+nearest-neighbour, in their own dtype, by Resizing; cut and cast as the images by CenterCrop) follow as Keras
+moves them."""
 
 from __future__ import annotations
 
 import tinytf as _tf
+from tinytf.keras.utils.bounding_boxes import clip_to_image_size, convert_format
 
 from .image_layer_base import BaseImagePreprocessingLayer, height_width
 
@@ -105,13 +108,58 @@ class Resizing(BaseImagePreprocessingLayer):
     def transform(self, images, training):
         if images.dtype.is_floating and images.dtype.name != self.compute_dtype:
             images = _tf.cast(images, self.compute_dtype)
-        resized = resize_images(images, self.height, self.width, self.interpolation, self.crop_to_aspect_ratio,
+        return self._resized(images, self.interpolation)
+
+    def _resized(self, images, interpolation):
+        resized = resize_images(images, self.height, self.width, interpolation, self.crop_to_aspect_ratio,
                                 self.pad_to_aspect_ratio, self.fill_value, self.antialias)
         if resized.dtype == images.dtype:
             return resized
         if images.dtype.is_integer:
             resized = _tf.round(resized)
         return _tf.dtypes.saturate_cast(resized, images.dtype)
+
+    def get_random_transformation(self, images, training=True, seed=None):
+        return height_width(images)
+
+    def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
+        return self._resized(segmentation_masks, "nearest")
+
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        """Keras' boxes: scaled (and shifted by the padding or the crop), clipped to the new size; the padding
+        boxes (all 0 or all -1) come out as zeros."""
+        height, width = transformation
+        boxes = bounding_boxes["boxes"]
+        padding = _tf.logical_or(_tf.reduce_all(_tf.equal(boxes, -1), axis=-1),
+                                 _tf.reduce_all(_tf.equal(boxes, 0), axis=-1))
+        bounding_boxes = convert_format(bounding_boxes, self.bounding_box_format, "xyxy", height=height, width=width)
+        bounding_boxes["boxes"] = self._moved_xyxy(bounding_boxes["boxes"], height, width)
+        bounding_boxes = clip_to_image_size(bounding_boxes, height=self.height, width=self.width)
+        boxes = bounding_boxes["boxes"]
+        bounding_boxes["boxes"] = _tf.where(_tf.expand_dims(padding, -1), _tf.zeros_like(boxes), boxes)
+        return convert_format(bounding_boxes, "xyxy", self.bounding_box_format, height=self.height, width=self.width)
+
+    def _moved_xyxy(self, boxes, height, width):
+        height, width = _tf.cast(height, boxes.dtype), _tf.cast(width, boxes.dtype)
+        if self.pad_to_aspect_ratio:
+            ratio = _tf.minimum(self.height / height, self.width / width)
+            y_offset = (self.height - height * ratio) // 2
+            x_offset = (self.width - width * ratio) // 2
+            scale_x = scale_y = ratio
+        elif self.crop_to_aspect_ratio:
+            source = width / height
+            wider = source > self.width / self.height
+            new_width = _tf.where(wider, self.height * source, _tf.cast(self.width, boxes.dtype))
+            new_height = _tf.where(wider, _tf.cast(self.height, boxes.dtype), self.width / source)
+            scale_x, scale_y = new_width / width, new_height / height
+            x_offset, y_offset = -((new_width - self.width) // 2), -((new_height - self.height) // 2)
+        else:
+            scale_x, scale_y = self.width / width, self.height / height
+            x_offset = y_offset = None
+        moved = [boxes[..., 0] * scale_x, boxes[..., 1] * scale_y, boxes[..., 2] * scale_x, boxes[..., 3] * scale_y]
+        if x_offset is not None:
+            moved = [moved[0] + x_offset, moved[1] + y_offset, moved[2] + x_offset, moved[3] + y_offset]
+        return _tf.stack(moved, axis=-1)
 
     def compute_output_shape(self, input_shape):
         return _output_shape(self, input_shape)
@@ -141,8 +189,47 @@ class CenterCrop(BaseImagePreprocessingLayer):
             return images[:, top:top + self.height, left:left + self.width, :]
         return _tf.image.resize(crop_to_aspect_ratio(images, self.height, self.width), (self.height, self.width))
 
+    def get_random_transformation(self, images, training=True, seed=None):
+        return height_width(images)
+
+    def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
+        return self.transform(_tf.cast(segmentation_masks, self.compute_dtype), training)
+
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        """Keras' boxes: clipped to the central window (or to the aspect-ratio crop, then scaled to the
+        output size), then to the output."""
+        height, width = transformation
+        if not isinstance(height, int) or not isinstance(width, int):
+            raise ValueError(f"Layer '{self.name}' (CenterCrop) moves bounding boxes only for images of a known "
+                             f"height and width. Received: height={height}, width={width}")
+        bounding_boxes = convert_format(bounding_boxes, self.bounding_box_format, "xyxy", height=height, width=width)
+        h_diff, w_diff = height - self.height, width - self.width
+        if h_diff >= 0 and w_diff >= 0:
+            top, left = int(h_diff / 2), int(w_diff / 2)
+            bounding_boxes["boxes"] = _window(bounding_boxes["boxes"], top, left, top + self.height,
+                                              left + self.width)
+        else:
+            top, left, crop_height, crop_width = _crop_box(height, width, self.height, self.width)
+            bounding_boxes["boxes"] = _window(bounding_boxes["boxes"], top, left, top + crop_height,
+                                              left + crop_width)
+            bounding_boxes = convert_format(bounding_boxes, "xyxy", "rel_xyxy", height=crop_height, width=crop_width)
+            bounding_boxes = convert_format(bounding_boxes, "rel_xyxy", "xyxy", height=self.height, width=self.width)
+        bounding_boxes = clip_to_image_size(bounding_boxes, height=self.height, width=self.width)
+        return convert_format(bounding_boxes, "xyxy", self.bounding_box_format, height=self.height, width=self.width)
+
     def compute_output_shape(self, input_shape):
         return _output_shape(self, input_shape)
 
     def get_config(self) -> dict:
         return {**super().get_config(), "height": self.height, "width": self.width}
+
+
+def _window(boxes, top, left, bottom, right):
+    """"xyxy" boxes clipped to a window and moved to its corner."""
+    x1, y1, x2, y2 = _tf.split(boxes, 4, axis=-1)
+
+    def clip(v, low, high):
+        return _tf.maximum(_tf.minimum(v, float(high)), float(low)) - float(low)
+
+    return _tf.concat([clip(x1, left, right), clip(y1, top, bottom), clip(x2, left, right), clip(y2, top, bottom)],
+                      axis=-1)
