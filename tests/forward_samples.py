@@ -368,8 +368,6 @@ SAMPLES = {
     "regex_replace": [lambda: [tf.strings.regex_replace(c(["aab", "ba"]), "a", "X"),
                                tf.strings.regex_replace(c("aab"), "a", "X", replace_global=False)]],
     "substr": [lambda: [tf.strings.substr(c(["hello", "world"]), 1, 3), tf.strings.substr(c("hello"), c(0), c(2))]],
-    "unicode_decode": [lambda: tf.strings.unicode_decode(c(["héllo", "ab"]), "UTF-8")],
-    "unicode_split": [lambda: tf.strings.unicode_split(c(["héllo", "ab"]), "UTF-8")],
     "unsorted_segment_join": [lambda: tf.strings.unsorted_segment_join(c(["a", "b", "c"]), c([1, 0, 1]), 2)],
 }
 
@@ -924,3 +922,14 @@ SKIPPED.update({  # TF1's queues: stateful, their input is a queue resource (tes
     "queue_is_closed": "stateful: reads a queue resource (tests/test_tf1_queues.py)",
 })
 SKIPPED["count_up_to"] = "stateful: increments a variable, raising at its limit (tests/test_tf1_queues.py)"
+
+# --- tf.strings / tf.math / tf.io leftovers (strmath) ---------------------------------------------------------
+SAMPLES.update({
+    "unicode_decode_with_offsets": [lambda: tf.strings.unicode_decode_with_offsets(c([b"h\xc3\xa9", b"a\xffb"]),
+                                                                                   "UTF-8")],
+    "unicode_encode": [lambda: tf.strings.unicode_encode(c([[104, 233, -1], [0x1F600, 33, 0xD800]]), "UTF-8")],
+    "unicode_transcode": [lambda: tf.strings.unicode_transcode(c([b"h\xc3\xa9", b"a\xffb"]), "UTF-8", "UTF-16-BE")],
+    "unicode_script": [lambda: tf.strings.unicode_script(c([65, 0x3B1, 0x4E00, -1, 0x110000]))],
+    "string_ngrams": [lambda: tf.strings.ngrams(tf.ragged.constant([["a", "b", "c"], [], ["d"]]), (1, 2),
+                                                pad_values="#").values],
+})

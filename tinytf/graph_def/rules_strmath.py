@@ -1,0 +1,12 @@
+"""GraphDef export of the tf.strings / tf.math / tf.io leftovers' ops: which are not written yet, and why."""
+
+UNEXPORTED_STRMATH = {
+    "unicode_decode_with_offsets": "returns a RaggedTensor's flat parts (values, offsets, row_splits) of a "
+                                   "flattened input; TF's UnicodeDecodeWithOffsets takes the dense input; not written",
+    "unicode_encode": "takes (flat values, row_splits) of every shape flattened to rows; TF's UnicodeEncode takes "
+                      "the ragged components; not written",
+    "unicode_transcode": "tinytf accepts a few ICU converter names only; TF's UnicodeTranscode; not written",
+    "unicode_script": "TF's UnicodeScript; not written (the export's run check needs TF's ICU table to agree, "
+                      "which it does not for code points assigned after Unicode 13)",
+    "string_ngrams": "TF's StringNGrams with the same inputs and attributes; not written yet",
+}
