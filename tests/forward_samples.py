@@ -933,3 +933,20 @@ SAMPLES.update({
     "string_ngrams": [lambda: tf.strings.ngrams(tf.ragged.constant([["a", "b", "c"], [], ["d"]]), (1, 2),
                                                 pad_values="#").values],
 })
+_SERIALIZED_SPARSE = lambda: tf.io.serialize_many_sparse(  # noqa: E731
+    tf.SparseTensor([[0, 1], [2, 0]], c([1.5, 2.5]), [3, 2]))
+SAMPLES.update({
+    "serialize_tensor": [lambda: [tf.io.serialize_tensor(c([[1.5, 2.0]])), tf.io.serialize_tensor(c(["a", "bc"]))]],
+    "parse_tensor": [lambda: tf.io.parse_tensor(tf.io.serialize_tensor(c([1, 2], tf.int64)), tf.int64)],
+    "encode_base64": [lambda: tf.io.encode_base64(c([b"hi?>", b"\xff"]), pad=True)],
+    "decode_base64": [lambda: tf.io.decode_base64(c([b"aGk_Pg", b"_w=="]))],
+    "decode_raw": [lambda: tf.io.decode_raw(c([b"\x01\x00\x02\x00"]), tf.int16, little_endian=False)],
+    "decode_padded_raw": [lambda: tf.io.decode_raw(c([b"\x01\x00\x02", b""]), tf.uint16, fixed_length=4)],
+    "decode_compressed": [lambda: tf.io.decode_compressed(c([b"x\x9c\xcb\xc8\x04\x00\x01;\x00\xd2"]), "ZLIB")],
+    "decode_json_example": [lambda: tf.io.decode_json_example(
+        c(['{"features": {"feature": {"a": {"int64List": {"value": [1, "-2"]}}}}}']))],
+    "matching_files": [lambda: tf.io.matching_files(c(["/nonexistent-tinytf-folder/*.txt"]))],
+    "serialize_sparse": [lambda: tf.io.serialize_sparse(tf.SparseTensor([[0, 1]], c([1.5]), [2, 2]))],
+    "serialize_many_sparse": [_SERIALIZED_SPARSE],
+    "deserialize_many_sparse": [lambda: tf.io.deserialize_many_sparse(_SERIALIZED_SPARSE(), tf.float32).indices],
+})

@@ -94,7 +94,7 @@ from . import bessel, fractional_pool, isotonic, sparse_fill, sparse_more, unigr
 
 # isort: split
 # tf.strings / tf.math / tf.io leftovers of the API-breadth slice (strmath).
-from . import strings_ngrams, strings_unicode  # noqa: F401
+from . import io_serialize, strings_ngrams, strings_unicode  # noqa: F401
 
 # isort: split
 # Gradient rules attach to registered ops, so they are imported after every family.

@@ -223,7 +223,7 @@ def p_ngrams_errors(tf):
 
 # --- inside tf.function ----------------------------------------------------------------------------------------
 @program
-def p_in_tf_function(tf):
+def p_strings_more_in_tf_function(tf):
     @tf.function
     def pipeline(text):
         points, offsets = tf.strings.unicode_decode_with_offsets(text, "UTF-8")

@@ -10,3 +10,18 @@ UNEXPORTED_STRMATH = {
                       "which it does not for code points assigned after Unicode 13)",
     "string_ngrams": "TF's StringNGrams with the same inputs and attributes; not written yet",
 }
+
+UNEXPORTED_STRMATH.update({
+    "serialize_tensor": "TF's SerializeTensor; not written yet",
+    "parse_tensor": "TF's ParseTensor; not written yet",
+    "encode_base64": "TF's EncodeBase64; not written yet",
+    "decode_base64": "TF's DecodeBase64; not written yet",
+    "decode_raw": "TF's DecodeRaw; not written yet",
+    "decode_padded_raw": "TF's DecodePaddedRaw (fixed_length is an input there, an attribute here); not written",
+    "decode_compressed": "TF's DecodeCompressed; not written yet",
+    "decode_json_example": "TF's DecodeJSONExample; not written yet",
+    "matching_files": "TF's MatchingFiles; not written yet",
+    "serialize_sparse": "TF's SerializeSparse; not written yet",
+    "serialize_many_sparse": "TF's SerializeManySparse; not written yet",
+    "deserialize_many_sparse": "TF's DeserializeManySparse; not written yet",
+})
