@@ -76,13 +76,14 @@ del _namespace
 # their TF1 names, count_up_to (input_pipeline.py), and tf.compat.v1.summary (summary_ops.py, summary_writer.py)
 from ... import queue  # noqa: E402,F401
 from ...queue import FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue  # noqa: E402,F401
-
-# The tf.strings / tf.math / tf.io leftovers (helper strmath): TF1's decode_raw and sparse serializers, in
-# tf.compat.v1 and tf.compat.v1.io (the other io/math names there are TF2's objects, found by tf1_aliases)
-from . import io_v1 as _io_v1  # noqa: E402
 from . import layers, summary  # noqa: E402,F401
 from .input_pipeline import count_up_to  # noqa: E402,F401
 from .summary_writer import Event, HistogramProto, SessionLog, Summary, SummaryMetadata  # noqa: E402,F401
+
+# isort: split
+# The tf.strings / tf.math / tf.io leftovers (helper strmath): TF1's decode_raw and sparse serializers, in
+# tf.compat.v1 and tf.compat.v1.io (the other io/math names there are TF2's objects, found by tf1_aliases)
+from . import io_v1 as _io_v1  # noqa: E402
 
 for _name in _io_v1.V1_IO_NAMES:
     globals()[_name] = getattr(_io_v1, _name)
