@@ -950,3 +950,15 @@ SAMPLES.update({
     "serialize_many_sparse": [_SERIALIZED_SPARSE],
     "deserialize_many_sparse": [lambda: tf.io.deserialize_many_sparse(_SERIALIZED_SPARSE(), tf.float32).indices],
 })
+_GAMMA_A, _GAMMA_X = [0.5, 3.0, 100.0, -1.0, 2.0], [0.2, 7.5, 110.0, 1.0, 0.0]
+SAMPLES.update({
+    "igamma": [lambda: [tf.math.igamma(c(_GAMMA_A), c(_GAMMA_X)), tf.math.igamma(c(_GAMMA_A, tf.float64), 1.5)]],
+    "igammac": [lambda: tf.math.igammac(c(_GAMMA_A), c(_GAMMA_X))],
+    "igamma_grad_a": [lambda: apply(OPS["igamma_grad_a"], [c(_GAMMA_A, tf.float64), c(_GAMMA_X, tf.float64)])],
+    "betainc": [lambda: tf.math.betainc(c([0.5, 2.0, 10.0, 0.0]), c([0.5, 3.0, 0.5, 1.0]), c([0.3, 0.9, 0.999, 0.5]))],
+})
+_SPECIAL_X = [-3.0, 0.0, 0.3, 1.0, 2.5, 30.0]
+SAMPLES.update({name: [lambda name=name: [getattr(tf.math.special, name)(c(_SPECIAL_X)),
+                                          getattr(tf.math.special, name)(c(_SPECIAL_X, tf.float64))]]
+                for name in ("bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "bessel_k0", "bessel_k0e", "bessel_k1",
+                             "bessel_k1e", "dawsn", "expint", "fresnel_cos", "fresnel_sin", "spence")})

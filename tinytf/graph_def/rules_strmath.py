@@ -25,3 +25,13 @@ UNEXPORTED_STRMATH.update({
     "serialize_many_sparse": "TF's SerializeManySparse; not written yet",
     "deserialize_many_sparse": "TF's DeserializeManySparse; not written yet",
 })
+
+UNEXPORTED_STRMATH.update({
+    name: f"TF's {tf_name}; not written yet"
+    for name, tf_name in (("igamma", "Igamma"), ("igammac", "Igammac"), ("igamma_grad_a", "IgammaGradA"),
+                          ("betainc", "Betainc"), ("bessel_j0", "BesselJ0"), ("bessel_j1", "BesselJ1"),
+                          ("bessel_y0", "BesselY0"), ("bessel_y1", "BesselY1"), ("bessel_k0", "BesselK0"),
+                          ("bessel_k0e", "BesselK0e"), ("bessel_k1", "BesselK1"), ("bessel_k1e", "BesselK1e"),
+                          ("dawsn", "Dawsn"), ("expint", "Expint"), ("fresnel_cos", "FresnelCos"),
+                          ("fresnel_sin", "FresnelSin"), ("spence", "Spence"))
+})
