@@ -148,3 +148,12 @@ def test_special_all_ways_float32_and_dtype_rules(name):
     assert got.dtype is tf.float32
     with pytest.raises((TypeError, tf.errors.InvalidArgumentError)):
         fn(tf.constant([1, 2]))
+
+
+def test_compat_v1_names():
+    v1 = tf.compat.v1
+    assert v1.igamma is tf.math.igamma and v1.igammac is tf.math.igammac and v1.betainc is tf.math.betainc
+    assert v1.math.special.bessel_j0 is tf.math.special.bessel_j0
+    from tinytf.math import special  # importable, as `from tensorflow.math import special` is
+
+    assert special is tf.math.special and "spence" in dir(special)

@@ -82,8 +82,12 @@ from .summary_writer import Event, HistogramProto, SessionLog, Summary, SummaryM
 
 # isort: split
 # The tf.strings / tf.math / tf.io leftovers (helper strmath): TF1's decode_raw and sparse serializers, in
-# tf.compat.v1 and tf.compat.v1.io (the other io/math names there are TF2's objects, found by tf1_aliases)
+# tf.compat.v1 and tf.compat.v1.io (the other io/math names there are TF2's objects, found by tf1_aliases), and
+# tf.compat.v1.math.special (TF's re-wraps tf.math.special's functions with their signatures: here, the same)
+from ...math_special import special as _special  # noqa: E402
 from . import io_v1 as _io_v1  # noqa: E402
+
+globals()["math"].special = _special
 
 for _name in _io_v1.V1_IO_NAMES:
     globals()[_name] = getattr(_io_v1, _name)
