@@ -180,8 +180,9 @@ def ngrams(data, ngram_width, separator: str = " ", pad_values=None, padding_wid
     if len(x._shape) == 0:
         raise ValueError("Data must have rank>0")
     dims = tinytf.shape(x, out_type=dtypes.int64)
-    minus_one = convert_to_tensor(-1, dtype=dtypes.int64)
-    flat = RaggedTensor.from_tensor(tinytf.reshape(x, tinytf.stack([minus_one, dims[-1]])))
+    rows = tinytf.reduce_prod(dims[:-1])  # 1 for a vector: one sequence
+    splits = tinytf.range(rows + 1, dtype=dtypes.int64) * dims[-1]
+    flat = RaggedTensor.from_row_splits(tinytf.reshape(x, [-1]), splits, validate=False)
     out = rows_ngrams(flat).values
     if len(x._shape) == 1:
         return out

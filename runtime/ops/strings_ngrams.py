@@ -4,7 +4,8 @@ values, row_splits), for one or more widths, with optional left/right padding. N
 Padding follows TF's kernel: a width w is padded by min(pad_width, w - 1) pads on each side (pad_width = -1
 means w - 1, "as much as needed"), so 1-grams are never padded; a row of L tokens gives max(0, L + 2 p - w + 1)
 n-grams of width w. With preserve_short_sequences, a non-empty row that gave none gives one n-gram of the
-whole row with pad_width pads on each side."""
+whole row with pad_width pads on each side. When no row has any token, TF's kernel stops early: no n-grams at
+all, padding or not."""
 
 from __future__ import annotations
 
@@ -38,6 +39,8 @@ def _kernel(data, splits, *, separator, widths, left_pad, right_pad, pad_width, 
     if splits.size == 0 or splits[0] != 0 or splits[-1] != data.size or np.any(np.diff(splits) < 0):
         raise InvalidArgumentError(f"Invalid split value: data_splits must start at 0, not decrease and end at the "
                                    f"number of values ({data.size}), got {splits.tolist()}")
+    if data.size == 0:  # TF's kernel returns at once: no n-grams, even padded ones, when no row has a token
+        return np.empty(0, dtype=object), splits.copy()
     rows, out_splits = [], [0]
     for i in range(len(splits) - 1):
         tokens = data[splits[i]:splits[i + 1]]

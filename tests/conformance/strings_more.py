@@ -232,3 +232,12 @@ def p_strings_more_in_tf_function(tf):
                 tf.strings.unicode_script(points.flat_values), tf.strings.ngrams(words, 2).flat_values,
                 tf.strings.unicode_transcode(text, "UTF-8", "UTF-32-BE"))
     return sv(pipeline(tf.constant(["h\xe9 \u4e16 a", "x\xffy z"])))
+
+
+@program
+def p_ngrams_empty_inputs(tf):
+    return [sv(tf.strings.ngrams(tf.constant([], tf.string), 2)),
+            sv(tf.strings.ngrams(tf.zeros([2, 0], tf.string), 2, pad_values="x")),
+            sv(tf.strings.ngrams(tf.ragged.constant([[], []], dtype=tf.string), 2, pad_values="x")),
+            sv(tf.strings.ngrams(tf.ragged.constant([[], ["a"]], dtype=tf.string), 2, pad_values="x")),
+            sv(tf.strings.ngrams(tf.ragged.constant([["a", "b", "c"], ["d"]], row_splits_dtype=tf.int32), 2))]
