@@ -368,8 +368,6 @@ SAMPLES = {
     "regex_replace": [lambda: [tf.strings.regex_replace(c(["aab", "ba"]), "a", "X"),
                                tf.strings.regex_replace(c("aab"), "a", "X", replace_global=False)]],
     "substr": [lambda: [tf.strings.substr(c(["hello", "world"]), 1, 3), tf.strings.substr(c("hello"), c(0), c(2))]],
-    "unicode_decode": [lambda: tf.strings.unicode_decode(c(["héllo", "ab"]), "UTF-8")],
-    "unicode_split": [lambda: tf.strings.unicode_split(c(["héllo", "ab"]), "UTF-8")],
     "unsorted_segment_join": [lambda: tf.strings.unsorted_segment_join(c(["a", "b", "c"]), c([1, 0, 1]), 2)],
 }
 
@@ -924,3 +922,43 @@ SKIPPED.update({  # TF1's queues: stateful, their input is a queue resource (tes
     "queue_is_closed": "stateful: reads a queue resource (tests/test_tf1_queues.py)",
 })
 SKIPPED["count_up_to"] = "stateful: increments a variable, raising at its limit (tests/test_tf1_queues.py)"
+
+# --- tf.strings / tf.math / tf.io leftovers (strmath) ---------------------------------------------------------
+SAMPLES.update({
+    "unicode_decode_with_offsets": [lambda: tf.strings.unicode_decode_with_offsets(c([b"h\xc3\xa9", b"a\xffb"]),
+                                                                                   "UTF-8")],
+    "unicode_encode": [lambda: tf.strings.unicode_encode(c([[104, 233, -1], [0x1F600, 33, 0xD800]]), "UTF-8")],
+    "unicode_transcode": [lambda: tf.strings.unicode_transcode(c([b"h\xc3\xa9", b"a\xffb"]), "UTF-8", "UTF-16-BE")],
+    "unicode_script": [lambda: tf.strings.unicode_script(c([65, 0x3B1, 0x4E00, -1, 0x110000]))],
+    "string_ngrams": [lambda: tf.strings.ngrams(tf.ragged.constant([["a", "b", "c"], [], ["d"]]), (1, 2),
+                                                pad_values="#").values],
+})
+_SERIALIZED_SPARSE = lambda: tf.io.serialize_many_sparse(  # noqa: E731
+    tf.SparseTensor([[0, 1], [2, 0]], c([1.5, 2.5]), [3, 2]))
+SAMPLES.update({
+    "serialize_tensor": [lambda: [tf.io.serialize_tensor(c([[1.5, 2.0]])), tf.io.serialize_tensor(c(["a", "bc"]))]],
+    "parse_tensor": [lambda: tf.io.parse_tensor(tf.io.serialize_tensor(c([1, 2], tf.int64)), tf.int64)],
+    "encode_base64": [lambda: tf.io.encode_base64(c([b"hi?>", b"\xff"]), pad=True)],
+    "decode_base64": [lambda: tf.io.decode_base64(c([b"aGk_Pg", b"_w=="]))],
+    "decode_raw": [lambda: tf.io.decode_raw(c([b"\x01\x00\x02\x00"]), tf.int16, little_endian=False)],
+    "decode_padded_raw": [lambda: tf.io.decode_raw(c([b"\x01\x00\x02", b""]), tf.uint16, fixed_length=4)],
+    "decode_compressed": [lambda: tf.io.decode_compressed(c([b"x\x9c\xcb\xc8\x04\x00\x01;\x00\xd2"]), "ZLIB")],
+    "decode_json_example": [lambda: tf.io.decode_json_example(
+        c(['{"features": {"feature": {"a": {"int64List": {"value": [1, "-2"]}}}}}']))],
+    "matching_files": [lambda: tf.io.matching_files(c(["/nonexistent-tinytf-folder/*.txt"]))],
+    "serialize_sparse": [lambda: tf.io.serialize_sparse(tf.SparseTensor([[0, 1]], c([1.5]), [2, 2]))],
+    "serialize_many_sparse": [_SERIALIZED_SPARSE],
+    "deserialize_many_sparse": [lambda: tf.io.deserialize_many_sparse(_SERIALIZED_SPARSE(), tf.float32).indices],
+})
+_GAMMA_A, _GAMMA_X = [0.5, 3.0, 100.0, -1.0, 2.0], [0.2, 7.5, 110.0, 1.0, 0.0]
+SAMPLES.update({
+    "igamma": [lambda: [tf.math.igamma(c(_GAMMA_A), c(_GAMMA_X)), tf.math.igamma(c(_GAMMA_A, tf.float64), 1.5)]],
+    "igammac": [lambda: tf.math.igammac(c(_GAMMA_A), c(_GAMMA_X))],
+    "igamma_grad_a": [lambda: apply(OPS["igamma_grad_a"], [c(_GAMMA_A, tf.float64), c(_GAMMA_X, tf.float64)])],
+    "betainc": [lambda: tf.math.betainc(c([0.5, 2.0, 10.0, 0.0]), c([0.5, 3.0, 0.5, 1.0]), c([0.3, 0.9, 0.999, 0.5]))],
+})
+_SPECIAL_X = [-3.0, 0.0, 0.3, 1.0, 2.5, 30.0]
+SAMPLES.update({name: [lambda name=name: [getattr(tf.math.special, name)(c(_SPECIAL_X)),
+                                          getattr(tf.math.special, name)(c(_SPECIAL_X, tf.float64))]]
+                for name in ("bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "bessel_k0", "bessel_k0e", "bessel_k1",
+                             "bessel_k1e", "dawsn", "expint", "fresnel_cos", "fresnel_sin", "spence")})

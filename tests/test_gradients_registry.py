@@ -553,6 +553,20 @@ CASES.update({
                             Case(lambda x: tf.nn.isotonic_regression(x, axis=0, decreasing=False)[0], (4, 3))],
 })
 
+# --- the strmath slice: incomplete gamma/beta (dP/da is TF's IgammaGradA, which has no gradient of its own: no
+# second derivative through a), tf.math.special ---
+CASES.update({
+    "igamma": [Case(tf.math.igamma, (4,), (4,), low=0.5, high=4.0, second=False),
+               Case(lambda x: tf.math.igamma(2.5, x), (2, 3), low=0.2, high=6.0)],
+    "igammac": [Case(tf.math.igammac, (3,), (3,), low=0.5, high=4.0, second=False)],
+    "betainc": [Case(lambda x: tf.math.betainc(2.0, 3.5, x), (5,), low=0.05, high=0.95),
+                Case(lambda x: tf.math.betainc(0.7, 1.0, x), (4,), low=0.1, high=0.9)],
+})
+CASES.update({name: [Case(getattr(tf.math.special, name), (6,), low=0.3, high=6.0)]
+              for name in ("bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "bessel_k0", "bessel_k0e", "bessel_k1",
+                           "bessel_k1e", "dawsn", "expint", "fresnel_cos", "fresnel_sin", "spence")})
+
+
 # Ops through which TF registers no gradient although they may output floats: asking for one raises TF's
 # LookupError (checked in test_sets_and_counts.py), so they keep differentiable=True with no rule.
 TF_HAS_NO_GRADIENT = {"unique", "bincount", "resize_area", "extract_glimpse", "draw_bounding_boxes",

@@ -268,10 +268,10 @@ def test_unicode_split_and_decode():
     points = run_all_ways(lambda s: tf.strings.unicode_decode(s, "UTF-8"), tf.constant(text),
                           expected=np.array([ord(c) for c in text]))
     assert points.dtype is tf.int32
-    values, splits = string_ops.unicode_decode_parts(tf.constant(["ab", "\u00e9"]), "UTF-8")
-    assert values.numpy().tolist() == [97, 98, 233] and splits.numpy().tolist() == [0, 2, 3]
-    with pytest.raises(ValueError, match="input_encoding"):
-        tf.strings.unicode_decode("a", "latin-1")
+    rows = tf.strings.unicode_decode(tf.constant(["ab", "\u00e9"]), "UTF-8")
+    assert rows.values.numpy().tolist() == [97, 98, 233] and rows.row_splits.numpy().tolist() == [0, 2, 3]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="input encoding"):
+        tf.strings.unicode_decode("a", "EBCDIC-XYZ")
 
 
 def test_unsorted_segment_join():

@@ -53,3 +53,8 @@ __all__ += ["approx_max_k", "approx_min_k"]
 from tinytf.runtime.ops.bessel import bessel_i0, bessel_i0e, bessel_i1, bessel_i1e  # noqa: E402
 
 __all__ += ["bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e"]
+
+# --- the incomplete gamma and beta functions (strmath slice, tinytf/math_special.py) ---
+from tinytf.math_special import betainc, igamma, igammac, special  # noqa: E402
+
+__all__ += ["betainc", "igamma", "igammac", "special"]

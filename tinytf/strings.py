@@ -133,21 +133,6 @@ def bytes_split(input, name=None):
     return _ragged_or_dense(values, row_splits, x._shape == ())
 
 
-def unicode_split(input, input_encoding: str, errors: str = "replace", replacement_char: int = 65533, name=None):
-    """Split each string into its characters (each one encoded): a vector for a scalar input, else ragged."""
-    x = _ops.string_tensor(input)
-    values, row_splits = _ops.unicode_split_parts(x, input_encoding)
-    return _ragged_or_dense(values, row_splits, x._shape == ())
-
-
-def unicode_decode(input, input_encoding: str, errors: str = "replace", replacement_char: int = 65533,
-                   replace_control_characters: bool = False, name=None):
-    """The int32 code points of each string: a vector for a scalar input, else ragged."""
-    x = _ops.string_tensor(input)
-    values, row_splits = _ops.unicode_decode_parts(x, input_encoding)
-    return _ragged_or_dense(values, row_splits, x._shape == ())
-
-
 __all__ = ["as_string", "bytes_split", "format", "join", "length", "lower", "reduce_join", "regex_full_match",
            "regex_replace", "split", "strip", "substr", "to_number", "unicode_decode", "unicode_split",
            "unsorted_segment_join", "upper"]
@@ -184,3 +169,20 @@ def to_hash_bucket(input, num_buckets: int, name=None) -> Tensor:  # noqa: A002
     """Each string's hash by TF's legacy 64-bit hash modulo `num_buckets` (prefer to_hash_bucket_fast)."""
     return apply(_hash_ops.to_hash_bucket_op, (convert_to_tensor(input),),
                  {"num_buckets": _buckets(num_buckets, "to_hash_bucket")}, name=name)
+
+
+# --- n-grams and Unicode with offsets, encoding, transcoding, scripts (tinytf/strings_more.py) -----------------
+# unicode_decode and unicode_split are redefined there on the op that knows errors, replacement_char and N-d input
+from tinytf.strings_more import (  # noqa: E402, F811
+    ngrams,
+    unicode_decode,
+    unicode_decode_with_offsets,
+    unicode_encode,
+    unicode_script,
+    unicode_split,
+    unicode_split_with_offsets,
+    unicode_transcode,
+)
+
+__all__ += ["ngrams", "unicode_decode_with_offsets", "unicode_encode", "unicode_script", "unicode_split_with_offsets",
+            "unicode_transcode"]

@@ -93,6 +93,10 @@ from . import (  # noqa: F401
 from . import bessel, fractional_pool, isotonic, sparse_fill, sparse_more, unigram_sampling, window_argmax  # noqa: F401
 
 # isort: split
+# tf.strings / tf.math / tf.io leftovers of the API-breadth slice (strmath).
+from . import io_serialize, special_functions, special_gamma_beta, strings_ngrams, strings_unicode  # noqa: F401
+
+# isort: split
 # Gradient rules attach to registered ops, so they are imported after every family.
 from . import (  # noqa: F401
     array_dynamic_grad,
@@ -115,3 +119,7 @@ from . import (  # noqa: F401
     tensor_array_grad,
     tensor_list_grad,
 )
+
+# isort: split
+# The gradient rules of the strmath slice's ops (kept apart: other slices append above).
+from . import special_functions_grad, special_gamma_beta_grad  # noqa: F401

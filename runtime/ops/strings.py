@@ -330,26 +330,6 @@ def _split_infer(x, **_attrs):
     return [values, (dtypes.int64, (None,))]
 
 
-def _unicode_split_kernel(x, *, encoding):
-    return _ragged([[ch.encode(encoding) for ch in b.decode(encoding)] for b in _objects(x).reshape(-1)])
-
-
-def _unicode_decode_kernel(x, *, encoding):
-    rows = [[ord(ch) for ch in b.decode(encoding)] for b in _objects(x).reshape(-1)]
-    splits = np.zeros(len(rows) + 1, dtype=np.int64)
-    splits[1:] = np.cumsum([len(r) for r in rows])
-    return np.array([c for row in rows for c in row], dtype=np.int32), splits
-
-
-def _unicode_decode_infer(x, **_attrs):
-    (_, values_shape), splits = _ragged_infer(x)
-    return [(dtypes.int32, values_shape), splits]
-
-
-unicode_split_op = _register("unicode_split", _unicode_split_kernel, _ragged_infer,
-                             "strings split into characters: (values, row_splits)")
-unicode_decode_op = _register("unicode_decode", _unicode_decode_kernel, _unicode_decode_infer,
-                              "strings decoded to code points: (int32 values, row_splits)")
 string_split_op = _register("string_split", _split_kernel, _split_infer,
                             "strings split on a separator: (values, row_splits)")
 bytes_split_op = _register("bytes_split", _bytes_split_kernel, _split_infer,
@@ -373,19 +353,3 @@ def split_parts(input, sep=None, maxsplit=-1):
 
 def bytes_split_parts(input):
     return apply(bytes_split_op, (string_tensor(input),))
-
-
-def _codec(input_encoding: str) -> str:
-    """TF's encoding names ('UTF-8', 'UTF-16-BE', ...) as Python codecs."""
-    name = input_encoding.lower()
-    if name not in ("utf-8", "utf-16-be", "utf-32-be"):
-        raise ValueError(f"input_encoding must be one of UTF-8, UTF-16-BE, UTF-32-BE, got {input_encoding!r}")
-    return name
-
-
-def unicode_split_parts(input, input_encoding):
-    return apply(unicode_split_op, (string_tensor(input),), {"encoding": _codec(input_encoding)})
-
-
-def unicode_decode_parts(input, input_encoding):
-    return apply(unicode_decode_op, (string_tensor(input),), {"encoding": _codec(input_encoding)})

@@ -30,3 +30,20 @@ from tinytf.image.codecs import (  # noqa: E402, F401  (tf.io's image codecs)
     extract_jpeg_shape,
     is_jpeg,
 )
+
+# isort: split
+# byte-level functions: TensorProto bytes, base64, raw numbers, decompression, JSON Examples, file matching
+from .serialize import (  # noqa: E402, F401
+    decode_base64,
+    decode_compressed,
+    decode_json_example,
+    decode_raw,
+    deserialize_many_sparse,
+    encode_base64,
+    match_filenames_once,
+    matching_files,
+    parse_tensor,
+    serialize_many_sparse,
+    serialize_sparse,
+    serialize_tensor,
+)

@@ -9,11 +9,13 @@ naming its FunctionDef in the library. No pickles: every value is data that any 
 from __future__ import annotations
 
 import numpy as np
-from tensorboard.compat.proto import attr_value_pb2, tensor_pb2, tensor_shape_pb2, types_pb2
+from tensorboard.compat.proto import attr_value_pb2, tensor_pb2, types_pb2
 
 from tinytf.runtime import dtypes
 from tinytf.runtime.graph import RESOURCE, Graph
+from tinytf.runtime.ops import tensor_proto_codec as _codec
 from tinytf.runtime.ops.tensor_array import TensorList
+from tinytf.runtime.ops.tensor_proto_codec import shape_of_proto, shape_proto  # noqa: F401 - re-exported
 
 _TINYTF = "tinytf."
 
@@ -54,69 +56,18 @@ def dtype_of_enum(enum: int):
     return found
 
 
-def shape_proto(shape) -> tensor_shape_pb2.TensorShapeProto:
-    proto = tensor_shape_pb2.TensorShapeProto()
-    if shape is None:
-        proto.unknown_rank = True
-    else:
-        for d in shape:
-            proto.dim.add(size=-1 if d is None else int(d))
-    return proto
-
-
-def shape_of_proto(proto):
-    if proto.unknown_rank:
-        return None
-    return tuple(None if d.size < 0 else int(d.size) for d in proto.dim)
-
-
 def tensor_proto(array) -> tensor_pb2.TensorProto:
-    """A numpy array as a TensorProto (bytes in tensor_content, strings in string_val)."""
+    """A numpy array as a TensorProto (bytes in tensor_content, strings in string_val): the engine's codec,
+    shared with tf.io.serialize_tensor."""
     array = np.asarray(array)
     dtype = dtypes.of_numpy(array)
-    proto = tensor_pb2.TensorProto(dtype=dtype_enum(dtype), tensor_shape=shape_proto(array.shape))
-    if dtype.is_string:
-        proto.string_val.extend(x if isinstance(x, bytes) else str(x).encode() for x in array.reshape(-1))
-    else:
-        proto.tensor_content = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes()
-    return proto
-
-
-_VAL_FIELDS = {  # TF's repeated *_val fields, used by TF's writers for small or splat constants
-    types_pb2.DT_FLOAT: "float_val", types_pb2.DT_DOUBLE: "double_val", types_pb2.DT_INT32: "int_val",
-    types_pb2.DT_INT16: "int_val", types_pb2.DT_INT8: "int_val", types_pb2.DT_UINT8: "int_val",
-    types_pb2.DT_UINT16: "int_val", types_pb2.DT_INT64: "int64_val", types_pb2.DT_BOOL: "bool_val",
-    types_pb2.DT_UINT32: "uint32_val", types_pb2.DT_UINT64: "uint64_val", types_pb2.DT_HALF: "half_val",
-    types_pb2.DT_BFLOAT16: "half_val",
-}
+    return _codec.encode(array, dtype, dtype_enum(dtype))
 
 
 def array_of_proto(proto) -> np.ndarray:
     """A TensorProto as a numpy array, from tensor_content or (as TF writes small constants) from the *_val
     fields, where a shorter list repeats its last element."""
-    dtype = dtype_of_enum(proto.dtype)
-    shape = shape_of_proto(proto.tensor_shape) or ()
-    count = int(np.prod(shape, dtype=np.int64))
-    if dtype.is_string:
-        values = list(proto.string_val)
-        array = np.empty(count, dtype=object)
-        for i in range(count):
-            array[i] = values[min(i, len(values) - 1)] if values else b""
-        return array.reshape(shape)
-    if proto.tensor_content:
-        flat = np.frombuffer(proto.tensor_content, dtype=dtype.np.newbyteorder("<")).astype(dtype.np)
-        if flat.size != count:
-            raise ValueError(f"a constant of shape {list(shape)} holds {flat.size} values")
-        return flat.reshape(shape)
-    values = list(getattr(proto, _VAL_FIELDS.get(proto.dtype, "float_val")))
-    if proto.dtype in (types_pb2.DT_HALF, types_pb2.DT_BFLOAT16):  # stored as their 16-bit patterns
-        flat = np.array(values, dtype=np.uint16).view(dtype.np)
-    else:
-        flat = np.array(values, dtype=dtype.np)
-    if flat.size < count:
-        fill = flat[-1] if flat.size else dtype.np.type(0)
-        flat = np.concatenate([flat, np.full(count - flat.size, fill, dtype=dtype.np)])
-    return flat[:count].reshape(shape)
+    return _codec.decode(proto, dtype_of_enum(proto.dtype))
 
 
 def _container(kind: str, parts: dict) -> attr_value_pb2.AttrValue:

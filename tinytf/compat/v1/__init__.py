@@ -79,3 +79,17 @@ from ...queue import FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase, Rand
 from . import layers, summary  # noqa: E402,F401
 from .input_pipeline import count_up_to  # noqa: E402,F401
 from .summary_writer import Event, HistogramProto, SessionLog, Summary, SummaryMetadata  # noqa: E402,F401
+
+# isort: split
+# The tf.strings / tf.math / tf.io leftovers (helper strmath): TF1's decode_raw and sparse serializers, in
+# tf.compat.v1 and tf.compat.v1.io (the other io/math names there are TF2's objects, found by tf1_aliases), and
+# tf.compat.v1.math.special (TF's re-wraps tf.math.special's functions with their signatures: here, the same)
+from ...math_special import special as _special  # noqa: E402
+from . import io_v1 as _io_v1  # noqa: E402
+
+globals()["math"].special = _special
+
+for _name in _io_v1.V1_IO_NAMES:
+    globals()[_name] = getattr(_io_v1, _name)
+    setattr(globals()["io"], _name, getattr(_io_v1, _name))
+del _name
