@@ -31,6 +31,7 @@ PLAN_MIN_BYTES = 16384  # below this, numpy's small-block allocator is as cheap 
 # ops whose kernels return new arrays that share no memory with their inputs and keep no reference to them
 _FRESH = {"matmul", "conv2d", "conv2d_epilogue", "conv2d_backprop_input", "conv2d_backprop_filter",
           "conv2d_backprop_input_filter", "conv2d_input_spectrum", "conv2d_epilogue_spectral", "max_pool2d",
+          "conv2d_and_filter_grad",
           "avg_pool2d", "max_pool2d_grad", "avg_pool2d_grad", "max_pool2d_take", "softmax", "log_softmax"}
 
 
