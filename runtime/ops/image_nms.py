@@ -74,28 +74,51 @@ def greedy_select(similarity, scores, max_output_size, threshold, score_threshol
 
 def _hard_select(similarity, scores, max_output_size, threshold, score_threshold):
     """Hard NMS: TF's queue pops candidates by score, then lower index; one is dropped when any box selected
-    before it is more similar than the threshold. The same selection, marked from each selected box onto every
-    later candidate at once (one vectorised row per selection rather than one loop per candidate)."""
+    before it is more similar than the threshold. The same selection, in blocks of the sorted order: the
+    similarities within a block are one matrix, the greedy pass over it runs on its rows as Python bit sets
+    (candidate p of the block is taken unless a row taken before it has bit p), then the block's selected
+    boxes suppress every later candidate with one more matrix. Each similarity is the same float32 formula
+    on the same two boxes as TF's (it is symmetric in them), so the same boxes are selected."""
     candidates = np.flatnonzero(scores > score_threshold)
     order = candidates[np.lexsort((candidates, -scores[candidates]))]
-    later_than = similarity.in_order(order)  # later_than(p): similarities of order[p + 1:] to order[p]
-    suppressed = np.zeros(len(order), bool)
+    between = similarity.in_order(order, threshold)  # between(s, c): [len(s), len(c)]: c's similarity to s's
+    # boxes above the threshold?
+    alive = np.ones(len(order), bool)  # not suppressed by a box of an earlier block
     selected = []
-    position = 0
-    while position < len(order) and len(selected) < max_output_size:
-        selected.append(int(order[position]))
-        rest = suppressed[position + 1:]
-        rest |= later_than(position) > threshold
-        if rest.all():
-            break
-        position += 1 + int(np.argmin(rest))  # the next candidate nothing suppressed
+    start = 0
+    while start < len(order) and len(selected) < max_output_size:
+        # a block of about twice the boxes still wanted (most candidates of random boxes survive), within
+        # MIN_BLOCK..MAX_BLOCK: its matrix costs block^2, the suppression of later candidates block * the rest
+        stop = min(len(order), start + max(MIN_BLOCK, 2 * (max_output_size - len(selected))), start + MAX_BLOCK)
+        block = start + np.flatnonzero(alive[start:stop])
+        start = stop
+        if not block.size:
+            continue
+        over = np.triu(between(block, block), 1)  # row q: the later block members q suppresses
+        rows = np.packbits(over, axis=1, bitorder="little")
+        suppressed, taken = 0, []
+        for k in range(len(block)):
+            if not suppressed >> k & 1:
+                taken.append(k)
+                if len(selected) + len(taken) == max_output_size:
+                    break
+                suppressed |= int.from_bytes(rows[k].tobytes(), "little")
+        taken = block[taken]
+        selected.extend(order[taken].tolist())
+        later = start + np.flatnonzero(alive[start:])
+        if later.size and len(selected) < max_output_size:
+            alive[later] = ~between(taken, later).any(axis=0)
     selected = np.array(selected, np.int32)
     return selected, scores[selected].astype(np.float32)
 
 
+MIN_BLOCK = 64  # blocks of 64-128 candidates: 2000 random boxes, keeping all, 42 -> 11-20 ms of CPU (TF 18-27);
+MAX_BLOCK = 128  # keeping 100, 4.5 -> 0.4-0.7 ms (TF 0.3-0.45); blocks of 1024 took 29 ms to keep all
+
+
 class _BoxIoU:
     """TF's IOU between boxes, for candidates against selected boxes (index arrays that broadcast), and along
-    a fixed order (sliced views of corners sorted once)."""
+    a fixed order (corners sorted once)."""
 
     def __init__(self, boxes):
         self.corners = corners(boxes)
@@ -103,17 +126,25 @@ class _BoxIoU:
     def __call__(self, candidates, selected):
         return iou_with(self.corners, candidates, selected)
 
-    def in_order(self, order):
+    def in_order(self, order, threshold):
         ymin, xmin, ymax, xmax, area = (c[order] for c in self.corners)
 
-        def later_than(p):
-            height = np.maximum(np.minimum(ymax[p + 1:], ymax[p]) - np.maximum(ymin[p + 1:], ymin[p]), np.float32(0))
-            width = np.maximum(np.minimum(xmax[p + 1:], xmax[p]) - np.maximum(xmin[p + 1:], xmin[p]), np.float32(0))
+        def between(s, c):
+            """[len(s), len(c)]: IOU(order[c], order[s]) > threshold? A pair above the threshold (>= 0)
+            intersects, and float32 min(a, b) - max(d, e) > 0 needs a > d, a > e, b > d and b > e: TF's float32
+            formula, term by term, runs on the pairs that pass those comparisons, the others are below."""
+            ts = s[:, None]
+            hit = (ymax[c] > ymin[ts]) & (ymax[ts] > ymin[c]) & (xmax[c] > xmin[ts]) & (xmax[ts] > xmin[c])
+            rows, cols = np.nonzero(hit)
+            p, q = c[cols], s[rows]
+            height = np.maximum(np.minimum(ymax[p], ymax[q]) - np.maximum(ymin[p], ymin[q]), np.float32(0))
+            width = np.maximum(np.minimum(xmax[p], xmax[q]) - np.maximum(xmin[p], xmin[q]), np.float32(0))
             inter = height * width
-            empty = (area[p + 1:] <= 0) | (area[p] <= 0)
-            union = np.where(empty, np.float32(1), area[p + 1:] + area[p] - inter)
-            return np.where(empty, np.float32(0), inter / union)
-        return later_than
+            empty = (area[p] <= 0) | (area[q] <= 0)
+            union = np.where(empty, np.float32(1), area[p] + area[q] - inter)
+            hit[rows, cols] = np.where(empty, np.float32(0), inter / union) > threshold
+            return hit
+        return between
 
 
 class _GivenOverlaps:
@@ -125,9 +156,8 @@ class _GivenOverlaps:
     def __call__(self, candidates, selected):
         return self.matrix[candidates, selected]
 
-    def in_order(self, order):
-        column = self.matrix[np.ix_(order, order)]
-        return lambda p: column[p + 1:, p]
+    def in_order(self, order, threshold):
+        return lambda s, c: self.matrix[np.ix_(order[c], order[s])].T > threshold
 
 
 def _scalar(value, name, op_name):
