@@ -74,46 +74,44 @@ def greedy_select(similarity, scores, max_output_size, threshold, score_threshol
 
 def _hard_select(similarity, scores, max_output_size, threshold, score_threshold):
     """Hard NMS: TF's queue pops candidates by score, then lower index; one is dropped when any box selected
-    before it is more similar than the threshold. The same selection, in blocks of the sorted order: the
-    similarities within a block are one matrix, the greedy pass over it runs on its rows as Python bit sets
-    (candidate p of the block is taken unless a row taken before it has bit p), then the block's selected
-    boxes suppress every later candidate with one more matrix. Each similarity is the same float32 formula
-    on the same two boxes as TF's (it is symmetric in them), so the same boxes are selected."""
+    before it is more similar than the threshold. The same selection, in blocks of the sorted order: a block's
+    candidates that a box selected from an earlier block suppresses go first (one matrix, selected x block),
+    then the similarities within the block are one matrix and the greedy pass over it runs on its rows as
+    Python bit sets (candidate p is taken unless a row taken before it has bit p). Each similarity is the same
+    float32 formula on the same two boxes as TF's (it is symmetric in them), so the same boxes are selected;
+    candidates past the last block needed are never compared."""
     candidates = np.flatnonzero(scores > score_threshold)
     order = candidates[np.lexsort((candidates, -scores[candidates]))]
     between = similarity.in_order(order, threshold)  # between(s, c): [len(s), len(c)]: c's similarity to s's
     # boxes above the threshold?
-    alive = np.ones(len(order), bool)  # not suppressed by a box of an earlier block
-    selected = []
+    taken_positions = np.empty(0, np.int64)  # positions in `order` of the boxes selected so far
     start = 0
-    while start < len(order) and len(selected) < max_output_size:
+    while start < len(order) and len(taken_positions) < max_output_size:
         # a block of about twice the boxes still wanted (most candidates of random boxes survive), within
-        # MIN_BLOCK..MAX_BLOCK: its matrix costs block^2, the suppression of later candidates block * the rest
-        stop = min(len(order), start + max(MIN_BLOCK, 2 * (max_output_size - len(selected))), start + MAX_BLOCK)
-        block = start + np.flatnonzero(alive[start:stop])
+        # MIN_BLOCK..MAX_BLOCK: its matrix costs block^2, the earlier selections selected * block
+        wanted = max_output_size - len(taken_positions)
+        stop = min(len(order), start + max(MIN_BLOCK, 2 * wanted), start + MAX_BLOCK)
+        block = np.arange(start, stop)
         start = stop
+        if len(taken_positions):
+            block = block[~between(taken_positions, block).any(axis=0)]
         if not block.size:
             continue
-        over = np.triu(between(block, block), 1)  # row q: the later block members q suppresses
-        rows = np.packbits(over, axis=1, bitorder="little")
+        rows = np.packbits(np.triu(between(block, block), 1), axis=1, bitorder="little")  # row q: what q suppresses
         suppressed, taken = 0, []
         for k in range(len(block)):
             if not suppressed >> k & 1:
                 taken.append(k)
-                if len(selected) + len(taken) == max_output_size:
+                if len(taken) == wanted:
                     break
                 suppressed |= int.from_bytes(rows[k].tobytes(), "little")
-        taken = block[taken]
-        selected.extend(order[taken].tolist())
-        later = start + np.flatnonzero(alive[start:])
-        if later.size and len(selected) < max_output_size:
-            alive[later] = ~between(taken, later).any(axis=0)
-    selected = np.array(selected, np.int32)
+        taken_positions = np.concatenate([taken_positions, block[taken]])
+    selected = order[taken_positions].astype(np.int32)
     return selected, scores[selected].astype(np.float32)
 
 
-MIN_BLOCK = 64  # blocks of 64-128 candidates: 2000 random boxes, keeping all, 42 -> 11-20 ms of CPU (TF 18-27);
-MAX_BLOCK = 128  # keeping 100, 4.5 -> 0.4-0.7 ms (TF 0.3-0.45); blocks of 1024 took 29 ms to keep all
+MIN_BLOCK = 64  # blocks of 64-128 candidates (docs/performance.md, Image kernels): blocks of 1024 took 2.3x the
+MAX_BLOCK = 128  # time of these to keep all of 2000 random boxes
 
 
 class _BoxIoU:
