@@ -166,3 +166,29 @@ def test_pass_leaves_frequency_domain_convs(monkeypatch):
     monkeypatch.setenv("TINYTF_CONV_ALGO", "direct")  # the same step, direct: paired
     ops, _ = _traced(step, args, disable_all=False)
     assert "conv2d_and_filter_grad" in ops
+
+
+def test_an_input_gradient_used_further_is_written_into_a_planned_buffer():
+    """A decoder's Conv2DTranspose whose input gradient flows on (here into tanh's gradient) has it written
+    into a planned buffer: the paired op takes out= for its conv2d result; the same bits as unpaired."""
+    def step(x, f):
+        with tf.GradientTape() as tape:
+            tape.watch([x, f])
+            y = tf.nn.conv2d_transpose(tf.tanh(x), f, [4, 16, 16, 6], 2, "SAME")
+            loss = tf.reduce_sum(y * y) * 0.5
+        dx, df = tape.gradient(loss, [x, f])
+        return dx, df
+
+    args = (tf.constant(RNG.standard_normal((4, 8, 8, 32)).astype(np.float32)),
+            tf.constant((RNG.standard_normal((3, 3, 6, 32)) * 0.3).astype(np.float32)))
+    results = {}
+    for paired in (True, False):
+        with _options(disable_all=False, conv_transpose_backprop=paired, buffer_planning=True):
+            fn = tf.function(step)
+            code = fn.get_concrete_function(*args).code
+            results[paired] = [t.numpy() for t in fn(*args)]
+        if paired:
+            kernel = "conv2d_and_filter_grad_kernel("
+            assert kernel in code and "out=_buf" in code.split(kernel)[1].split("\n")[0]
+    for got, want in zip(results[True], results[False]):
+        np.testing.assert_array_equal(got, want)
