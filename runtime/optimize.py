@@ -8,6 +8,7 @@ from .passes.buffer_planning import mark_for_buffer_planning
 from .passes.constant_fold import constant_fold
 from .passes.conv_backprop_pair import pair_conv_backprops
 from .passes.conv_epilogue import fuse_conv_epilogues
+from .passes.conv_transpose_backprop import pair_transpose_backprops
 from .passes.cse import cse
 from .passes.fusion import fuse_elementwise
 from .passes.licm import licm
@@ -28,6 +29,7 @@ PIPELINE = [
     ("relu_pool_gradient", fold_relu_into_max_pool_grad),  # max_pool2d_grad * cast(x > 0): one kernel
     ("conv_epilogue", fuse_conv_epilogues),  # relu(conv2d + b) (-> tiled max pool): one chunked kernel
     ("conv_backprop_pair", pair_conv_backprops),  # a conv's input and filter gradients: one kernel (fft: g once)
+    ("conv_transpose_backprop", pair_transpose_backprops),  # conv2d(a, w), filter grad of a: one window matrix
     ("loop_variable_reads", hoist_variable_reads),  # a loop that assigns no variable reads each one once, before it
     ("recurrent_projection", project_inputs),  # xs[t] @ w in a loop: a block of steps per GEMM
     ("loop_swapped_products", swap_thin_products),  # a @ w^T in a loop, a the thinner: (w @ a^T)^T

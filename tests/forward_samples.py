@@ -465,6 +465,11 @@ SAMPLES.update({
              _finite((3, 3, 2, 3), seed=2), strides=(1, 1), padding="SAME", dilations=(1, 1)),
         _dyn("conv2d_backprop_input_filter", _finite((1, 6, 5, 2)), _finite((1, 2, 4, 2), seed=1),
              _finite((3, 2, 2, 2), seed=2), strides=(2, 1), padding="VALID", dilations=(1, 1))]],
+    "conv2d_and_filter_grad": [lambda: [
+        _dyn("conv2d_and_filter_grad", _finite((2, 9, 8, 3)), _finite((3, 3, 3, 4), seed=1),
+             _finite((2, 5, 4, 4), seed=2), strides=(2, 2), padding="SAME", dilations=(1, 1)),
+        _dyn("conv2d_and_filter_grad", _finite((1, 6, 5, 2)), _finite((3, 2, 2, 2), seed=1),
+             _finite((1, 4, 4, 2), seed=2), strides=(1, 1), padding="VALID", dilations=(1, 1))]],
     "conv2d_input_spectrum": [lambda: [
         _dyn("conv2d_input_spectrum", _finite((2, 5, 4, 2)), filter_shape=(3, 3, 2, 3), strides=(1, 1),
              padding="SAME", dilations=(1, 1))]],  # zeros: the direct kernels take these small convs

@@ -1,9 +1,10 @@
 """conv2d's input gradient for strides of 2 and more by phases (runtime/ops/conv_variants_subpixel.py: every
-window offset in one GEMM, then depth to space), which tf.nn.conv2d_transpose's forward runs on: against
-float64 loops on many geometries (odd and even windows, windows smaller than, equal to and larger than the
-stride, SAME, VALID and explicit padding, blocks that do and do not tile the input), float32 and float64, in
-tasks of one image or many on 1 or 2 threads with the same bits, into a given buffer; the dispatch (stride 1
-and dilations keep their ways); and conv2d_transpose end to end, eager and traced, with its gradients."""
+window offset of a phase row in one GEMM, written in place as whole rows), which tf.nn.conv2d_transpose's
+forward runs on: against float64 loops on many geometries (odd and even windows, windows smaller than, equal
+to and larger than the stride, SAME, VALID and explicit padding, blocks that do and do not tile the input),
+float32 and float64, in tasks of one image or many on 1 or 2 threads with the same bits, into a given buffer;
+the dispatch (stride 1 and dilations keep their ways); and conv2d_transpose end to end, eager and traced, with
+its gradients."""
 
 import numpy as np
 import pytest

@@ -147,3 +147,21 @@ def test_bad_input():
         kernels.resize_bicubic(tf.constant([[[[True]]]]), [2, 2])
     with pytest.raises(ValueError, match="4-dimensional"):
         kernels.resize_area(x, [2, 2])
+
+
+@pytest.mark.parametrize("shape, size", [((3, 9, 7, 2), (13, 5)), ((1, 1, 6, 1), (4, 4)), ((2, 5, 5, 0), (3, 3))])
+def test_separable_products_are_each_others_adjoint(shape, size):
+    """_separable (width then height, channels turned before the width's product) and _adjoint (height then
+    width) are the same matrices transposed: <resize(x), g> == <x, adjoint(g)>, and the weights of one size
+    are one cached, read-only matrix."""
+    rng = np.random.default_rng(12)
+    x = rng.normal(size=shape)
+    g = rng.normal(size=(shape[0], *size, shape[3]))
+    rows, cols = kernels._bicubic_matrices(shape, *size, False, True)
+    assert rows is kernels.bicubic_weights(shape[1], size[0], False, True) and not rows.flags.writeable
+    y = kernels._separable(x, rows, cols)
+    back = kernels._adjoint(g, rows, cols)
+    assert y.shape == g.shape and back.shape == x.shape and y.flags.c_contiguous and back.flags.c_contiguous
+    np.testing.assert_allclose(np.sum(y * g), np.sum(x * back), rtol=1e-4, atol=1e-4)
+    want = np.einsum("oh,bhwc,pw->bopc", rows.astype(np.float64), x, cols.astype(np.float64))
+    np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)

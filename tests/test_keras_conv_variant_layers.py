@@ -8,7 +8,7 @@ import pytest
 from test_depthwise_kernels import reference as depthwise_reference
 
 import tinytf as tf
-from tinytf.runtime.ops import array, conv, conv_variants, nn_grad
+from tinytf.runtime.ops import array, conv, conv_transpose_backprop, conv_variants, nn_grad
 
 rng = np.random.default_rng(3)
 
@@ -103,8 +103,14 @@ def test_conv2d_transpose_layer_runs_conv2d_backprop_input(kwargs, out_hw):
     x = tf.constant(rng.standard_normal((2, 5, 4, 3)).astype(np.float32))
     layer = _built(tf.keras.layers.Conv2DTranspose(**kwargs), x)
     ops = _ops(lambda a: _values_and_grads(layer, a), x)
-    assert nn_grad.conv2d_backprop_input_op in ops and nn_grad.conv2d_backprop_filter_op in ops
-    assert conv.conv2d_op in ops  # the input gradient of a transposed convolution is a convolution
+    assert nn_grad.conv2d_backprop_input_op in ops
+    # the input gradient of a transposed convolution is a convolution, its filter gradient a conv2d filter
+    # gradient of the same input: one op on one window matrix when the conv_transpose_backprop pass runs
+    options = tf.config.optimizer.get_experimental_options()
+    if not options.get("disable_all") and options.get("conv_transpose_backprop", True):
+        assert conv_transpose_backprop.conv2d_and_filter_grad_op in ops
+    else:
+        assert conv.conv2d_op in ops and nn_grad.conv2d_backprop_filter_op in ops
     assert array.pad_op not in ops  # no zero-dilated, padded copy of the input
     y = _three_ways(layer, x)[0]
     assert y.shape == (2, *out_hw, kwargs["filters"])

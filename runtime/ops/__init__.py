@@ -14,6 +14,7 @@ from . import (  # noqa: F401
     conv3d,
     conv_backprop_pair,
     conv_fused,
+    conv_transpose_backprop,
     conv_variants,
     core_array,
     core_math,

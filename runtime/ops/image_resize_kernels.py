@@ -9,6 +9,7 @@ and then the height as TF's kernels go, and each gradient is the exact adjoint: 
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -114,27 +115,35 @@ _KEYS_TABLE, _LEGACY_TABLE = _cubic_table(-0.5), _cubic_table(-0.75)
 def bicubic_weights(in_size, out_size, align_corners, half_pixel_centers):
     """ResizeBicubic's weights: four taps from the coefficient table; with half-pixel centres (Keys' cubic,
     a = -0.5) taps outside the image get no weight and the rest are renormalised, otherwise (a = -0.75, the
-    legacy rule) taps are clamped to the border, which repeats the edge pixel."""
+    legacy rule) taps are clamped to the border, which repeats the edge pixel. All output positions at once,
+    each step TF's float32 operation on every position (kept across calls: a read-only matrix per size)."""
+    return _bicubic_weights(int(in_size), int(out_size), bool(align_corners), bool(half_pixel_centers))
+
+
+@functools.lru_cache(maxsize=64)
+def _bicubic_weights(in_size, out_size, align_corners, half_pixel_centers):
     f32 = np.float32
     scale = _resize_scale(in_size, out_size, align_corners)
     out = np.arange(out_size, dtype=f32)
     source = (out + f32(0.5)) * scale - f32(0.5) if half_pixel_centers else out * scale
     near, far = _KEYS_TABLE if half_pixel_centers else _LEGACY_TABLE
+    loc = np.floor(source.astype(np.float64)).astype(np.int64)
+    delta = (source - loc.astype(f32)).astype(f32)
+    offset = np.rint(delta * f32(1024)).astype(np.int64)
+    taps = [loc - 1, loc, loc + 1, loc + 2]
+    values = [far[offset], near[offset], near[1024 - offset], far[1024 - offset]]
+    bounded = [np.clip(i, 0, in_size - 1) for i in taps]
+    if half_pixel_centers:
+        values = [np.where(b == i, w, f32(0.0)) for i, b, w in zip(taps, bounded, values)]
+        total = ((values[0] + values[1]) + values[2]) + values[3]
+        renormalise = np.abs(total) >= _TINY
+        inverse = f32(1.0) / np.where(renormalise, total, f32(1.0))
+        values = [np.where(renormalise, w * inverse, w) for w in values]
     weights = np.zeros((out_size, in_size), f32)
-    for x in range(out_size):
-        loc = int(math.floor(source[x]))
-        delta = f32(source[x] - f32(loc))
-        offset = int(np.rint(delta * f32(1024)))
-        taps = [(loc - 1, far[offset]), (loc, near[offset]), (loc + 1, near[1024 - offset]),
-                (loc + 2, far[1024 - offset])]
-        bounded = [(min(in_size - 1, max(0, i)), w) for i, w in taps]
-        if half_pixel_centers:
-            bounded = [(b, w if b == i else f32(0.0)) for (i, _), (b, w) in zip(taps, bounded)]
-            total = f32(sum(w for _, w in bounded))
-            if abs(total) >= _TINY:
-                bounded = [(b, f32(w * f32(1.0 / total))) for b, w in bounded]
-        for b, w in bounded:
-            weights[x, b] += w
+    positions = np.arange(out_size)
+    for b, w in zip(bounded, values):  # tap by tap, as TF adds them (repeated border taps add up in order)
+        np.add.at(weights, (positions, b), w)
+    weights.setflags(write=False)
     return weights
 
 
@@ -157,22 +166,28 @@ def area_weights(in_size, out_size, align_corners):
 
 def _separable(images, rows, cols):
     """images (b, h, w, c) -> (b, rows.shape[0], cols.shape[0], c) in float32: along the width, then the height,
-    each a matrix product (BLAS) with the (out, in) weights."""
+    each a matrix product (BLAS) with the (out, in) weights. The width's product runs on the images turned
+    channels before width (one copy), the height's straight on the (b, h, c * out width) result as one
+    product per image, and one copy turns the channels back last: two transposing copies where moving each
+    axis last and back took four (16x64x64x3 bicubic to 96x96: 3.6 -> 1.9 ms of CPU, the same bits)."""
     x = images.astype(np.float32, copy=False)
-    return _apply_weights(_apply_weights(x, cols, axis=2), rows, axis=1)
+    batch, height, width, channels = x.shape
+    out_h, out_w = rows.shape[0], cols.shape[0]
+    turned = np.ascontiguousarray(x.transpose(0, 1, 3, 2)).reshape(-1, width)  # (b * h * c, w)
+    along_w = (turned @ np.ascontiguousarray(cols.T, np.float32)).reshape(batch, height, channels * out_w)
+    along_h = np.matmul(np.ascontiguousarray(rows, np.float32), along_w)  # (b, out h, c * out w)
+    return np.ascontiguousarray(along_h.reshape(batch, out_h, channels, out_w).transpose(0, 1, 3, 2))
 
 
 def _adjoint(grads, rows, cols):
+    """The transposed products of _separable in the reverse order: along the height, then the width."""
     g = grads.astype(np.float32, copy=False)
-    return _apply_weights(_apply_weights(g, rows.T, axis=1), cols.T, axis=2)
-
-
-def _apply_weights(x, weights, axis):
-    """x with `axis` (1 or 2) replaced by weights @ x along it: one matrix product over every other axis."""
-    moved = np.moveaxis(x, axis, -1)
-    flat = np.ascontiguousarray(moved).reshape(-1, moved.shape[-1])
-    out = (flat @ np.ascontiguousarray(weights.T, np.float32)).reshape(*moved.shape[:-1], weights.shape[0])
-    return np.ascontiguousarray(np.moveaxis(out, -1, axis))
+    batch, out_h, out_w, channels = g.shape
+    height, width = rows.shape[1], cols.shape[1]
+    along_h = np.matmul(np.ascontiguousarray(rows.T, np.float32), g.reshape(batch, out_h, out_w * channels))
+    turned = np.ascontiguousarray(along_h.reshape(batch, height, out_w, channels).transpose(0, 1, 3, 2))
+    along_w = turned.reshape(-1, out_w) @ np.ascontiguousarray(cols, np.float32)  # (b * h * c, w)
+    return np.ascontiguousarray(along_w.reshape(batch, height, channels, width).transpose(0, 1, 3, 2))
 
 
 def _out_size(size, op_name):

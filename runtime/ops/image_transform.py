@@ -62,8 +62,11 @@ def _map_coordinate(coord, length, fill_mode):
 
 
 def _sample_points(transforms, batch, in_h, in_w, out_h, out_w, interpolation, fill_mode):
-    """The input pixels each output pixel reads: a list of (batch, row, column, weight, inside) arrays of shape
-    (batch, out_h, out_w); weight None means 1. `projection == 0` reads fill_value (inside False)."""
+    """The input pixels each output pixel reads: a list of (index, weight) pairs of (batch, out_h, out_w) arrays,
+    `index` the pixel's column in `_pixels`' table, whose images have a border of fill_value one pixel wide:
+    a row or column outside the image is clamped to the border (a read outside gives fill_value, as TF's), and
+    so are the points where `projection == 0` and NaN coordinates. Clamped while still float, the indices
+    never overflow. weight None means 1, else the (y, x) pair of bilinear weights."""
     t = np.asarray(transforms, np.float32)
     if t.shape[0] == 1 and batch != 1:
         t = np.broadcast_to(t, (batch, 8))
@@ -72,26 +75,36 @@ def _sample_points(transforms, batch, in_h, in_w, out_h, out_w, interpolation, f
     xs = np.arange(out_w, dtype=np.float32)[None, None, :]
     projection = t[:, 6] * xs + t[:, 7] * ys + np.float32(1)
     defined = projection != 0
-    safe = np.where(defined, projection, np.float32(1))
+    everywhere = bool(defined.all())
+    safe = projection if everywhere else np.where(defined, projection, np.float32(1))
     x = _map_coordinate(((t[:, 0] * xs + t[:, 1] * ys + t[:, 2]) / safe).astype(np.float32), in_w, fill_mode)
     y = _map_coordinate(((t[:, 3] * xs + t[:, 4] * ys + t[:, 5]) / safe).astype(np.float32), in_h, fill_mode)
-    b = np.broadcast_to(np.arange(batch)[:, None, None], x.shape)
+    index = np.int64 if batch * (in_h + 2) * (in_w + 2) >= 2 ** 31 else np.int32
+    images = np.arange(batch, dtype=index)[:, None, None] * (in_h + 2)
 
-    def point(row, col, weight):
-        inside = defined & (row >= 0) & (row < in_h) & (col >= 0) & (col < in_w)
-        return b, np.where(inside, row, 0), np.where(inside, col, 0), weight, inside
+    def bordered(coord, length, undefined_too):
+        """Row or column coord + 1 of the bordered image: -1 and `length` (and everything past them, NaN)
+        become the border's 0 and length + 1."""
+        coord = np.fmax(np.fmin(coord, np.float32(length)), np.float32(-1))  # fmin(NaN, length) = length
+        if undefined_too and not everywhere:
+            coord = np.where(defined, coord, np.float32(-1))
+        return (coord + np.float32(1)).astype(index)
+
+    def points(rows, cols, weights):
+        found = []
+        for i, row in enumerate(rows):
+            base = (images + bordered(row, in_h, True)) * (in_w + 2)
+            for j, col in enumerate(cols):
+                found.append((base + bordered(col, in_w, False),
+                              None if weights is None else (weights[0][i], weights[1][j])))
+        return found
 
     if interpolation == "NEAREST":  # std::round: half away from zero
-        row = (np.sign(y) * np.floor(np.abs(y) + np.float32(0.5))).astype(np.int64)
-        col = (np.sign(x) * np.floor(np.abs(x) + np.float32(0.5))).astype(np.int64)
-        return [point(row, col, None)]
+        return points([np.sign(y) * np.floor(np.abs(y) + np.float32(0.5))],
+                      [np.sign(x) * np.floor(np.abs(x) + np.float32(0.5))], None)
     y0, x0 = np.floor(y), np.floor(x)
     y1, x1 = y0 + 1, x0 + 1
-    rows = (y0.astype(np.int64), y1.astype(np.int64))
-    cols = (x0.astype(np.int64), x1.astype(np.int64))
-    wy = (y1 - y, y - y0)
-    wx = (x1 - x, x - x0)
-    return [point(rows[i], cols[j], (wy[i], wx[j])) for i in (0, 1) for j in (0, 1)]
+    return points((y0, y1), (x0, x1), ((y1 - y, y - y0), (x1 - x, x - x0)))
 
 
 def _value_dtype(dtype):
@@ -100,29 +113,40 @@ def _value_dtype(dtype):
     return np.float64 if np.dtype(dtype) == np.float64 else np.float32
 
 
-def _read(images, pt, fill_value):
-    b, row, col, _, inside = pt
-    kind = _value_dtype(images.dtype)
-    values = images[b, row, col].astype(kind, copy=False)
-    return np.where(inside[..., None], values, kind(fill_value))
+def _pixels(images, fill_value):
+    """The images' values channels first, (C, batch * (H + 2) * (W + 2)) of their value dtype, each image
+    inside a border of fill_value one pixel wide: every point is one column of it (np.take of a flat index,
+    4-5x faster than indexing by image, row and column, and no mask for the reads outside), and the bilinear
+    weights, one per point, broadcast along whole rows of points instead of over runs of C values."""
+    batch, height, width, channels = images.shape
+    table = np.empty((channels, batch, height + 2, width + 2), _value_dtype(images.dtype))
+    table[:, :, [0, -1]] = fill_value
+    table[:, :, 1:-1, [0, -1]] = fill_value
+    table[:, :, 1:-1, 1:-1] = images.transpose(3, 0, 1, 2)
+    return table.reshape(channels, -1)
+
+
+def _read(table, index):
+    return np.take(table, index, axis=1)
 
 
 def _transform_kernel(images, transforms, output_shape, fill_value, *, interpolation, fill_mode):
-    batch, in_h, in_w, _ = images.shape
+    batch, in_h, in_w, channels = images.shape
     out_h, out_w = (int(v) for v in np.asarray(output_shape))
     points = _sample_points(transforms, batch, in_h, in_w, out_h, out_w, interpolation, fill_mode)
-    fill = np.float32(fill_value)
+    table = _pixels(images, np.float32(fill_value))
     if interpolation == "NEAREST":
-        out = _read(images, points[0], fill)
+        out = _read(table, points[0][0])
     else:  # TF's order: along x on the floor and ceil rows, then along y, in float32
-        (wy0, wx0), (_, wx1) = points[0][3], points[1][3]
-        wy1 = points[2][3][0]
-        row0 = wx0[..., None] * _read(images, points[0], fill) + wx1[..., None] * _read(images, points[1], fill)
-        row1 = wx0[..., None] * _read(images, points[2], fill) + wx1[..., None] * _read(images, points[3], fill)
-        out = wy0[..., None] * row0 + wy1[..., None] * row1
-    if np.dtype(images.dtype).kind in "iu":
-        return out.astype(images.dtype)  # T(value): truncation toward zero, as TF's static_cast
-    return out.astype(images.dtype, copy=False)
+        (wy0, wx0), (_, wx1) = points[0][1], points[1][1]
+        wy1 = points[2][1][0]
+        row0 = wx0 * _read(table, points[0][0]) + wx1 * _read(table, points[1][0])
+        row1 = wx0 * _read(table, points[2][0]) + wx1 * _read(table, points[3][0])
+        out = wy0 * row0 + wy1 * row1
+    result = np.empty((batch, out_h, out_w, channels), images.dtype)
+    # T(value) for integer images: truncation toward zero, as TF's static_cast (what astype does)
+    np.copyto(result, out.transpose(1, 2, 3, 0), casting="unsafe")
+    return result
 
 
 def _output_hw(output_shape):
@@ -174,12 +198,12 @@ def _adjoint_kernel(grad, transforms, image_shape, *, interpolation, fill_mode):
     points = _sample_points(transforms, batch, in_h, in_w, out_h, out_w, interpolation, fill_mode)
     kind = _value_dtype(grad.dtype)
     g = grad.astype(kind, copy=False)
-    flat = np.zeros((batch * in_h * in_w, channels), kind)
-    for b, row, col, weight, inside in points:
+    flat = np.zeros((batch * (in_h + 2) * (in_w + 2), channels), kind)  # the border takes the points outside
+    for index, weight in points:
         contribution = g if weight is None else g * (weight[0].astype(kind) * weight[1])[..., None]
-        index = ((b * in_h + row) * in_w + col)[inside]
-        np.add.at(flat, index, contribution[inside])
-    return flat.reshape(batch, in_h, in_w, channels).astype(grad.dtype, copy=False)
+        np.add.at(flat, index, contribution)
+    inner = flat.reshape(batch, in_h + 2, in_w + 2, channels)[:, 1:-1, 1:-1]
+    return np.ascontiguousarray(inner, dtype=grad.dtype)
 
 
 def _infer_adjoint(grad, transforms, image_shape, *, interpolation, fill_mode):

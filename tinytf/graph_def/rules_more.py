@@ -1082,6 +1082,9 @@ UNEXPORTED = {
        "gradients in one kernel, the input's spectrum they share with the forward conv): optimizer-internal, "
        "graphs are exported as traced (TF writes Conv2D, Conv2DBackpropInput and Conv2DBackpropFilter)"
        for name in ("conv2d_backprop_input_filter", "conv2d_input_spectrum", "conv2d_epilogue_spectral")},
+    "conv2d_and_filter_grad": "made by the conv_transpose_backprop pass (a conv2d and a filter gradient of the same "
+    "input, conv2d_transpose's two gradients, on one window matrix): optimizer-internal, graphs are exported as "
+    "traced (TF writes Conv2D and Conv2DBackpropFilter)",
     **{name: "an accumulator of the loop_accumulation pass (operands kept by reference, run as a few large "
        "GEMMs after the loop): optimizer-internal, and no TF op keeps Python references"
        for name in ("loop_accumulator", "accumulate_matmul", "accumulate_sum", "accumulated_matmul",
