@@ -586,21 +586,6 @@ def test_every_rule_has_a_finite_difference_case():
     assert not unchecked, f"gradient rules without a finite-difference case in CASES: {unchecked}"
 
 
-@pytest.mark.parametrize("name, case", list(_all_cases()))
-def test_rule_matches_finite_differences(name, case):
-    if name not in OPS:
-        pytest.skip(f"op {name} is not registered")
-    check_gradients(case.fn, case.arrays(seed=len(name)), rtol=case.rtol, atol=case.atol, eps=case.eps)
-
-
-@pytest.mark.parametrize("name, case", [p for p in _all_cases() if p.values[1].second])
-def test_rule_second_order_matches_finite_differences(name, case):
-    if name not in OPS:
-        pytest.skip(f"op {name} is not registered")
-    check_second_order(case.fn, case.arrays(seed=len(name) + 1), rtol=max(case.rtol, 1e-4),
-                       atol=max(case.atol, 1e-5), eps=case.eps)
-
-
 def test_stop_gradient_blocks_the_gradient():
     x = tf.constant([1.0, 2.0], tf.float64)
     with tf.GradientTape() as tape:
@@ -706,3 +691,19 @@ def _window_cases():
 
 
 CASES.update(_window_cases())
+
+
+# Parametrized last: the CASES.update blocks above must all have run when pytest collects these.
+@pytest.mark.parametrize("name, case", list(_all_cases()))
+def test_rule_matches_finite_differences(name, case):
+    if name not in OPS:
+        pytest.skip(f"op {name} is not registered")
+    check_gradients(case.fn, case.arrays(seed=len(name)), rtol=case.rtol, atol=case.atol, eps=case.eps)
+
+
+@pytest.mark.parametrize("name, case", [p for p in _all_cases() if p.values[1].second])
+def test_rule_second_order_matches_finite_differences(name, case):
+    if name not in OPS:
+        pytest.skip(f"op {name} is not registered")
+    check_second_order(case.fn, case.arrays(seed=len(name) + 1), rtol=max(case.rtol, 1e-4),
+                       atol=max(case.atol, 1e-5), eps=case.eps)
