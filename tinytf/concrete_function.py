@@ -231,6 +231,13 @@ class ConcreteFunction:
                                 f"{k[1]!r}, but was called with {leaf!r}")
 
     # --- descriptions ------------------------------------------------------------------------------------
+    @property
+    def function_type(self):
+        """This trace's parameters, output and captures with their types (tf.types.experimental.FunctionType)."""
+        from .function_type import FunctionType
+
+        return FunctionType(self)
+
     def pretty_printed_signature(self, verbose=True) -> str:
         """TF 2.21's multi-line description (verbose), or the one-line `name(arg: spec, ...)` form."""
         if verbose:
