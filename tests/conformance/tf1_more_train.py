@@ -1,0 +1,245 @@
+"""The rest of TF1's tf.compat.v1.train, in TF1 graphs and sessions: FtrlOptimizer (l1, l2, shrinkage, beta, other
+learning-rate powers), ProximalAdagradOptimizer and AdagradDAOptimizer trained a few steps with their slot names,
+linear_cosine_decay and noisy_linear_cosine_decay, batch_join / shuffle_batch_join and the maybe_ batchers, and
+tf.train.ClusterSpec. Recorded like tf1_rnn (TF_USE_LEGACY_KERAS=1 with tf_keras 2.21 on the path)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import outcome, program, val
+
+X = np.array([[1.0, -2.0], [0.5, 1.5], [-1.0, 0.25], [2.0, 1.0]], np.float32)
+Y = np.array([[1.0], [-0.5], [0.75], [2.0]], np.float32)
+
+
+def _train(tf, make_optimizer, steps=4, with_global_step=False):
+    """A linear model trained `steps` steps in a TF1 session: weights after each step and the variables' names."""
+    v1 = tf.compat.v1
+    graph = v1.Graph()
+    with graph.as_default():
+        step = v1.train.get_or_create_global_step()
+        w = v1.get_variable("w", initializer=np.array([[0.3], [-0.2]], np.float32))
+        b = v1.get_variable("b", initializer=np.array([0.1], np.float32))
+        loss = tf.reduce_mean(tf.square(tf.matmul(X, w) + b - Y))
+        optimizer = make_optimizer(step)
+        train = optimizer.minimize(loss, global_step=step)
+        init = v1.global_variables_initializer()
+        names = sorted(v.name for v in v1.global_variables())
+        slot_names = optimizer.get_slot_names()
+        slot_of_w = [optimizer.get_slot(w, n).name for n in slot_names]
+    history = []
+    with v1.Session(graph=graph) as sess:
+        sess.run(init)
+        for _ in range(steps):
+            sess.run(train)
+            history.append([sess.run(w).round(6).tolist(), sess.run(b).round(6).tolist()])
+        final_step = int(sess.run(step))
+    return {"names": names, "slots": slot_names, "slot_of_w": slot_of_w, "history": history, "step": final_step}
+
+
+@program
+def p_tf1_more_ftrl(tf):
+    v1 = tf.compat.v1
+    return [
+        _train(tf, lambda step: v1.train.FtrlOptimizer(0.5)),
+        _train(tf, lambda step: v1.train.FtrlOptimizer(0.5, l1_regularization_strength=0.05,
+                                                       l2_regularization_strength=0.1)),
+        _train(tf, lambda step: v1.train.FtrlOptimizer(0.3, learning_rate_power=-0.3, initial_accumulator_value=0.5,
+                                                       l2_shrinkage_regularization_strength=0.2, beta=0.4,
+                                                       accum_name="acc", linear_name="lin")),
+        _train(tf, lambda step: v1.train.FtrlOptimizer(0.2, learning_rate_power=0.0, l1_regularization_strength=0.01)),
+    ]
+
+
+@program
+def p_tf1_more_proximal_adagrad_and_dual_averaging(tf):
+    v1 = tf.compat.v1
+    return [
+        _train(tf, lambda step: v1.train.ProximalAdagradOptimizer(0.4)),
+        _train(tf, lambda step: v1.train.ProximalAdagradOptimizer(0.4, initial_accumulator_value=0.2,
+                                                                  l1_regularization_strength=0.05,
+                                                                  l2_regularization_strength=0.2)),
+        _train(tf, lambda step: v1.train.AdagradDAOptimizer(0.5, step)),
+        _train(tf, lambda step: v1.train.AdagradDAOptimizer(0.5, step, initial_gradient_squared_accumulator_value=0.3,
+                                                            l1_regularization_strength=0.02,
+                                                            l2_regularization_strength=0.1)),
+    ]
+
+
+@program
+def p_tf1_more_optimizer_argument_errors(tf):
+    train = tf.compat.v1.train
+    return [
+        outcome(lambda: train.FtrlOptimizer(0.1, initial_accumulator_value=-1.0), "needs to be positive or zero"),
+        outcome(lambda: train.FtrlOptimizer(0.1, learning_rate_power=0.5), "needs to be negative or zero"),
+        outcome(lambda: train.FtrlOptimizer(0.1, l1_regularization_strength=-0.1), "l1_regularization_strength"),
+        outcome(lambda: train.FtrlOptimizer(0.1, l2_regularization_strength=-0.1), "l2_regularization_strength"),
+        outcome(lambda: train.FtrlOptimizer(0.1, l2_shrinkage_regularization_strength=-0.1), "l2_shrinkage"),
+        outcome(lambda: train.ProximalAdagradOptimizer(0.1, initial_accumulator_value=0.0), "must be positive"),
+        outcome(lambda: train.AdagradDAOptimizer(0.1, None, initial_gradient_squared_accumulator_value=0.0),
+                "must be positive"),
+    ]
+
+
+@program
+def p_tf1_more_linear_cosine_decay(tf):
+    v1 = tf.compat.v1
+    graph = v1.Graph()
+    with graph.as_default():
+        step = v1.placeholder(tf.int64, [])
+        plain = v1.train.linear_cosine_decay(0.1, step, 10)
+        tuned = v1.train.linear_cosine_decay(0.5, step, 20, num_periods=2.0, alpha=0.1, beta=0.01)
+        no_noise = v1.train.noisy_linear_cosine_decay(0.2, step, 8, initial_variance=0.0, num_periods=1.0)
+        noisy = v1.train.noisy_linear_cosine_decay(0.2, step, 8)
+        as_float64 = outcome(lambda: v1.train.linear_cosine_decay(np.float64(0.3), step, 5), "float64")
+    values = []
+    with v1.Session(graph=graph) as sess:
+        for s in [0, 1, 5, 9, 10, 25]:
+            values.append([round(float(v), 6) for v in sess.run([plain, tuned, no_noise], {step: s})])
+        noisy_value = sess.run(noisy, {step: 3})
+    return {"values": values, "dtypes": [plain.dtype.name, noisy.dtype.name], "float64": as_float64,
+            "noisy_is_finite": bool(np.isfinite(noisy_value)), "shape": noisy.shape.as_list()}
+
+
+@program
+def p_tf1_more_linear_cosine_decay_eager(tf):
+    step = tf.Variable(0, dtype=tf.int64)
+    decayed = tf.compat.v1.train.linear_cosine_decay(1.0, step, 4, beta=0.0)
+    values = []
+    for s in range(6):
+        step.assign(s)
+        values.append(round(float(decayed()), 6))
+    return {"callable": callable(decayed), "values": values}
+
+
+def _drain(v1, fetch, graph):
+    """Every batch a queue pipeline gives until OutOfRangeError, with its queue runners started and stopped."""
+    batches = []
+    with v1.Session(graph=graph) as sess:
+        sess.run(v1.global_variables_initializer())
+        sess.run(v1.local_variables_initializer())
+        coord = v1.train.Coordinator()
+        threads = v1.train.start_queue_runners(sess, coord)
+        try:
+            while True:
+                batches.append(sess.run(fetch))
+        except v1.errors.OutOfRangeError:
+            pass
+        coord.request_stop()
+        coord.join(threads)
+    return batches
+
+
+@program
+def p_tf1_more_batch_join(tf):
+    v1 = tf.compat.v1
+    graph = v1.Graph()
+    with graph.as_default():
+        first = v1.train.range_input_producer(6, num_epochs=1, shuffle=False).dequeue()
+        second = v1.train.range_input_producer(4, num_epochs=1, shuffle=False).dequeue() + 100
+        values, labels = v1.train.batch_join([[first, tf.constant(1)], [second, tf.constant(2)]], batch_size=3,
+                                             allow_smaller_final_batch=True)
+        shapes = [values.shape.as_list(), labels.shape.as_list()]
+    batches = _drain(v1, [values, labels], graph)
+    pairs = sorted((int(v), int(label)) for vs, ls in batches for v, label in zip(vs, ls))
+    sizes = sorted(len(vs) for vs, _ in batches)
+    return {"pairs": pairs, "sizes": sizes, "shapes": shapes}
+
+
+@program
+def p_tf1_more_shuffle_batch_join_dict(tf):
+    v1 = tf.compat.v1
+    graph = v1.Graph()
+    with graph.as_default():
+        a = v1.train.range_input_producer(5, num_epochs=1, shuffle=False).dequeue()
+        b = v1.train.range_input_producer(5, num_epochs=1, shuffle=False).dequeue() + 10
+        examples = [{"x": a, "y": tf.cast(a, tf.float32)}, {"x": b, "y": tf.cast(b, tf.float32)}]
+        out = v1.train.shuffle_batch_join(examples, batch_size=2, capacity=20, min_after_dequeue=1, seed=3,
+                                          allow_smaller_final_batch=True)
+        keys = sorted(out)
+    batches = _drain(v1, out, graph)
+    xs = sorted(int(x) for batch in batches for x in batch["x"])
+    consistent = all(np.array_equal(batch["x"].astype(np.float32), batch["y"]) for batch in batches)
+    return {"keys": keys, "xs": xs, "consistent": consistent}
+
+
+@program
+def p_tf1_more_maybe_batch(tf):
+    v1 = tf.compat.v1
+    graph = v1.Graph()
+    with graph.as_default():
+        n = v1.train.range_input_producer(10, num_epochs=1, shuffle=False).dequeue()
+        evens = v1.train.maybe_batch([n, n * n], tf.equal(n % 2, 0), batch_size=2, allow_smaller_final_batch=True)
+        rows = tf.reshape(tf.range(12), [6, 2])
+        producer = v1.train.slice_input_producer([rows], num_epochs=1, shuffle=False)[0]
+        kept = v1.train.maybe_batch([tf.reshape(producer, [1, 2])], tf.greater(producer[:1], 3), batch_size=2,
+                                    enqueue_many=True, allow_smaller_final_batch=True)
+    first = [[v.tolist() for v in batch] for batch in _drain(v1, evens, graph)]
+    second = [batch.tolist() for batch in _drain(v1, kept, graph)]
+    return {"evens": first, "rows": second}
+
+
+@program
+def p_tf1_more_maybe_batch_join_and_shuffle(tf):
+    v1 = tf.compat.v1
+    graph = v1.Graph()
+    with graph.as_default():
+        n = v1.train.range_input_producer(8, num_epochs=1, shuffle=False).dequeue()
+        m = v1.train.range_input_producer(8, num_epochs=1, shuffle=False).dequeue() + 50
+        joined = v1.train.maybe_batch_join([[n], [m]], tf.constant(True), batch_size=4,
+                                           allow_smaller_final_batch=True)
+        k = v1.train.range_input_producer(9, num_epochs=1, shuffle=False).dequeue()
+        shuffled = v1.train.maybe_shuffle_batch([k], 3, capacity=10, min_after_dequeue=2, keep_input=k < 6, seed=2,
+                                                allow_smaller_final_batch=True)
+        i = v1.train.range_input_producer(6, num_epochs=1, shuffle=False).dequeue()
+        shuffled_join = v1.train.maybe_shuffle_batch_join([[i], [i + 20]], 2, capacity=10, min_after_dequeue=1,
+                                                          keep_input=i > 2, allow_smaller_final_batch=True)
+    all_joined = sorted(int(v) for batch in _drain(v1, joined, graph) for v in batch)
+    all_shuffled = sorted(int(v) for batch in _drain(v1, shuffled, graph) for v in batch)
+    all_shuffled_join = sorted(int(v) for batch in _drain(v1, shuffled_join, graph) for v in batch)
+    return [all_joined, all_shuffled, all_shuffled_join]
+
+
+@program
+def p_tf1_more_batcher_errors(tf):
+    v1 = tf.compat.v1
+    graph = v1.Graph()
+    with graph.as_default():
+        x = tf.constant([1, 2])
+        return [
+            outcome(lambda: v1.train.maybe_batch([x], tf.constant([True, False]), 2), "cannot be a vector"),
+            outcome(lambda: v1.train.maybe_batch([x], tf.constant([[True]]), 2, enqueue_many=True),
+                    "must be 0 or 1 dimensions"),
+            outcome(lambda: v1.train.batch_join([[x], [tf.constant([1.0, 2.0])]], 2),
+                    "Expected types to be consistent"),
+            outcome(lambda: v1.train.batch_join([{"a": x}, {"b": x}], 2), "must have the same keys"),
+            outcome(lambda: v1.train.batch_join([], 2), "Expected at least one"),
+        ]
+
+
+@program
+def p_tf1_more_batcher_eager_error(tf):
+    return outcome(lambda: tf.compat.v1.train.batch_join([[tf.constant(1)]], 2), "not supported when eager")
+
+
+@program
+def p_tf1_more_cluster_spec(tf):
+    spec = tf.train.ClusterSpec({"worker": ["w0:2222", "w1:2222", "w2:2222"], "ps": ["ps0:2222", "ps1:2222"]})
+    sparse = tf.compat.v1.train.ClusterSpec({"worker": {1: "w1:2222", 3: "w3:2222"}, "chief": ["c:1"]})
+    from_def = tf.train.ClusterSpec(sparse.as_cluster_def())
+    copy = tf.train.ClusterSpec(spec)
+    cluster_def = spec.as_cluster_def()
+    return {
+        "as_dict": spec.as_dict(), "sparse": {k: val(v) for k, v in sparse.as_dict().items()},
+        "jobs": sorted(spec.jobs), "num_tasks": [spec.num_tasks("worker"), sparse.num_tasks("worker")],
+        "task_indices": sparse.task_indices("worker"), "address": sparse.task_address("worker", 3),
+        "job_tasks": sparse.job_tasks("worker"), "repr": repr(spec), "sparse_repr": repr(sparse),
+        "from_def": repr(from_def), "copy_equal": copy == spec.as_dict(), "bool": [bool(spec),
+                                                                                 bool(tf.train.ClusterSpec({}))],
+        "def_jobs": [job.name for job in cluster_def.job], "def_bytes": list(cluster_def.SerializeToString()),
+        "errors": [outcome(lambda: spec.num_tasks("chief"), "No such job in cluster"),
+                   outcome(lambda: spec.task_address("worker", 7), "No task with index 7"),
+                   outcome(lambda: tf.train.ClusterSpec(["w0"]), "must be a dictionary"),
+                   outcome(lambda: tf.train.ClusterSpec({"w": "a:1"}), "must be a list or a dictionary")],
+    }
