@@ -78,4 +78,7 @@ from ... import queue  # noqa: E402,F401
 from ...queue import FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue  # noqa: E402,F401
 from . import layers, summary  # noqa: E402,F401
 from .input_pipeline import count_up_to  # noqa: E402,F401
+
+# TF1 names of the leftovers (helper tf1more): TF1's space_to_batch / batch_to_space (nn_more.py)
+from .nn_more import batch_to_space, space_to_batch  # noqa: E402,F401
 from .summary_writer import Event, HistogramProto, SessionLog, Summary, SummaryMetadata  # noqa: E402,F401
