@@ -171,34 +171,49 @@ def p_tf1_more_maybe_batch(tf):
     with graph.as_default():
         n = v1.train.range_input_producer(10, num_epochs=1, shuffle=False).dequeue()
         evens = v1.train.maybe_batch([n, n * n], tf.equal(n % 2, 0), batch_size=2, allow_smaller_final_batch=True)
+    rows_graph = v1.Graph()  # a graph of its own: each session drains every queue runner of its graph
+    with rows_graph.as_default():
         rows = tf.reshape(tf.range(12), [6, 2])
         producer = v1.train.slice_input_producer([rows], num_epochs=1, shuffle=False)[0]
         kept = v1.train.maybe_batch([tf.reshape(producer, [1, 2])], tf.greater(producer[:1], 3), batch_size=2,
                                     enqueue_many=True, allow_smaller_final_batch=True)
     first = [[v.tolist() for v in batch] for batch in _drain(v1, evens, graph)]
-    second = [batch.tolist() for batch in _drain(v1, kept, graph)]
+    second = [batch.tolist() for batch in _drain(v1, kept, rows_graph)]
     return {"evens": first, "rows": second}
+
+
+def _drain_built(v1, build):
+    """Drain the pipeline `build()` makes in a graph of its own (a session starts every runner of its graph)."""
+    graph = v1.Graph()
+    with graph.as_default():
+        fetch = build()
+    return sorted(int(v) for batch in _drain(v1, fetch, graph) for v in batch)
 
 
 @program
 def p_tf1_more_maybe_batch_join_and_shuffle(tf):
     v1 = tf.compat.v1
-    graph = v1.Graph()
-    with graph.as_default():
-        n = v1.train.range_input_producer(8, num_epochs=1, shuffle=False).dequeue()
-        m = v1.train.range_input_producer(8, num_epochs=1, shuffle=False).dequeue() + 50
-        joined = v1.train.maybe_batch_join([[n], [m]], tf.constant(True), batch_size=4,
-                                           allow_smaller_final_batch=True)
-        k = v1.train.range_input_producer(9, num_epochs=1, shuffle=False).dequeue()
-        shuffled = v1.train.maybe_shuffle_batch([k], 3, capacity=10, min_after_dequeue=2, keep_input=k < 6, seed=2,
-                                                allow_smaller_final_batch=True)
-        i = v1.train.range_input_producer(6, num_epochs=1, shuffle=False).dequeue()
-        shuffled_join = v1.train.maybe_shuffle_batch_join([[i], [i + 20]], 2, capacity=10, min_after_dequeue=1,
-                                                          keep_input=i > 2, allow_smaller_final_batch=True)
-    all_joined = sorted(int(v) for batch in _drain(v1, joined, graph) for v in batch)
-    all_shuffled = sorted(int(v) for batch in _drain(v1, shuffled, graph) for v in batch)
-    all_shuffled_join = sorted(int(v) for batch in _drain(v1, shuffled_join, graph) for v in batch)
-    return [all_joined, all_shuffled, all_shuffled_join]
+
+    def producer(limit):
+        return v1.train.range_input_producer(limit, num_epochs=1, shuffle=False).dequeue()
+
+    def joined():
+        return v1.train.maybe_batch_join([[producer(8)], [producer(8) + 50]], tf.constant(True), batch_size=4,
+                                         allow_smaller_final_batch=True)
+
+    def shuffled():
+        k = producer(9)
+        return v1.train.maybe_shuffle_batch([k], 3, capacity=10, min_after_dequeue=2, keep_input=k < 6, seed=2,
+                                            allow_smaller_final_batch=True)
+
+    def shuffled_join():  # each list enqueues its rows once; the vector keep_input drops the middle row of each
+        a = v1.train.limit_epochs(tf.constant([1, 2, 3]), num_epochs=1)
+        b = v1.train.limit_epochs(tf.constant([21, 22, 23]), num_epochs=1)
+        return v1.train.maybe_shuffle_batch_join([[a], [b]], 2, capacity=10, min_after_dequeue=1,
+                                                 keep_input=tf.constant([True, False, True]), enqueue_many=True,
+                                                 allow_smaller_final_batch=True)
+
+    return [_drain_built(v1, joined), _drain_built(v1, shuffled), _drain_built(v1, shuffled_join)]
 
 
 @program
