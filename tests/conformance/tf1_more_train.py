@@ -258,3 +258,63 @@ def p_tf1_more_cluster_spec(tf):
                    outcome(lambda: tf.train.ClusterSpec(["w0"]), "must be a dictionary"),
                    outcome(lambda: tf.train.ClusterSpec({"w": "a:1"}), "must be a list or a dictionary")],
     }
+
+
+@program
+def p_tf1_more_moving_average_zero_debias(tf):
+    v1 = tf.compat.v1
+    graph = v1.Graph()
+    with graph.as_default():
+        x = v1.placeholder(tf.float32, [2])
+        loss = tf.reduce_sum(x * x, name="loss")
+        w = tf.Variable([1.0, 2.0], name="w")
+        ema = v1.train.ExponentialMovingAverage(0.9, zero_debias=True)
+        update = ema.apply([loss, w])
+        plain = v1.train.ExponentialMovingAverage(0.5, name="Plain")
+        plain_update = plain.apply([loss])
+        names = [v.name for v in v1.global_variables()]
+        average_names = [ema.average(loss).name, ema.average(w).name, plain.average(loss).name]
+        moving = [v.name for v in v1.get_collection(v1.GraphKeys.MOVING_AVERAGE_VARIABLES)]
+        init = v1.global_variables_initializer()
+    history = []
+    with v1.Session(graph=graph) as sess:
+        sess.run(init)
+        for step in range(4):
+            sess.run([update, plain_update], {x: [1.0, float(step)]})
+            sess.run(w.assign_add([0.5, -0.5]))
+            history.append([float(sess.run(ema.average(loss))), sess.run(ema.average(w)).tolist(),
+                            float(sess.run(plain.average(loss)))])
+    return {"names": names, "averages": average_names, "moving": moving, "history": history}
+
+
+@program
+def p_tf1_more_checkpoint_reader_and_events(tf):
+    import os
+    import tempfile
+
+    v1 = tf.compat.v1
+    with tempfile.TemporaryDirectory() as folder:
+        graph = v1.Graph()
+        with graph.as_default():
+            tf.Variable([[1.0, 2.0]], name="weights")
+            step = v1.train.get_or_create_global_step()
+            saver = v1.train.Saver()
+            init = v1.global_variables_initializer()
+            writer = v1.summary.FileWriter(folder)
+        with v1.Session(graph=graph) as sess:
+            sess.run(init)
+            prefix = saver.save(sess, os.path.join(folder, "model"), global_step=3)
+        reader = v1.train.NewCheckpointReader(prefix)
+        shapes = sorted(reader.get_variable_to_shape_map().items())
+        value = reader.get_tensor("weights").tolist()
+        missing = outcome(lambda: v1.train.NewCheckpointReader(os.path.join(folder, "nothing")),
+                          "Failed to find any matching files")
+        summary = v1.Summary(value=[v1.Summary.Value(tag="loss", simple_value=0.25)])
+        writer.add_summary(summary, global_step=7)
+        writer.close()
+        events = [name for name in os.listdir(folder) if name.startswith("events.out")]
+        read = list(v1.train.summary_iterator(os.path.join(folder, events[0])))
+        values = [(e.step, v.tag, round(v.simple_value, 6)) for e in read for v in e.summary.value]
+        kinds = [e.WhichOneof("what") for e in read]
+    return {"shapes": [[k, list(s)] for k, s in shapes], "value": value, "missing": missing, "values": values,
+            "kinds": kinds, "step": int(step is not None)}

@@ -55,12 +55,7 @@ class ExponentialMovingAverage:
                 initial = np.zeros(variable.shape.as_list(), variable.dtype.as_numpy_dtype)
             shadow = Variable(initial, trainable=False, name=f"{_base(variable)}/{self._name}")
             if self._zero_debias and not is_variable:
-                # TF's _zero_debias: the biased average and its step count, in the shadow's scope
-                zeros = np.zeros(variable.shape.as_list(), variable.dtype.as_numpy_dtype)
-                self._debias[id(variable)] = (
-                    Variable(zeros, trainable=False, name=f"{_base(shadow)}/biased"),
-                    Variable(np.zeros([], variable.dtype.as_numpy_dtype), trainable=False,
-                             name=f"{_base(shadow)}/local_step"))
+                self._debias[id(variable)] = None  # made by the first apply's update, after every shadow (as TF)
         finally:
             naming.scope_stack[:] = saved
         graph = enclosing_tf1_graph()
@@ -84,10 +79,10 @@ class ExponentialMovingAverage:
         for variable, shadow in zip(var_list, shadows):
             rate = tf.cast(1.0 - decay, shadow.dtype)
             value = tf.convert_to_tensor(variable)
-            debias = self._debias.get(id(variable))
-            if debias is None:
+            if id(variable) not in self._debias:
                 updates.append(shadow.assign_sub((shadow - value) * rate))
                 continue
+            debias = self._debias[id(variable)] or self._debias_variables(variable, shadow)
             # zero_debias: the biased average moves toward the value from zeros; the shadow is it divided by
             # 1 - decay ** steps, which removes the pull toward the zeros it started from
             biased, local_step = debias
@@ -98,6 +93,20 @@ class ExponentialMovingAverage:
         if enclosing_tf1_graph() is not None and state.graph is not None:
             return tf.group(*updates, name=self._name)
         return None
+
+    def _debias_variables(self, tensor, shadow):
+        """TF's _zero_debias variables: the biased average and its step count, in the shadow's scope."""
+        saved = list(naming.scope_stack)
+        naming.scope_stack.clear()
+        try:
+            zeros = np.zeros(tensor.shape.as_list(), tensor.dtype.as_numpy_dtype)
+            made = (Variable(zeros, trainable=False, name=f"{_base(shadow)}/biased"),
+                    Variable(np.zeros([], tensor.dtype.as_numpy_dtype), trainable=False,
+                             name=f"{_base(shadow)}/local_step"))
+        finally:
+            naming.scope_stack[:] = saved
+        self._debias[id(tensor)] = made
+        return made
 
     def average(self, var):
         found = self._averages.get(id(var))
