@@ -318,3 +318,42 @@ def p_tf1_more_checkpoint_reader_and_events(tf):
         kinds = [e.WhichOneof("what") for e in read]
     return {"shapes": [[k, list(s)] for k, s in shapes], "value": value, "missing": missing, "values": values,
             "kinds": kinds, "step": int(step is not None)}
+
+
+@program
+def p_tf1_more_init_from_checkpoint(tf):
+    import os
+    import tempfile
+
+    v1 = tf.compat.v1
+    with tempfile.TemporaryDirectory() as folder:
+        graph = v1.Graph()
+        with graph.as_default():
+            with v1.variable_scope("pretrained"):
+                v1.get_variable("w", initializer=np.array([[1.0, 2.0], [3.0, 4.0]], np.float32))
+                v1.get_variable("b", initializer=np.array([0.5, -0.5], np.float32))
+            v1.get_variable("other", initializer=np.array([7.0], np.float32))
+            saver = v1.train.Saver()
+            init = v1.global_variables_initializer()
+        with v1.Session(graph=graph) as sess:
+            sess.run(init)
+            prefix = saver.save(sess, os.path.join(folder, "model"))
+        graph = v1.Graph()
+        with graph.as_default():
+            with v1.variable_scope("model"):
+                w = v1.get_variable("w", [2, 2])
+                b = v1.get_variable("b", [2])
+            single = v1.get_variable("single", [1])
+            untouched = v1.get_variable("untouched", initializer=np.array([9.0], np.float32))
+            v1.train.init_from_checkpoint(prefix, {"pretrained/": "model/", "other": "single"})
+            errors = [
+                outcome(lambda: v1.train.init_from_checkpoint(prefix, {"missing": "single"}), "is not found in"),
+                outcome(lambda: v1.train.init_from_checkpoint(prefix, {"other": "model/w"}), "doesn't match"),
+                outcome(lambda: v1.train.init_from_checkpoint(prefix, {"pretrained": "model/"}),
+                        "should map to scope only"),
+            ]
+            init = v1.global_variables_initializer()
+        with v1.Session(graph=graph) as sess:
+            sess.run(init)
+            values = [v.tolist() for v in sess.run([w, b, single, untouched])]
+    return {"values": values, "errors": errors}

@@ -56,6 +56,7 @@ from .hooks import (  # noqa: E402,F401
     StopAtStepHook,
     SummarySaverHook,
 )
+from .init_from_checkpoint import init_from_checkpoint  # noqa: E402,F401
 
 # The rest of TF1's training names (helper tf1more): the FTRL family of optimizers, linear-cosine decay, the
 # _join and maybe_ batchers, ClusterSpec (tf.train's: tinytf/train/cluster_spec.py)
