@@ -357,3 +357,46 @@ def p_tf1_more_init_from_checkpoint(tf):
             sess.run(init)
             values = [v.tolist() for v in sess.run([w, b, single, untouched])]
     return {"values": values, "errors": errors}
+
+
+@program
+def p_tf1_more_session_manager(tf):
+    import os
+    import tempfile
+
+    v1 = tf.compat.v1
+    with tempfile.TemporaryDirectory() as folder:
+        graph = v1.Graph()
+        with graph.as_default():
+            w = tf.Variable([1.0, 2.0], name="w")
+            counter = v1.get_variable("counter", initializer=0, collections=[v1.GraphKeys.LOCAL_VARIABLES])
+            bump = w.assign_add([1.0, 1.0])
+            saver = v1.train.Saver([w])
+            ready = v1.report_uninitialized_variables(v1.global_variables())
+            manager = v1.train.SessionManager(local_init_op=v1.local_variables_initializer(), ready_op=ready,
+                                              graph=graph, recovery_wait_secs=0.01)
+            init = v1.global_variables_initializer()
+            fresh = manager.prepare_session("", init_op=init, saver=saver, checkpoint_dir=folder)
+            first = [fresh.run(w).tolist(), int(fresh.run(counter))]
+            fresh.run(bump)
+            saver.save(fresh, os.path.join(folder, "model"))
+            restored = manager.prepare_session("", init_op=init, saver=saver, checkpoint_dir=folder)
+            second = restored.run(w).tolist()
+            recovered, ok = manager.recover_session("", saver=saver, checkpoint_dir=folder)
+            empty = os.path.join(folder, "empty")
+            os.makedirs(empty)
+            not_recovered, not_ok = manager.recover_session("", saver=saver, checkpoint_dir=empty)
+            errors = [
+                outcome(lambda: manager.prepare_session(""), "Init operations did not make model ready"),
+                outcome(lambda: v1.train.SessionManager(graph=graph).prepare_session(""), "no init_op or init_fn"),
+                outcome(lambda: v1.train.SessionManager(ready_op=ready, graph=graph).prepare_session(
+                    "", init_op=v1.no_op()), "Init operations did not make model ready"),
+                outcome(lambda: manager.prepare_session("", saver=saver, checkpoint_dir=folder,
+                                                        checkpoint_filename_with_path="x"), "Can not provide both"),
+                outcome(lambda: manager.wait_for_session("", max_wait_secs=0.02), "was not ready after waiting"),
+            ]
+            with_fn = v1.train.SessionManager(graph=graph).prepare_session(
+                "", init_fn=lambda sess: sess.run(init))
+            fn_value = with_fn.run(w).tolist()
+    return {"first": first, "second": second, "recovered": [ok, recovered.run(w).tolist()], "not": not_ok,
+            "errors": errors, "fn": fn_value}

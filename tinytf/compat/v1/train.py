@@ -89,6 +89,7 @@ from .monitored_session import (  # noqa: E402,F401
 )
 from .moving_averages import ExponentialMovingAverage  # noqa: E402,F401
 from .queue_runner import QueueRunner, add_queue_runner, start_queue_runners  # noqa: E402,F401
+from .session_manager import SessionManager  # noqa: E402,F401
 from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues  # noqa: E402,F401
 from .tf1_proximal_optimizers import AdagradDAOptimizer, FtrlOptimizer, ProximalAdagradOptimizer  # noqa: E402,F401
 from .train_files import NewCheckpointReader, summary_iterator  # noqa: E402,F401
