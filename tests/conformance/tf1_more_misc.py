@@ -167,6 +167,9 @@ def p_tf1_more_protos(tf):
     info = v1.TensorInfo(name="x:0", dtype=1)
     attr = v1.AttrValue(func=v1.NameAttrList(name="f"))
     log = v1.LogMessage(level=v1.LogMessage.INFO, message="hi")
+    saver_def = v1.train.SaverDef(filename_tensor_name="save/Const:0", max_to_keep=3,
+                                  version=v1.train.SaverDef.V2)
     return {"graph_def": list(graph_def.SerializeToString()), "meta": len(meta.SerializeToString()),
             "info": list(info.SerializeToString()), "attr": list(attr.SerializeToString()),
-            "log": list(log.SerializeToString()), "newaxis": v1.newaxis is None}
+            "log": list(log.SerializeToString()),
+            "saver_def": list(saver_def.SerializeToString()), "newaxis": v1.newaxis is None}

@@ -92,4 +92,4 @@ from .queue_runner import QueueRunner, add_queue_runner, start_queue_runners  # 
 from .session_manager import SessionManager  # noqa: E402,F401
 from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues  # noqa: E402,F401
 from .tf1_proximal_optimizers import AdagradDAOptimizer, FtrlOptimizer, ProximalAdagradOptimizer  # noqa: E402,F401
-from .train_files import NewCheckpointReader, summary_iterator  # noqa: E402,F401
+from .train_files import NewCheckpointReader, SaverDef, summary_iterator  # noqa: E402,F401

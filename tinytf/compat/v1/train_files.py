@@ -5,6 +5,7 @@ TensorBoard reads them)."""
 from __future__ import annotations
 
 from tensorboard.compat.proto import event_pb2
+from tensorboard.compat.proto.saver_pb2 import SaverDef  # noqa: F401 - TF's message, as tf.compat.v1.train has it
 
 from ...io.tfrecord import read_records
 from ...train.reader import CheckpointReader, load_checkpoint
@@ -21,4 +22,4 @@ def summary_iterator(path):
         yield event_pb2.Event.FromString(record)
 
 
-__all__ = ["NewCheckpointReader", "summary_iterator"]
+__all__ = ["NewCheckpointReader", "SaverDef", "summary_iterator"]
