@@ -5,6 +5,9 @@ from ..compat.v1.checkpoint_utils import checkpoints_iterator, get_checkpoint_st
 from ..compat.v1.coordinator import Coordinator  # noqa: E402,F401
 from ..compat.v1.moving_averages import ExponentialMovingAverage  # noqa: E402,F401
 from .checkpoint import Checkpoint, CheckpointLoadStatus, restore_pending  # noqa: F401
+
+# tf.train.ClusterSpec and its protocol buffers (helper tf1more)
+from .cluster_spec import ClusterDef, ClusterSpec, JobDef  # noqa: E402,F401
 from .example import (  # noqa: F401
     BytesList,
     Example,

@@ -78,7 +78,20 @@ from ... import queue  # noqa: E402,F401
 from ...queue import FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue  # noqa: E402,F401
 from . import layers, summary  # noqa: E402,F401
 from .input_pipeline import count_up_to  # noqa: E402,F401
+
+# TF1 names of the leftovers (helper tf1more): TF1's space_to_batch / batch_to_space (nn_more.py)
+from .nn_more import batch_to_space, space_to_batch  # noqa: E402,F401
+from .readers import (  # noqa: E402,F401
+    FixedLengthRecordReader,
+    IdentityReader,
+    ReaderBase,
+    TextLineReader,
+    TFRecordReader,
+    WholeFileReader,
+)
 from .summary_writer import Event, HistogramProto, SessionLog, Summary, SummaryMetadata  # noqa: E402,F401
+from .template import make_template  # noqa: E402,F401
+from .tf1_misc import *  # noqa: E402,F401,F403
 
 # isort: split
 # The tf.strings / tf.math / tf.io leftovers (helper strmath): TF1's decode_raw and sparse serializers, in

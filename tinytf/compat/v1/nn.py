@@ -188,4 +188,8 @@ install(globals(), "nn")
 
 # TF1's RNN cells and drivers (rnn_cell.py, rnn.py)
 from . import rnn_cell  # noqa: E402,F401
+
+# TF1 forms of the rest of tf.compat.v1.nn (helper tf1more: nn_more.py)
+from .nn_more import *  # noqa: E402,F401,F403
 from .rnn import bidirectional_dynamic_rnn, dynamic_rnn, static_bidirectional_rnn, static_rnn  # noqa: E402,F401
+from .rnn_more import raw_rnn, static_state_saving_rnn  # noqa: E402,F401

@@ -56,6 +56,18 @@ from .hooks import (  # noqa: E402,F401
     StopAtStepHook,
     SummarySaverHook,
 )
+from .init_from_checkpoint import init_from_checkpoint  # noqa: E402,F401
+
+# The rest of TF1's training names (helper tf1more): the FTRL family of optimizers, linear-cosine decay, the
+# _join and maybe_ batchers, ClusterSpec (tf.train's: tinytf/train/cluster_spec.py)
+from .input_joins import (  # noqa: E402,F401
+    batch_join,
+    maybe_batch,
+    maybe_batch_join,
+    maybe_shuffle_batch,
+    maybe_shuffle_batch_join,
+    shuffle_batch_join,
+)
 from .input_pipeline import (  # noqa: E402,F401
     batch,
     input_producer,
@@ -65,6 +77,7 @@ from .input_pipeline import (  # noqa: E402,F401
     slice_input_producer,
     string_input_producer,
 )
+from .linear_cosine_decay import linear_cosine_decay, noisy_linear_cosine_decay  # noqa: E402,F401
 from .monitored_session import (  # noqa: E402,F401
     ChiefSessionCreator,
     MonitoredSession,
@@ -76,4 +89,7 @@ from .monitored_session import (  # noqa: E402,F401
 )
 from .moving_averages import ExponentialMovingAverage  # noqa: E402,F401
 from .queue_runner import QueueRunner, add_queue_runner, start_queue_runners  # noqa: E402,F401
+from .session_manager import SessionManager  # noqa: E402,F401
 from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues  # noqa: E402,F401
+from .tf1_proximal_optimizers import AdagradDAOptimizer, FtrlOptimizer, ProximalAdagradOptimizer  # noqa: E402,F401
+from .train_files import NewCheckpointReader, SaverDef, summary_iterator  # noqa: E402,F401
