@@ -275,3 +275,18 @@ def test_a_flush_thread_error_reaches_the_caller(monkeypatch):
         tf.config.threading.set_intra_op_parallelism_threads(0)
     monkeypatch.undo()
     np.testing.assert_allclose(compiled(*args).numpy(), _products(), rtol=2e-5, atol=1e-3)
+
+
+def test_adjacent_saved_rows_are_joined_without_a_copy():
+    xs = rng.standard_normal((6, 3, 4)).astype(np.float32)
+    dz = [rng.standard_normal((3, 5)).astype(np.float32) for _ in range(6)]
+    for order in (range(6), reversed(range(1, 5))):  # a forward loop's order, a backward loop's
+        order = list(order)
+        a_parts, b_parts = [xs[t] for t in order], [dz[t] for t in order]
+        joined = loop_accumulate._adjacent_rows(a_parts, b_parts)
+        assert joined is not None and np.shares_memory(joined, xs)
+        np.testing.assert_allclose(joined.T @ np.concatenate(b_parts), sum(xs[t].T @ dz[t] for t in order),
+                                   rtol=1e-5, atol=1e-5)
+    assert loop_accumulate._adjacent_rows([xs[0], xs[2]], [dz[0], dz[2]]) is None  # a gap
+    assert loop_accumulate._adjacent_rows([xs[0], xs[0]], [dz[0], dz[1]]) is None  # the same rows twice
+    assert loop_accumulate._adjacent_rows([xs[0], xs[1].copy()], [dz[0], dz[1]]) is None  # another array

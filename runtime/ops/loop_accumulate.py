@@ -123,7 +123,9 @@ def _add_products(acc, terms, transpose_a, transpose_b):
     else:  # sum_i a_i @ b_i == [a_0 a_1 ...] @ [b_0; b_1; ...]: concatenate along the contracted axis
         a_parts, b_parts = [t[0] for t in terms], [t[1] for t in terms]
         terms.clear()  # the kept operands are now held by the two lists alone (the caller's list is this one)
-        a = np.concatenate(a_parts, axis=0 if transpose_a else 1)
+        a = _adjacent_rows(a_parts, b_parts) if transpose_a else None
+        if a is None:
+            a = np.concatenate(a_parts, axis=0 if transpose_a else 1)
         a_parts.clear()  # operands held nowhere else (an RNN's saved states, read once) are freed before b
         b = np.concatenate(b_parts, axis=1 if transpose_b else 0)  # is joined (rnn_unroll's peak: 400 -> see
         b_parts.clear()  # docs/performance.md)
@@ -132,6 +134,33 @@ def _add_products(acc, terms, transpose_a, transpose_b):
         acc.total = loop_matmul(a, b)  # a fresh array: the first product becomes the total
     else:
         _add_product(acc.total, a, b)
+
+
+def _adjacent_rows(a_parts, b_parts):
+    """The rows of `a_parts` joined without a copy, when they lie one after another in one array (an RNN's
+    `xs[t]` for consecutive t, saved states in consecutive rows of a slab stack): a view of that memory, else
+    None. A backward loop hands its steps over last first; then both lists are put in the order of the memory
+    (the same sum, its terms in another order)."""
+    first = a_parts[0]
+    base, step = first.base, first.nbytes
+    if base is None or not first.flags.c_contiguous or first.ndim != 2:
+        return None
+    pointers = []
+    for part in a_parts:
+        if part.base is not base or part.shape != first.shape or part.dtype != first.dtype \
+                or not part.flags.c_contiguous:
+            return None
+        pointers.append(part.__array_interface__["data"][0])
+    if all(q - p == step for p, q in zip(pointers, pointers[1:])):
+        start = first
+    elif all(p - q == step for p, q in zip(pointers, pointers[1:])):
+        a_parts.reverse()
+        b_parts.reverse()
+        start = a_parts[0]
+    else:
+        return None
+    rows, columns = first.shape
+    return np.lib.stride_tricks.as_strided(start, (rows * len(a_parts), columns), start.strides, writeable=False)
 
 
 def _add_product(total, a, b):
