@@ -277,7 +277,8 @@ def test_a_flush_thread_error_reaches_the_caller(monkeypatch):
     np.testing.assert_allclose(compiled(*args).numpy(), _products(), rtol=2e-5, atol=1e-3)
 
 
-def test_adjacent_saved_rows_are_joined_without_a_copy():
+def test_adjacent_saved_rows_are_joined_without_a_copy(monkeypatch):
+    monkeypatch.setattr(loop_accumulate, "ADJACENT_MIN_BYTES", 0)  # small parts are joined by a copy otherwise
     xs = rng.standard_normal((6, 3, 4)).astype(np.float32)
     dz = [rng.standard_normal((3, 5)).astype(np.float32) for _ in range(6)]
     for order in (range(6), reversed(range(1, 5))):  # a forward loop's order, a backward loop's

@@ -42,7 +42,7 @@ def rnn(steps, width=256):
 
 
 def test_lstm_step_saves_into_rows_and_keeps_its_results():
-    work = workloads.lstm_step(steps=6, batch=8, n_in=16, hidden=128)
+    work = workloads.lstm_step(steps=6, batch=16, n_in=16, hidden=128)
     slabs = traced_with(work.fn, work.args, disable_all=False)
     lists = traced_with(work.fn, work.args, disable_all=False, loop_saved_slabs=False)
     assert len(_nodes(slabs, work.args, slab_stack_op)) >= 6  # the gates, tanh(c), h and the previous c
@@ -62,13 +62,13 @@ def test_lstm_step_saves_into_rows_and_keeps_its_results():
 
 
 def test_rows_are_reused_by_later_calls():
-    work = workloads.lstm_step(steps=5, batch=8, n_in=16, hidden=128)
+    work = workloads.lstm_step(steps=5, batch=16, n_in=16, hidden=128)
     slabs = traced_with(work.fn, work.args, disable_all=False)
     for _ in range(4):
         slabs(*work.args)
     pools = _pools(slabs, work.args)
     assert pools and all(len(pool.stacks) == 1 for pool in pools)
-    assert all(pool.nbytes >= 5 * 8 * 128 * 4 for pool in pools)
+    assert all(pool.nbytes >= 5 * 16 * 128 * 4 for pool in pools)
 
 
 def test_a_saved_value_returned_is_not_overwritten_by_the_next_call():
@@ -112,7 +112,7 @@ def test_gradient_matches_finite_differences():
 
 
 def test_concurrent_calls_get_stacks_of_their_own():
-    work = workloads.lstm_step(steps=6, batch=8, n_in=16, hidden=128)
+    work = workloads.lstm_step(steps=6, batch=16, n_in=16, hidden=128)
     slabs = traced_with(work.fn, work.args, disable_all=False)
     expected = _flat(slabs(*work.args))
     lists = _flat(traced_with(work.fn, work.args, disable_all=False, loop_saved_slabs=False)(*work.args))
@@ -136,8 +136,8 @@ def test_concurrent_calls_get_stacks_of_their_own():
 
 @pytest.mark.parametrize("steps", [0, 1, 3])
 def test_few_iterations(steps):
-    run = rnn(steps, width=128)
-    xs = tf.constant(rng.standard_normal((max(steps, 1), 8, 128)).astype(np.float32))
+    run = rnn(steps, width=256)
+    xs = tf.constant(rng.standard_normal((max(steps, 1), 8, 256)).astype(np.float32))
     slabs = traced_with(run, (xs,), disable_all=False)
     lists = traced_with(run, (xs,), disable_all=True)
     for _ in range(2):

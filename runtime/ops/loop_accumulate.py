@@ -33,6 +33,9 @@ FLUSH_ROWS = 256
 # The largest temporary a flush adds its product to the total through (bytes).
 PARTIAL_BYTES = 64 * 1024
 
+# Smaller left operands are joined by a copy (cheaper than finding out that they lie one after another).
+ADJACENT_MIN_BYTES = 8192
+
 # Multiply-adds from which a flush runs on the flush thread (about 0.1 ms on one core here): a hand-off costs
 # tens of microseconds, more on a loaded machine; rnn_unroll's flushes (64x256 @ 256x64) stay on the caller's.
 THREAD_MIN_WORK = 1 << 22
@@ -143,7 +146,7 @@ def _adjacent_rows(a_parts, b_parts):
     (the same sum, its terms in another order)."""
     first = a_parts[0]
     base, step = first.base, first.nbytes
-    if base is None or not first.flags.c_contiguous or first.ndim != 2:
+    if base is None or step < ADJACENT_MIN_BYTES or not first.flags.c_contiguous or first.ndim != 2:
         return None
     pointers = []
     for part in a_parts:
