@@ -57,6 +57,7 @@ class CodeGen:
         self.bound: dict = {}  # id(object) -> its name in the namespace
         self.constants: dict = {}  # (dtype, bytes) -> name, for scalar constants written by fused blocks
         self.plan = None  # the graph's buffer plan (buffer_plan.Plan), when planning is on
+        self.row_targets: dict = {}  # id(tensor) -> the slab row a loop body writes it into
         self.view_names: list = []  # plan view index -> the local name of that arena buffer
 
     # --- names ---------------------------------------------------------------------------------
@@ -102,7 +103,10 @@ class CodeGen:
         self.vars[id(tensor)] = name
 
     def planned(self, tensor):
-        """The name of the arena buffer `tensor` is to be written into, or None."""
+        """The name of the arena buffer (or slab row) `tensor` is to be written into, or None."""
+        row = self.row_targets.get(id(tensor))
+        if row is not None:
+            return row
         if self.plan is None:
             return None
         index = self.plan.views.get(id(tensor))
@@ -128,6 +132,8 @@ class CodeGen:
         assign the outputs to those names; return the output expressions."""
         for placeholder, name in zip(graph.inputs, input_names):
             self.alias(placeholder, name)
+        for value, stack, index in getattr(graph, "slab_rows", ()):  # passes/loop_saved_slabs.py
+            self.row_targets[id(value)] = f"{self.var(stack)}.row({self.var(index)})"
         start = len(self.lines)
         dies_after = _deaths(graph)
         for node in graph.nodes:

@@ -14,6 +14,7 @@ from .passes.fusion import fuse_elementwise
 from .passes.licm import licm
 from .passes.loop_accumulation import accumulate_in_batches
 from .passes.loop_reads import hoist_variable_reads
+from .passes.loop_saved_slabs import plan_saved_slabs
 from .passes.loop_swapped_products import swap_thin_products
 from .passes.prune import prune
 from .passes.recurrent_projection import project_inputs
@@ -38,6 +39,7 @@ PIPELINE = [
     ("loop_invariant_motion", licm),  # compute loop-invariant values once, before the loop
     ("stack_release", release_stacks),  # a backward loop frees what the forward loop saved as it reads it
     ("fusion", fuse_elementwise),  # runs of elementwise ops become one block that reuses buffers
+    ("loop_saved_slabs", plan_saved_slabs),  # what a forward loop saves: rows of buffers kept across calls
     ("buffer_planning", mark_for_buffer_planning),  # intermediates in buffers kept across calls (codegen)
 ]
 PASS_NAMES = [name for name, _ in PIPELINE]

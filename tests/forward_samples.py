@@ -65,6 +65,8 @@ SKIPPED = {
     "gradient_stack_push": "mutates a gradient stack (tests/test_gradients_second_order_loops.py)",
     "gradient_stack_read": "reads a gradient stack (tests/test_gradients_second_order_loops.py)",
     "gradient_stack_take": "made by the stack_release pass only (tests/test_stack_release.py)",
+    "gradient_slab_stack": "made by the loop_saved_slabs pass only (tests/test_loop_saved_slabs.py)",
+    "gradient_slab_push": "made by the loop_saved_slabs pass only (tests/test_loop_saved_slabs.py)",
     "loop_accumulator": "made by the loop_accumulation pass only (tests/test_loop_accumulation.py)",
     "accumulate_matmul": "made by the loop_accumulation pass only (tests/test_loop_accumulation.py)",
     "accumulate_sum": "made by the loop_accumulation pass only (tests/test_loop_accumulation.py)",

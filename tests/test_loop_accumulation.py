@@ -236,3 +236,58 @@ def test_a_float64_sum_of_products_is_added_in_place():
     loop_accumulate._add_product(total, a, b)
     assert total.ctypes.data == before
     np.testing.assert_allclose(total, expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("thread_min_work", [0, 40_000, 10 ** 12])  # all on the flush thread, the later ones, none
+def test_the_flush_thread_gives_the_same_bits(monkeypatch, thread_min_work):
+    fn, args = _loop(TERMS["a^T b"][0]), (tf.constant(XS), tf.constant(DZ))
+    compiled = _compiled(fn, args)
+    monkeypatch.setattr(loop_accumulate, "FLUSH_ROWS", 64)
+    monkeypatch.setattr(loop_accumulate, "THREAD_MIN_WORK", 10 ** 12)
+    tf.config.threading.set_intra_op_parallelism_threads(1)
+    try:
+        here = compiled(*args).numpy()
+    finally:
+        tf.config.threading.set_intra_op_parallelism_threads(0)
+    monkeypatch.setattr(loop_accumulate, "THREAD_MIN_WORK", thread_min_work)
+    tf.config.threading.set_intra_op_parallelism_threads(2)
+    try:
+        for _ in range(3):
+            np.testing.assert_array_equal(compiled(*args).numpy(), here)
+    finally:
+        tf.config.threading.set_intra_op_parallelism_threads(0)
+
+
+def test_a_flush_thread_error_reaches_the_caller(monkeypatch):
+    fn, args = _loop(TERMS["a^T b"][0]), (tf.constant(XS), tf.constant(DZ))
+    compiled = _compiled(fn, args)
+
+    def failing(total, a, b):
+        raise MemoryError("no memory for the product")
+
+    monkeypatch.setattr(loop_accumulate, "THREAD_MIN_WORK", 0)
+    monkeypatch.setattr(loop_accumulate, "_add_product", failing)
+    tf.config.threading.set_intra_op_parallelism_threads(2)
+    try:
+        with pytest.raises(Exception, match="no memory for the product"):
+            compiled(*args)
+    finally:
+        tf.config.threading.set_intra_op_parallelism_threads(0)
+    monkeypatch.undo()
+    np.testing.assert_allclose(compiled(*args).numpy(), _products(), rtol=2e-5, atol=1e-3)
+
+
+def test_adjacent_saved_rows_are_joined_without_a_copy(monkeypatch):
+    monkeypatch.setattr(loop_accumulate, "ADJACENT_MIN_BYTES", 0)  # small parts are joined by a copy otherwise
+    xs = rng.standard_normal((6, 3, 4)).astype(np.float32)
+    dz = [rng.standard_normal((3, 5)).astype(np.float32) for _ in range(6)]
+    for order in (range(6), reversed(range(1, 5))):  # a forward loop's order, a backward loop's
+        order = list(order)
+        a_parts, b_parts = [xs[t] for t in order], [dz[t] for t in order]
+        joined = loop_accumulate._adjacent_rows(a_parts, b_parts)
+        assert joined is not None and np.shares_memory(joined, xs)
+        np.testing.assert_allclose(joined.T @ np.concatenate(b_parts), sum(xs[t].T @ dz[t] for t in order),
+                                   rtol=1e-5, atol=1e-5)
+    assert loop_accumulate._adjacent_rows([xs[0], xs[2]], [dz[0], dz[2]]) is None  # a gap
+    assert loop_accumulate._adjacent_rows([xs[0], xs[0]], [dz[0], dz[1]]) is None  # the same rows twice
+    assert loop_accumulate._adjacent_rows([xs[0], xs[1].copy()], [dz[0], dz[1]]) is None  # another array

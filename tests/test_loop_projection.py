@@ -304,3 +304,42 @@ def test_batched_products_run_on_one_blas_thread(monkeypatch):
     a = np.ones((300, 300), np.float32)  # 27M M*K*N: blas_threads.matmul would run it at BLAS's own count
     np.testing.assert_array_equal(loop_accumulate.loop_matmul(a, a), np.full((300, 300), 300, np.float32))
     assert seen == [1]
+
+
+def _biased_rnn(bias_shape, bias_in_loop=False, steps=7):
+    wx = tf.constant(rng.standard_normal((5, 6)).astype(np.float32))
+    wh = tf.constant(rng.standard_normal((6, 6)).astype(np.float32) * 0.3)
+    b0 = tf.constant(rng.standard_normal(bias_shape).astype(np.float32))
+
+    def run(xs):
+        h = tf.zeros([4, 6])
+        b = b0
+        for t in tf.range(steps):
+            if bias_in_loop:
+                b = b * 0.9  # a loop variable: not foldable
+            h = tf.tanh(xs[t] @ wx + h @ wh + b)
+        return h
+
+    def reference(xs):
+        h, b = np.zeros((4, 6), np.float32), b0.numpy()
+        for t in range(steps):
+            if bias_in_loop:
+                b = b * np.float32(0.9)
+            h = np.tanh(xs[t] @ wx.numpy() + h @ wh.numpy() + b)
+        return h
+
+    return run, reference
+
+
+@pytest.mark.parametrize("bias_shape, bias_in_loop, folded", [((6,), False, True), ((1, 6), False, True),
+                                                              ((4, 6), False, False), ((6,), True, False)])
+def test_a_row_bias_from_outside_the_loop_is_added_once_per_block(bias_shape, bias_in_loop, folded):
+    run, reference = _biased_rnn(bias_shape, bias_in_loop)
+    xs = tf.constant(rng.standard_normal((7, 4, 5)).astype(np.float32))
+    compiled = _compiled(run, (xs,))
+    steps = [n for n in _graph(compiled, (xs,)).walk() if n.op is project_step_op]
+    assert len(steps) == 1 and (len(steps[0].inputs) == 5) == folded
+    for _ in range(2):
+        np.testing.assert_allclose(compiled(xs).numpy(), reference(xs.numpy()), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(compiled(xs).numpy(), traced_with(run, (xs,), disable_all=True)(xs).numpy(),
+                               rtol=1e-5, atol=1e-6)

@@ -31,6 +31,7 @@ from . import (  # noqa: F401
     generator_random,
     gradient_helpers,
     gradient_list,
+    gradient_slab,
     gradient_stack,
     group,
     image_crop_and_resize,

@@ -19,7 +19,7 @@ import itertools
 
 import numpy as np
 
-from .. import blas_threads
+from .. import blas_threads, chunked
 from ..registry import OpDef, register
 from .tensor_array import VARIANT
 
@@ -32,6 +32,13 @@ FLUSH_ROWS = 256
 
 # The largest temporary a flush adds its product to the total through (bytes).
 PARTIAL_BYTES = 64 * 1024
+
+# Smaller left operands are joined by a copy (cheaper than finding out that they lie one after another).
+ADJACENT_MIN_BYTES = 8192
+
+# Multiply-adds from which a flush runs on the flush thread (about 0.1 ms on one core here): a hand-off costs
+# tens of microseconds, more on a loaded machine; rnn_unroll's flushes (64x256 @ 256x64) stay on the caller's.
+THREAD_MIN_WORK = 1 << 22
 
 _uids = itertools.count()
 
@@ -57,13 +64,35 @@ def new_accumulator_uid() -> int:
 class Accumulator:
     """The terms of one loop's sum not yet added (`pending`), and the sum of those that were (`total`)."""
 
-    __slots__ = ("total", "pending", "rows", "limit")
+    __slots__ = ("total", "pending", "rows", "limit", "future")
 
     def __init__(self):
         self.total = None
         self.pending = []
         self.rows = 0
         self.limit = 0  # the pending rows that make the next flush due
+        self.future = None  # the last flush handed to the flush thread
+
+
+def _in_background(acc, work, task, *args) -> None:
+    """Run `task(acc, *args)` after the accumulator's earlier flushes: on the process's one flush thread when the
+    flush has at least THREAD_MIN_WORK multiply-adds (or an earlier one of this accumulator went there) and tinytf
+    may use a second thread (chunked.num_threads()), else now. The flushes are off the loop's critical path
+    (each step's recurrence needs none of them), so on a 2-core machine they run beside the steps after them:
+    the LSTM step's weight-gradient GEMMs are a third of its time. One thread runs every flush in the order
+    they were handed over, so each total gets its products added in the same order: the same bits as running
+    them here."""
+    if acc.future is not None or (work >= THREAD_MIN_WORK and chunked.num_threads() > 1):
+        acc.future = chunked.executor(1, "loop-flush").submit(task, acc, *args)
+    else:
+        task(acc, *args)
+
+
+def _settled(acc) -> None:
+    """Wait for the accumulator's flushes (re-raising what one raised)."""
+    future, acc.future = acc.future, None
+    if future is not None:
+        future.result()
 
 
 def _due(acc) -> bool:
@@ -86,12 +115,20 @@ def _operand(x, transposed):
 
 def _flush_matmul(acc, transpose_a, transpose_b):
     terms, acc.pending, acc.rows = acc.pending, [], 0
+    columns = terms[0][1].shape[0 if transpose_b else 1]
+    _in_background(acc, sum(a.size for a, _ in terms) * columns, _add_products, terms, transpose_a, transpose_b)
+
+
+def _add_products(acc, terms, transpose_a, transpose_b):
     if len(terms) == 1:
         (a, b), = terms
+        terms.clear()
     else:  # sum_i a_i @ b_i == [a_0 a_1 ...] @ [b_0; b_1; ...]: concatenate along the contracted axis
         a_parts, b_parts = [t[0] for t in terms], [t[1] for t in terms]
-        del terms  # the kept operands are now held by the two lists alone
-        a = np.concatenate(a_parts, axis=0 if transpose_a else 1)
+        terms.clear()  # the kept operands are now held by the two lists alone (the caller's list is this one)
+        a = _adjacent_rows(a_parts, b_parts) if transpose_a else None
+        if a is None:
+            a = np.concatenate(a_parts, axis=0 if transpose_a else 1)
         a_parts.clear()  # operands held nowhere else (an RNN's saved states, read once) are freed before b
         b = np.concatenate(b_parts, axis=1 if transpose_b else 0)  # is joined (rnn_unroll's peak: 400 -> see
         b_parts.clear()  # docs/performance.md)
@@ -100,6 +137,33 @@ def _flush_matmul(acc, transpose_a, transpose_b):
         acc.total = loop_matmul(a, b)  # a fresh array: the first product becomes the total
     else:
         _add_product(acc.total, a, b)
+
+
+def _adjacent_rows(a_parts, b_parts):
+    """The rows of `a_parts` joined without a copy, when they lie one after another in one array (an RNN's
+    `xs[t]` for consecutive t, saved states in consecutive rows of a slab stack): a view of that memory, else
+    None. A backward loop hands its steps over last first; then both lists are put in the order of the memory
+    (the same sum, its terms in another order)."""
+    first = a_parts[0]
+    base, step = first.base, first.nbytes
+    if base is None or step < ADJACENT_MIN_BYTES or not first.flags.c_contiguous or first.ndim != 2:
+        return None
+    pointers = []
+    for part in a_parts:
+        if part.base is not base or part.shape != first.shape or part.dtype != first.dtype \
+                or not part.flags.c_contiguous:
+            return None
+        pointers.append(part.__array_interface__["data"][0])
+    if all(q - p == step for p, q in zip(pointers, pointers[1:])):
+        start = first
+    elif all(p - q == step for p, q in zip(pointers, pointers[1:])):
+        a_parts.reverse()
+        b_parts.reverse()
+        start = a_parts[0]
+    else:
+        return None
+    rows, columns = first.shape
+    return np.lib.stride_tricks.as_strided(start, (rows * len(a_parts), columns), start.strides, writeable=False)
 
 
 def _add_product(total, a, b):
@@ -128,13 +192,18 @@ def _accumulate_matmul_kernel(acc, a, b, *, transpose_a, transpose_b):
 
 
 def _flush_sum(acc, axis, keepdims):
-    # sum_t reduce(x_t) == reduce(sum_t x_t): the pending operands are added elementwise into one new array
-    # (not stacked: that array would be as large as all of them) and reduced once
     terms = acc.pending
     acc.pending, acc.rows = [], 0
+    _in_background(acc, 0, _add_sum, terms, axis, keepdims)  # elementwise adds: not worth a hand-off
+
+
+def _add_sum(acc, terms, axis, keepdims):
+    # sum_t reduce(x_t) == reduce(sum_t x_t): the pending operands are added elementwise into one new array
+    # (not stacked: that array would be as large as all of them) and reduced once
     added = np.array(terms[0], copy=True) if len(terms) == 1 else np.add(terms[0], terms[1])
     for x in terms[2:]:
         np.add(added, x, out=added)
+    terms.clear()
     partial = np.sum(added, axis=axis, keepdims=keepdims, dtype=added.dtype)
     if acc.total is None:
         acc.total = np.array(partial)  # a fresh array (np.sum may give a numpy scalar)
@@ -153,12 +222,14 @@ def _accumulate_sum_kernel(acc, x, *, axis, keepdims):
 def _total_matmul_kernel(acc, init, *, transpose_a, transpose_b, shape=None):
     if acc.pending:
         _flush_matmul(acc, transpose_a, transpose_b)
+    _settled(acc)
     return _with_init(acc, init, shape)
 
 
 def _total_sum_kernel(acc, init, *, axis, keepdims, shape=None):
     if acc.pending:
         _flush_sum(acc, axis, keepdims)
+    _settled(acc)
     return _with_init(acc, init, shape)
 
 

@@ -42,10 +42,10 @@ class Projection:
     """One block of projected steps: steps [start, start + len(block)) of `source` times `weights`, in the rows
     of `buffer` (kept for the next block)."""
 
-    __slots__ = ("source", "weights", "start", "block", "buffer")
+    __slots__ = ("source", "weights", "bias", "start", "block", "buffer")
 
     def __init__(self):
-        self.source = self.weights = self.block = self.buffer = None
+        self.source = self.weights = self.bias = self.block = self.buffer = None
         self.start = 0
 
 
@@ -65,7 +65,7 @@ def _free_buffer(projection, rows, columns, dtype):
     return buffer if sys.getrefcount(buffer) <= 3 else None
 
 
-def _project_kernel(projection, source, weights, index, *, transpose_b):
+def _project_kernel(projection, source, weights, index, bias=None, *, transpose_b):
     steps = source.shape[0]
     t = int(index)
     if t < 0:
@@ -74,7 +74,7 @@ def _project_kernel(projection, source, weights, index, *, transpose_b):
         return source[index]  # out of range: the slice's own error, as `source[index] @ weights` would give
     block = projection.block
     if (block is None or projection.source is not source or projection.weights is not weights
-            or not projection.start <= t < projection.start + len(block)):
+            or projection.bias is not bias or not projection.start <= t < projection.start + len(block)):
         down = block is not None and t < projection.start  # the block runs in the loop's direction
         left = t + 1 if down else steps - t  # steps from t to the end of the loop's walk
         # at most half the steps left: what the loop saves grows towards its end, where the blocks get small
@@ -87,7 +87,10 @@ def _project_kernel(projection, source, weights, index, *, transpose_b):
         projection.block = block = None  # the old block's view of the buffer goes before its count is read
         out = _free_buffer(projection, flat.shape[0], w.shape[1], np.result_type(flat, w))
         product = loop_matmul(flat, w, out=out)  # one BLAS thread, as the accumulators' flushes
+        if bias is not None:  # once per block: added to one step's (batch, units) it cost 2.5x a plain add
+            np.add(product, bias, out=product)
         projection.buffer = product
+        projection.bias = bias
         block = product.reshape(stop - start, rows.shape[1], product.shape[-1])
         projection.source, projection.weights, projection.start, projection.block = source, weights, start, block
     return block[t - projection.start]
@@ -97,7 +100,7 @@ def _infer_projection(*args, **attrs):
     return VARIANT, ()
 
 
-def _infer_projected(projection, source, weights, index, *, transpose_b):
+def _infer_projected(projection, source, weights, index, bias=None, *, transpose_b):
     dtype = source.dtype
     columns = weights._shape[0 if transpose_b else 1] if weights._shape is not None else None
     batch = source._shape[1] if source._shape is not None else None
@@ -109,5 +112,5 @@ loop_projection_op = register(OpDef(
     doc="an empty block of projected steps for one run of a loop (made by the recurrent_projection pass)"))
 project_step_op = register(OpDef(
     "project_step", _project_kernel, _infer_projected, differentiable=False, foldable=False,
-    doc="source[index] @ weights, read from a block of steps projected by one GEMM"))
+    doc="source[index] @ weights (+ bias), read from a block of steps projected by one GEMM"))
 

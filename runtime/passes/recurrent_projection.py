@@ -8,7 +8,8 @@ loop; the loop_variable_reads pass makes a weight variable read in the loop one.
 rewritten: `xs[t]` with one scalar index and nothing else, xs of fully known rank-3 shape, a rank-2 `w`,
 float32 or float64, no transposed left operand. The block also computes steps the loop may never reach (a loop
 that stops early pays for at most one block of them); the products are those of the per-step GEMMs up to
-floating-point rounding."""
+floating-point rounding. A row-vector bias the loop does not change, added to the projection's sum with the
+recurrent product (`xs[t] @ wx + h @ wh + b`), is added to each block instead (_fold_biases)."""
 
 from __future__ import annotations
 
@@ -18,9 +19,10 @@ from ..graph import Graph, subgraphs
 from ..ops.control import while_op
 from ..ops.linalg import matmul_op
 from ..ops.loop_projection import loop_projection_op, new_projection_uid, project_step_op
+from ..ops.math import add_op
 from ..ops.strided_slice import strided_slice_op
 from ..ops.tensor_array import VARIANT
-from .rewrite import make_node, replace_all_uses, set_nodes
+from .rewrite import make_node, replace_all_uses, set_nodes, use_counts
 
 
 def project_inputs(graph: Graph) -> Graph:
@@ -81,4 +83,38 @@ def _rewrite_loop(graph, loop) -> list:
     if made:
         set_nodes(body, nodes)
         replace_all_uses(body, mapping)
+        unchanged = {id(p) for p, out in zip(body.inputs[:n_vars], body.outputs[:n_vars]) if out is p}
+        _fold_biases(body, captured | unchanged)
     return made
+
+
+def _fold_biases(body, invariant) -> None:
+    """`(project_step + q) + b`, with `b` a vector the loop does not change, becomes `project_step(..., b) + q`: the
+    bias is added once per block of steps (a row vector broadcast over one step's 32x512 took 16 us where a
+    same-shaped add took 6, 50 times per LSTM call). The sum's terms are added in another order."""
+    uses = use_counts(body)
+    producers = {id(t): n for n in body.nodes for t in n.outputs}
+    mapping = {}
+    for node in body.nodes:
+        if node.op is not add_op:
+            continue
+        for inner, bias in (node.inputs, node.inputs[::-1]):
+            add = producers.get(id(inner))
+            if add is None or add.op is not add_op or uses.get(id(inner), 0) != 1 or id(bias) not in invariant:
+                continue
+            step = next((t for t in add.inputs if t.node.op is project_step_op and len(t.node.inputs) == 4
+                         and uses.get(id(t), 0) == 1), None)
+            if step is None or not _row_vector(bias, step) or node.outputs[0]._shape != add.outputs[0]._shape:
+                continue
+            step.node.inputs = [*step.node.inputs, bias]
+            mapping[id(node.outputs[0])] = inner
+            uses[id(inner)] = 2  # not folded twice
+            break
+    replace_all_uses(body, mapping)
+
+
+def _row_vector(bias, step) -> bool:
+    """Whether `bias` broadcasts over the rows of `step` only: shape (units,) or (1, units), the same dtype."""
+    shape, units = bias._shape, step._shape[-1] if step._shape else None
+    return (bias.dtype is step.dtype and shape is not None and units is not None
+            and tuple(shape) in ((units,), (1, units)))

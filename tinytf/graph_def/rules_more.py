@@ -1089,6 +1089,9 @@ UNEXPORTED = {
        "GEMMs after the loop): optimizer-internal, and no TF op keeps Python references"
        for name in ("loop_accumulator", "accumulate_matmul", "accumulate_sum", "accumulated_matmul",
                     "accumulated_sum")},
+    **{name: "a gradient stack of the loop_saved_slabs pass (a forward loop's saved values in rows of buffers kept "
+       "across calls): optimizer-internal; TF writes its accumulators as TensorLists"
+       for name in ("gradient_slab_stack", "gradient_slab_push")},
     **{name: "a block of input projections of the recurrent_projection pass (steps projected by one GEMM, kept "
        "in a Python object for the loop's next steps): optimizer-internal; TF writes StridedSlice and MatMul"
        for name in ("loop_projection", "project_step")},
