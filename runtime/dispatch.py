@@ -239,17 +239,10 @@ def convert_inputs(inputs, hint_from_tensors: bool):
                 hint = x.dtype
                 break
         else:
-            # no tensor among them: the first value's dtype is the others' (tf.maximum(0., [1, -1]) is float32,
-            # tf.multiply(float64_array, 42) is float64), as TF's eager argument matching does; a value that
-            # cannot take it keeps its own (and the op then reports the mismatch)
-            first = convert_to_tensor(inputs[0])
-            out = [first]
-            for x in inputs[1:]:
-                try:
-                    out.append(convert_to_tensor(x, first.dtype))
-                except (TypeError, ValueError):
-                    out.append(convert_to_tensor(x))
-            return out
+            if not any(isinstance(x, (np.ndarray, np.generic)) for x in inputs):
+                # Python values only: the first one's dtype is the others' (tf.maximum(0., [1, -1]) is float32)
+                first = convert_to_tensor(inputs[0])
+                return [first] + [convert_to_tensor(x, first.dtype) for x in inputs[1:]]
     out = []
     for x in inputs:
         if isinstance(x, Tensor):

@@ -52,22 +52,3 @@ def p_mixed_numpy_and_tensor_arithmetic(tf):
     except Exception as e:  # noqa: BLE001
         out.append(type(e).__name__)
     return out
-
-
-@program
-def p_operands_without_tensors_take_the_first_ones_dtype(tf):
-    """No tensor among an op's operands: the first value's dtype is the others' (TF's eager argument matching):
-    `tf.math.multiply(float64_array, 42)` is float64 (the "customization basics" tutorial's first cells)."""
-    cases = [lambda: tf.math.multiply(np.ones((2,), np.float64), 42), lambda: tf.math.multiply(42, np.full((2,), 1.5)),
-             lambda: tf.add(np.ones(2, np.float32), np.full(2, 1.5)), lambda: tf.maximum(0, np.array([1.5, -2.5])),
-             lambda: tf.add([1.5, 2.5], np.array([1, 2])), lambda: tf.pow(np.array([1.5]), 2),
-             lambda: tf.where([True, False], np.array([1.5, 2.5]), 0), lambda: tf.add(np.array([1, 2]), [1.5, 2.5]),
-             lambda: tf.add([1, 2], [1.5, 2.5])]
-    out = []
-    for case in cases:
-        try:
-            v = case()
-            out.append([v.dtype.name, v.numpy().tolist()])
-        except Exception as e:  # noqa: BLE001 - the class is compared
-            out.append(type(e).__name__)
-    return out

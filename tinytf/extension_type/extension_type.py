@@ -13,15 +13,16 @@ from ..composite import CompositeTensor
 from . import fields as field_rules
 from . import structure
 from .registry import register
-from .spec import IN_CONSTRUCTOR, BatchableExtensionTypeSpec, ExtensionTypeSpec, make_spec_class
+from .spec import IN_CONSTRUCTOR, BatchableExtensionTypeSpec, ExtensionTypeSpec, FrozenFields, make_spec_class
 
 _CACHED_SPEC = "_tf_extension_type_cached_type_spec"
 
 
-class ExtensionType(CompositeTensor):
+class ExtensionType(FrozenFields, CompositeTensor):
     """Base class for TensorFlow extension types: declare fields with type annotations."""
 
     _tf_spec_base = ExtensionTypeSpec
+    _frozen_kind = "ExtensionType"
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -63,21 +64,9 @@ class ExtensionType(CompositeTensor):
     def __validate__(self):
         """Checks run after construction (fields already converted); subclasses may override it."""
 
-    # Immutability -----------------------------------------------------------------------------------------
-
-    def __setattr__(self, name, value):
-        if IN_CONSTRUCTOR in self.__dict__ and any(f.name == name for f in self._tf_extension_type_fields()):
-            self.__dict__[name] = value
-        else:
-            raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom constructor of "
-                                 "ExtensionType.")
-
-    def __delattr__(self, name):
-        if IN_CONSTRUCTOR in self.__dict__ and any(f.name == name for f in self._tf_extension_type_fields()):
-            del self.__dict__[name]
-        else:
-            raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom constructor of "
-                                 "ExtensionType.")
+    @classmethod
+    def _fields(cls) -> list:  # FrozenFields' view of the fields
+        return cls._tf_extension_type_fields()
 
     # Printing and comparing -------------------------------------------------------------------------------
 

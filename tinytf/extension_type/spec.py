@@ -24,10 +24,35 @@ def new_instance(cls, values: dict):
     return obj
 
 
-class ExtensionTypeSpec(TypeSpec):
+class FrozenFields:
+    """Fields that only a constructor may set (TF's immutability for extension types and their specs)."""
+
+    __slots__ = ()
+    _frozen_kind = ""
+
+    @classmethod
+    def _fields(cls) -> list:
+        raise NotImplementedError
+
+    def _check_mutable(self, name):
+        if IN_CONSTRUCTOR not in self.__dict__ or not any(f.name == name for f in self._fields()):
+            raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom constructor of "
+                                 f"{self._frozen_kind}.")
+
+    def __setattr__(self, name, value):
+        self._check_mutable(name)
+        self.__dict__[name] = value
+
+    def __delattr__(self, name):
+        self._check_mutable(name)
+        del self.__dict__[name]
+
+
+class ExtensionTypeSpec(FrozenFields, TypeSpec):
     """Base class of every `<ExtensionType>.Spec`."""
 
     value_type = None  # the ExtensionType class, set on each generated Spec class
+    _frozen_kind = "ExtensionTypeSpec"
 
     @classmethod
     def _fields(cls):
@@ -83,20 +108,6 @@ class ExtensionTypeSpec(TypeSpec):
                 merged[f.name] = m
             result = new_instance(type(self), merged)
         return result
-
-    def __setattr__(self, name, value):
-        if IN_CONSTRUCTOR in self.__dict__ and any(f.name == name for f in self._fields()):
-            self.__dict__[name] = value
-        else:
-            raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom constructor of "
-                                 "ExtensionTypeSpec.")
-
-    def __delattr__(self, name):
-        if IN_CONSTRUCTOR in self.__dict__ and any(f.name == name for f in self._fields()):
-            del self.__dict__[name]
-        else:
-            raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom constructor of "
-                                 "ExtensionTypeSpec.")
 
     def __validate__(self):
         """Checks after construction; a Spec class may override it."""

@@ -164,6 +164,7 @@ def install_elementwise_apis(root) -> None:
     values of RaggedTensor arguments, as TF's ragged dispatch makes them."""
     from ..elementwise_apis import BINARY, UNARY
 
+    wrapped = {}  # id(original) -> its one wrapper: tf.math.softsign stays tf.nn.softsign
     for path in UNARY + BINARY:
         *parents, name = path.split(".")
         module = root
@@ -172,8 +173,15 @@ def install_elementwise_apis(root) -> None:
             if module is None:
                 break
         fn = getattr(module, name, None) if module is not None else None
-        if callable(fn) and not isinstance(fn, type):
-            setattr(module, name, dispatching(fn, operands=1 if path in UNARY else 2))
+        if callable(fn) and not isinstance(fn, type) and not getattr(fn, "_ragged_dispatch", False):
+            wrapper = wrapped.setdefault(id(fn), (fn, dispatching(fn, operands=1 if path in UNARY else 2)))[1]
+            setattr(module, name, wrapper)
+    for module in (root, root.math, root.nn, root.strings, root.image, root.bitwise, root.dtypes, root.io,
+                   root.debugging):  # the same function under other names gets the same wrapper
+        for attr, value in list(vars(module).items()):
+            entry = wrapped.get(id(value))
+            if entry is not None and entry[0] is value:
+                setattr(module, attr, entry[1])
 
 
 def install(*modules) -> None:

@@ -6,10 +6,11 @@ from __future__ import annotations
 from tinytf.runtime import dtypes
 from tinytf.runtime.dispatch import convert_to_tensor
 from tinytf.runtime.ops import sparse as kernels
+from tinytf.runtime.ops.array import ones_like, zeros_like
 from tinytf.runtime.ops.array import shape as _shape
 from tinytf.runtime.ops.indexing import gather, gather_nd, where
 from tinytf.runtime.ops.linalg import matmul as _matmul
-from tinytf.runtime.ops.math import multiply, not_equal, truediv
+from tinytf.runtime.ops.math import cast, greater, multiply, not_equal, truediv
 from tinytf.runtime.ops.reduce import reduce_max as _reduce_max
 from tinytf.runtime.ops.reduce import reduce_sum as _reduce_sum
 from tinytf.runtime.tensor import Tensor
@@ -68,15 +69,30 @@ def reduce_sum(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=
     """`tf.sparse.reduce_sum`: the sum of the entries over `axis` (a dense tensor, or sparse when asked)."""
     sp = _require_sparse(sp_input, "tf.sparse.reduce_sum")
     result = _reduce_sum(to_dense(sp), axis, keepdims=bool(keepdims))
-    return from_dense(result) if output_is_sparse else result
+    return _groups_with_entries(sp, result, axis, keepdims) if output_is_sparse else result
 
 
 def reduce_max(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=None):
-    """`tf.sparse.reduce_max`: the max over the present entries (absent entries count as missing, not 0)."""
+    """`tf.sparse.reduce_max`: the max over the present entries (absent entries count as missing, not 0); a
+    group with no entry is 0 in the dense result and absent from the sparse one, as TF's kernels give it."""
     sp = _require_sparse(sp_input, "tf.sparse.reduce_max")
     lowest = sp.dtype.np.type(sp.dtype.min) if not sp.dtype.is_floating else sp.dtype.np.type("-inf")
     result = _reduce_max(to_dense(sp, lowest), axis, keepdims=bool(keepdims))
-    return from_dense(result) if output_is_sparse else result
+    if output_is_sparse:
+        return _groups_with_entries(sp, result, axis, keepdims)
+    return where(_has_entries(sp, axis, keepdims), result, zeros_like(result))
+
+
+def _has_entries(sp: SparseTensor, axis, keepdims):
+    """Whether each group of a reduction over `axis` holds at least one entry of `sp`."""
+    present = SparseTensor._make(sp.indices, ones_like(sp.values, dtype=dtypes.int32), sp.dense_shape, sp._shape)
+    return greater(_reduce_sum(to_dense(present), axis, keepdims=bool(keepdims)), 0)
+
+
+def _groups_with_entries(sp: SparseTensor, result, axis, keepdims) -> SparseTensor:
+    """The reduction's sparse form: one entry per group that held entries (a sum of 0 included)."""
+    indices = where(_has_entries(sp, axis, keepdims))
+    return SparseTensor._make(indices, gather_nd(result, indices), cast(_shape(result), dtypes.int64), result._shape)
 
 
 def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None) -> Tensor:

@@ -11,6 +11,7 @@ import numpy as np
 from tinytf.runtime import nest, numpy_errors, shapes
 from tinytf.runtime.check import check_graph
 from tinytf.runtime.codegen import build_entry, compile_graph
+from tinytf.runtime.dispatch import to_numpy
 from tinytf.runtime.errors import FailedPreconditionError, InvalidArgumentError
 from tinytf.runtime.graph import Capture, Node, SymbolicTensor, subgraphs
 from tinytf.runtime.graph import Graph as _IRGraph
@@ -75,7 +76,8 @@ class Session:
             if len({id(t) for t in fed}) != len(fed):
                 raise ValueError("feed_dict feeds the same tensor twice (by the tensor and by its name)")
             plan = self._plans[key] = _RunPlan(self.graph, flat, fed, self._values)
-        results = iter(plan.run(values))
+        results = iter([_string_scalar(v) if i in plan.string_outputs else v
+                        for i, v in enumerate(plan.run(values))])
         out = []
         for asked, fetch in zip(requested, flat):
             assigned = getattr(asked, "_v1_variable", None)
@@ -250,6 +252,11 @@ _MISS = object()  # a fast entry's answer when the call's feeds are not the ones
 _UNSET = UNSET  # (runtime/ops/state.py: var_is_initialized reads it)
 
 
+def _string_scalar(value):
+    """A fetched string tensor's value: bytes for a scalar (a 0-d object array inside), the array otherwise."""
+    return value[()] if value.__class__ is np.ndarray and value.ndim == 0 else value
+
+
 def _fast_entry(plan, fetches, feeds, fed):
     """A generated function for a repeated `Session.run` of the same fetches: it returns `_MISS` unless the
     feed_dict has exactly the keys it was made for, checks each fed array's class, dtype and shape against its
@@ -281,6 +288,8 @@ def _fast_entry(plan, fetches, feeds, fed):
         lines.append(f"_out = _run([{', '.join(names)}])")
         outputs = [f"_out[{i}]" for i in range(len(compiled.outputs))]
         compiled = _NO_BODY
+    outputs = [f"_bytes({o})" if i in plan.string_outputs else o for i, o in enumerate(outputs)]
+    scope["_bytes"] = _string_scalar
     kind = type(fetches)
     result = {list: f"[{', '.join(outputs)}]", tuple: f"({', '.join(outputs)}{',' if len(outputs) == 1 else ''})"}
     epilogue = [f"return {result.get(kind, outputs[0] if outputs else 'None')}"]
@@ -316,8 +325,9 @@ def _value_of(variable):
 
 
 def _feed_value(tensor, value):
-    if tensor.dtype.is_string:
-        array = np.asarray(value, dtype=object)
+    if tensor.dtype.is_string:  # text fed as str becomes bytes, as TF stores every string
+        array = np.asarray(to_numpy(value.numpy() if hasattr(value, "numpy") else value, tensor.dtype)[0],
+                           dtype=object)
     elif type(value) is np.ndarray and value.dtype == tensor.dtype.np:
         array = value
     else:
@@ -364,6 +374,8 @@ class _RunPlan:
             bound_inputs.append(placeholder)
         run.inputs = list(fed) + bound_inputs
         run.outputs = [f for f in fetches if isinstance(f, SymbolicTensor)]
+        # a string scalar comes back as bytes, as TF's Session gives it (the graph holds a 0-d object array)
+        self.string_outputs = {i for i, t in enumerate(run.outputs) if t.dtype.is_string}
         self._store = store
         self._variables, self._reads = _variables_used(run)
         optimized = optimize(run, optimizer_options(), check_graph if check_graphs() else None)
