@@ -112,15 +112,22 @@ def _dispatching(fn, root, signature):
     return wrapper
 
 
+_WRAPPERS: dict = {}  # id(binding) -> (binding, its dispatching wrapper): one wrapper per function object
+
+
 def _install(root, signature) -> None:
-    """Put a dispatching wrapper over every binding of `root` in tinytf's public modules."""
+    """Put a dispatching wrapper over every binding of `root` in tinytf's public modules; a function bound under
+    two names (tf.math.softsign, tf.nn.softsign) keeps one object."""
     for name, module in list(sys.modules.items()):
         if module is None or not name.startswith("tinytf") or name.startswith("tinytf.runtime"):
             continue
         for attr, value in list(vars(module).items()):
             if callable(value) and not isinstance(value, type) and _root(value) is root and \
                     getattr(value, "_tf_type_dispatch_root", None) is not root:
-                setattr(module, attr, _dispatching(value, root, signature))
+                entry = _WRAPPERS.get(id(value))
+                if entry is None or entry[0] is not value:
+                    entry = _WRAPPERS[id(value)] = (value, _dispatching(value, root, signature))
+                setattr(module, attr, entry[1])
 
 
 def _register(api, target_fn, signatures, kind) -> None:
