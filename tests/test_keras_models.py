@@ -183,3 +183,13 @@ def test_subclass_passing_itself_to_model_init_is_refused_as_keras_3_refuses_it(
 
     with pytest.raises(TypeError, match=r"Layer.__init__\(\) takes 1 positional argument but 2 were given"):
         Wrapped()
+
+
+def test_a_layer_with_a_function_initializer_saves(tmp_path):
+    """`Dense(kernel_initializer=tf.random.normal)` (TF's "TensorFlow basics" guide) saves: a plain function is
+    written in Keras 3's function form instead of failing on get_config."""
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, kernel_initializer=tf.random.normal)])
+    config = model.layers[0].get_config()["kernel_initializer"]
+    assert config["class_name"] == "function" and config["registered_name"] == "function"
+    model.save(str(tmp_path / "m.keras"))
+    assert (tmp_path / "m.keras").exists()

@@ -52,9 +52,9 @@ def sparse_rows(value) -> list:
     """The rows of a sparse value along its first dimension (unbatch, from_tensor_slices): each keeps the
     dense shape of the whole without its first dimension, as TF's unbatch does."""
     indices, values, dense_shape = value
-    indices = np.asarray(indices).reshape(len(values), -1)
     if len(dense_shape) == 0:
         raise ValueError("Unbatching a sparse tensor is only supported for rank >= 1")
+    indices = np.asarray(indices).reshape(len(values), len(dense_shape))  # (0, rank) for a batch with no entry
     inner = np.asarray(dense_shape[1:], np.int64)
     first = indices[:, 0]
     rows = []

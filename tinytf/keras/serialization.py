@@ -11,6 +11,9 @@ def serialize(obj, module: str):
     """The Keras 3 dict of an object with get_config (None stays None)."""
     if obj is None:
         return None
+    if not hasattr(obj, "get_config") and callable(obj):  # a plain function (kernel_initializer=tf.random.normal)
+        return {"module": "builtins", "class_name": "function", "config": getattr(obj, "__name__", repr(obj)),
+                "registered_name": "function"}  # Keras 3's form for functions
     return {"module": module, "class_name": type(obj).__name__, "config": obj.get_config(),
             "registered_name": None}
 
