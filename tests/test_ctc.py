@@ -96,11 +96,14 @@ def test_beam_search_with_a_wide_beam_finds_the_best_labelling():
 
 def test_a_keras_model_learns_with_the_ctc_loss():
     keras = tf.keras
+    # seeded: unseeded, the initial weights followed whatever ran before, and 15 epochs sometimes fell short;
+    # with 30 epochs every seed of 0-7 converges (loss 7.0-8.2 -> 0.04-0.07)
+    keras.utils.set_random_seed(0)
     x = np.tile(np.eye(10, dtype=np.float32), (16, 1, 1))  # each frame knows its position
     y = np.tile([[1, 2, 0]], (16, 1))
     model = keras.Sequential([keras.Input((10, 10)), keras.layers.Dense(4)])
     model.compile(optimizer=keras.optimizers.Adam(0.1), loss=keras.losses.CTC())
-    history = model.fit(x, y, epochs=15, batch_size=8, verbose=0)
+    history = model.fit(x, y, epochs=30, batch_size=8, verbose=0)
     assert history.history["loss"][-1] < 0.1 * history.history["loss"][0]
     decoded, _ = keras.ops.ctc_decode(model.predict(x[:2], verbose=0), [10, 10])
     assert decoded.numpy()[0, :, :2].tolist() == [[1, 2], [1, 2]]
