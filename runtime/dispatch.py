@@ -239,10 +239,11 @@ def convert_inputs(inputs, hint_from_tensors: bool):
                 hint = x.dtype
                 break
         else:
-            if not any(isinstance(x, (np.ndarray, np.generic)) for x in inputs):
-                # Python values only: the first one's dtype is the others' (tf.maximum(0., [1, -1]) is float32)
-                first = convert_to_tensor(inputs[0])
-                return [first] + [convert_to_tensor(x, first.dtype) for x in inputs[1:]]
+            # no tensor among them: the first value's dtype is the others', as TF's eager argument matching:
+            # tf.maximum(0., [1, -1]) is float32, tf.multiply(float64_array, 42) float64, a later numpy array is
+            # cast (tf.add(int_array, float_array) truncates), a Python float into an integer dtype a TypeError
+            first = convert_to_tensor(inputs[0])
+            return [first] + [convert_to_tensor(x, first.dtype) for x in inputs[1:]]
     out = []
     for x in inputs:
         if isinstance(x, Tensor):
@@ -252,6 +253,21 @@ def convert_inputs(inputs, hint_from_tensors: bool):
         else:
             out.append(convert_to_tensor(x))
     return out
+
+
+def convert_with_first_as_hint(x, y):
+    """TF's tf.add and tf.matmul: `x` converts as it is, `y` takes x's dtype where it can (a numpy array is cast,
+    a Python int list becomes floats) and keeps its own where it cannot (a Python float for an int32 x), so a
+    mismatch reaches the op, which raises InvalidArgumentError: `int_tensor + 2.5` and `tf.add(2, float_variable)`
+    fail as in TF, where `int_tensor * 2.5` is a TypeError of the conversion (`convert_inputs`)."""
+    if not isinstance(x, Tensor):
+        x = convert_to_tensor(x)
+    if isinstance(y, Tensor):
+        return x, y
+    try:
+        return x, convert_to_tensor(y, x.dtype)
+    except (TypeError, ValueError):
+        return x, convert_to_tensor(y)
 
 
 # --- describing inputs in messages ----------------------------------------------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import blas_threads, dtypes, shapes
-from ..dispatch import apply, convert_inputs, convert_to_tensor
+from ..dispatch import apply, convert_inputs, convert_to_tensor, convert_with_first_as_hint
 from ..errors import InvalidArgumentError
 from ..registry import OpDef, register
 from ..tensor import Tensor
@@ -130,7 +130,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     `adjoint_*` is the same as `transpose_*`. `output_type` casts the inputs first (e.g. int8 -> int32)."""
     if transpose_a and adjoint_a or transpose_b and adjoint_b:
         raise ValueError("tf.linalg.matmul: only one of transpose_a and adjoint_a (or _b) can be True")
-    a, b = convert_inputs((a, b), True)
+    a, b = convert_with_first_as_hint(a, b)  # as TF's math_ops.matmul
     if output_type is not None:
         a, b = cast(a, output_type), cast(b, output_type)
     attrs = {"transpose_a": bool(transpose_a or adjoint_a), "transpose_b": bool(transpose_b or adjoint_b)}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..dispatch import NO_ATTRS, apply, convert_inputs, convert_to_tensor
+from ..dispatch import NO_ATTRS, apply, convert_inputs, convert_to_tensor, convert_with_first_as_hint
 from ..errors import InvalidArgumentError, UnimplementedError, at_user_line
 from ..naming import FUNCTION
 from ..registry import OpDef, register
@@ -202,14 +202,24 @@ def _binary_wrapper(op, default=None):
     return wrapper
 
 
-add = _binary_wrapper(add_op, FUNCTION)
+def _add_wrapper(default=None):
+    """tf.add and `x + y`: the second operand takes the first's dtype where it can (TF's math_ops.add)."""
+    def add(x, y, name=None):
+        return apply(add_op, convert_with_first_as_hint(x, y), NO_ATTRS, default if name is None else name)
+
+    add.__doc__ = "Elementwise add, with numpy broadcasting."
+    return add
+
+
+add = _add_wrapper(FUNCTION)
 subtract = _binary_wrapper(subtract_op, FUNCTION)
 multiply = _binary_wrapper(multiply_op, FUNCTION)
 floordiv = _binary_wrapper(floordiv_op)
 floormod = _binary_wrapper(floormod_op, FUNCTION)
 pow = _binary_wrapper(pow_op, FUNCTION)
 # What the operators call (x + y): the same ops under the operators' node names (`add`, `sub`, `mul`)
-add_operator = _binary_wrapper(add_op)
+add_operator = _add_wrapper()
+add_reflected_operator = _binary_wrapper(add_op)  # `2.5 + int_tensor`: TF converts 2.5 to int32 (a TypeError)
 subtract_operator = _binary_wrapper(subtract_op)
 multiply_operator = _binary_wrapper(multiply_op)
 floormod_operator = _binary_wrapper(floormod_op)

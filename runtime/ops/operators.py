@@ -176,7 +176,7 @@ def install():
     or_ = _logical_or_bitwise(m.logical_or, lambda x, y: m.binary(m.bitwise_or_op, x, y))
     xor_ = _logical_or_bitwise(m.logical_xor, lambda x, y: m.binary(m.bitwise_xor_op, x, y))
     T.__add__ = _fast_binary(operator.add, m.add_operator)
-    T.__radd__ = _fast_binary(_reflected(operator.add), _swap(m.add_operator))
+    T.__radd__ = _fast_binary(_reflected(operator.add), _swap(m.add_reflected_operator))
     T.__sub__ = _fast_binary(operator.sub, m.subtract_operator)
     T.__rsub__ = _fast_binary(_reflected(operator.sub), _swap(m.subtract_operator))
     T.__mul__ = _fast_binary(operator.mul, m.multiply_operator)

@@ -330,7 +330,8 @@ def add_n(inputs, name=None):
     """The elementwise sum of a list of tensors of one shape and dtype."""
     if isinstance(inputs, Tensor) or not isinstance(inputs, (list, tuple)) or not inputs:
         raise ValueError("tf.math.add_n: inputs must be a non-empty list of tensors")
-    return apply(add_n_op, convert_inputs(list(inputs), True), name=name)
+    # each converts as it is (TF: tf.add_n([tensor_f32, 1]) is a dtype mismatch, [tensor_f32, [1., 2.]] is not)
+    return apply(add_n_op, convert_inputs(list(inputs), False), name=name)
 
 
 def _clip_kernel(x, low, high):

@@ -17,9 +17,6 @@ KNOWN_DIFFERENCES.update({
     "print_to_string_io":
         "tinytf's tf.print writes to any object with write() (its own tests print to io.StringIO); TensorFlow "
         "accepts only sys.stdout/sys.stderr, logging functions and 'file://' paths and raises ValueError",
-    "int_tensor_plus_integral_float":
-        "int32 tensor + Python float: TF raises InvalidArgumentError from the AddV2 kernel (but TypeError for *); "
-        "tinytf raises TypeError from the conversion for every operator",
 })
 
 

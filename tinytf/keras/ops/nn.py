@@ -89,7 +89,8 @@ def leaky_relu(x, negative_slope=0.2):
 def hard_sigmoid(x):
     """relu6(x + 3) / 6."""
     x = _activation_input(x)
-    return tf.nn.relu6(x + 3.0) / 6.0
+    # the constants take x's dtype first, as Keras' TF backend writes it (an int32 x is a TypeError there)
+    return tf.nn.relu6(x + tf.constant(3.0, x.dtype)) / tf.constant(6.0, x.dtype)
 
 
 def hard_silu(x):
