@@ -10,6 +10,7 @@ from .passes.conv_backprop_pair import pair_conv_backprops
 from .passes.conv_epilogue import fuse_conv_epilogues
 from .passes.conv_transpose_backprop import pair_transpose_backprops
 from .passes.cse import cse
+from .passes.debug_strip import strip_debug_ops
 from .passes.fusion import fuse_elementwise
 from .passes.licm import licm
 from .passes.loop_accumulation import accumulate_in_batches
@@ -24,6 +25,7 @@ from .passes.stack_release import release_stacks
 
 # The pipeline, in order. Each entry: (option name, pass function).
 PIPELINE = [
+    ("debug_stripper", strip_debug_ops),  # off unless asked (TF's default): check_numerics, Assert, print go
     ("simplification", simplify),  # x*1, -(-x), transpose(transpose(x)), cond on a constant, ...
     ("constant_folding", constant_fold),  # run kernels on constant inputs now (size-capped)
     ("common_subexpression", cse),  # one node per distinct (op, inputs, attrs)
@@ -43,6 +45,7 @@ PIPELINE = [
     ("buffer_planning", mark_for_buffer_planning),  # intermediates in buffers kept across calls (codegen)
 ]
 PASS_NAMES = [name for name, _ in PIPELINE]
+OFF_BY_DEFAULT = frozenset({"debug_stripper"})
 
 
 def optimize(graph, options=None, check=None):
@@ -52,7 +55,7 @@ def optimize(graph, options=None, check=None):
         return graph
     graph = clone_graph(graph)  # passes edit in place; the traced graph stays as it was
     for name, run in PIPELINE:
-        if options.get(name, True):
+        if options.get(name, name not in OFF_BY_DEFAULT):
             graph = run(graph)
             if check is not None:
                 check(graph)

@@ -80,7 +80,8 @@ def test_matmul_errors_name_the_shapes():
     with pytest.raises(tf.errors.InvalidArgumentError, match="matmul: the batch dimensions of .* cannot be"):
         tf.matmul(rand(2, 2, 3), rand(3, 3, 4))
     with pytest.raises(tf.errors.InvalidArgumentError, match="matmul: inputs must have the same dtype"):
-        tf.matmul(rand(2, 3), rand(3, 2, dtype=np.float64))
+        tf.matmul(tf.constant(rand(2, 3)), tf.constant(rand(3, 2, dtype=np.float64)))
+    assert tf.matmul(rand(2, 3), rand(3, 2, dtype=np.float64)).dtype is tf.float32  # a numpy operand is cast (TF)
     with pytest.raises(tf.errors.InvalidArgumentError, match="matmul: .*does not support dtype bool"):
         tf.matmul(np.ones((2, 2), bool), np.ones((2, 2), bool))
     with pytest.raises(ValueError, match="only one of transpose_a and adjoint_a"):

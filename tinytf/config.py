@@ -22,7 +22,7 @@ from tinytf.config_devices import (  # noqa: F401
 )
 from tinytf.config_devices import threading_options as threading  # noqa: F401
 from tinytf.runtime import context
-from tinytf.runtime.optimize import PASS_NAMES
+from tinytf.runtime.optimize import OFF_BY_DEFAULT, PASS_NAMES
 
 run_eagerly = False  # read on every tf.function call: a module global is the cheapest lookup
 # While tf.summary.trace_on is active: called with (ConcreteFunction, leaves) on each tf.function call (calls
@@ -86,16 +86,60 @@ def restore_optimizer_options(saved: dict) -> None:
     _optimizer.update(saved)
 
 
+# TF's option names (Grappler's RewriterConfig, in its order): each maps onto the tinytf passes doing that job;
+# the others (layout, host pinning, plugins, ...) have nothing to switch here and are only reported back
+_TF_OPTIONS = ("layout_optimizer", "constant_folding", "shape_optimization", "remapping", "arithmetic_optimization",
+               "dependency_optimization", "loop_optimization", "function_optimization", "debug_stripper",
+               "disable_model_pruning", "scoped_allocator_optimization", "pin_to_host_optimization",
+               "implementation_selector", "auto_mixed_precision", "use_plugin_optimizers", "disable_meta_optimizer",
+               "auto_mixed_precision_onednn_bfloat16", "auto_mixed_precision_mkl")
+_TF_OPTION_PASSES = {
+    "constant_folding": ("constant_folding",),
+    "arithmetic_optimization": ("simplification", "common_subexpression"),
+    "remapping": ("conv_epilogue", "relu_pool_gradient"),
+    "loop_optimization": ("loop_invariant_motion", "stack_release"),
+    "debug_stripper": ("debug_stripper",),
+}
+_tf_options: dict = {}  # what the program set under TF's names, as get_experimental_options reports it
+
+
 class optimizer:
-    """`tf.config.optimizer`: per-pass switches, like TF's set_experimental_options."""
+    """`tf.config.optimizer`: per-pass switches, under TF's option names (constant_folding, debug_stripper,
+    arithmetic_optimization, disable_meta_optimizer, ...) or tinytf's own pass names (fusion, buffer_planning...)."""
 
     @staticmethod
     def set_experimental_options(options: dict) -> None:
-        for name, enabled in options.items():
-            if name not in PASS_NAMES and name != "disable_all":
-                raise ValueError(f"unknown optimizer pass {name!r}; known passes: {', '.join(PASS_NAMES)}")
-            _optimizer[name] = bool(enabled)
+        for name, value in options.items():
+            if name == "min_graph_nodes":
+                _tf_options[name] = int(value)
+            elif name == "disable_model_pruning":
+                _tf_options[name] = bool(value)
+                _optimizer["pruning"] = not value
+            elif name == "disable_meta_optimizer":
+                _tf_options[name] = bool(value)
+                _optimizer["disable_all"] = bool(value)
+            elif name in _TF_OPTIONS:
+                _tf_options[name] = bool(value)
+                for pass_name in _TF_OPTION_PASSES.get(name, ()):
+                    _optimizer[pass_name] = bool(value)
+            elif name in PASS_NAMES or name == "disable_all":
+                _optimizer[name] = bool(value)
+            # else: TF ignores an option name it does not know, and so does tinytf
 
     @staticmethod
     def get_experimental_options() -> dict:
-        return dict(_optimizer)
+        out = {}
+        for name in _TF_OPTIONS:
+            if name == "disable_meta_optimizer":
+                out[name] = bool(_optimizer.get("disable_all", False))
+            elif name == "disable_model_pruning":
+                out[name] = not _optimizer.get("pruning", True)
+            elif name in _tf_options:
+                out[name] = _tf_options[name]
+        if "min_graph_nodes" in _tf_options:
+            out["min_graph_nodes"] = _tf_options["min_graph_nodes"]
+        for name, value in _optimizer.items():  # tinytf's own switches, where they differ from the default
+            default = name in OFF_BY_DEFAULT or name == "disable_all"
+            if value != (not default):
+                out.setdefault(name, value)
+        return out

@@ -203,7 +203,10 @@ class Function:
         """The ConcreteFunction for these arguments (tensors, TensorSpecs or Python values), tracing if needed."""
         if self._input_signature is not None:
             if args or kwargs:  # TF: the one trace of the signature, if these arguments fit it
-                return self._signature_concrete(nest.flatten(self._canonical(args, kwargs)))[0]
+                leaves = nest.flatten(self._canonical(args, kwargs))
+                if any(isinstance(x, TensorSpec) for x in leaves):
+                    return self._signature_concrete_for_specs(leaves)
+                return self._signature_concrete(leaves)[0]
             args = tuple(self._input_signature)
         structure = self._canonical(args, kwargs)
         key = call_key(structure)
@@ -335,6 +338,20 @@ class Function:
                       for x, s in zip(leaves, specs)]
         concrete._check_call(leaves, called_directly=False)
         return concrete, leaves
+
+    def _signature_concrete_for_specs(self, leaves):
+        """get_concrete_function(TensorSpec(...)) of a function with an input_signature: its one trace when each
+        spec is one the signature's spec covers (TF's TypeError otherwise)."""
+        specs = expand_leaves(tuple(self._input_signature))
+        for x, spec in zip(leaves, specs):
+            if isinstance(x, TensorSpec) and not (x.dtype == spec.dtype and x.shape.is_subtype_of(spec.shape)):
+                raise TypeError(f"Binding inputs to tf.function failed due to `Can not cast {x!r} to {spec!r}`. "
+                                f"Received args: {tuple(leaves)!r} for signature: {tuple(specs)!r}.")
+        if len(leaves) != len(specs):
+            raise TypeError(f"{self._name}: {len(leaves)} arguments given, its input_signature has {len(specs)}")
+        if not self._concrete:
+            self.get_concrete_function()
+        return self._concrete[0]
 
     def _lookup(self, key):
         """The exact trace, or else the most specific cached trace that generalizes this call."""

@@ -1,6 +1,7 @@
 """Constant folding: a pure node whose inputs are all constants is run now, by calling its registered
 kernel, and replaced by constants. Shapes known statically fold too (`tf.shape(x)` of a [2, 3] x).
-Results above SIZE_CAP elements are left unfolded, so large constants are never materialized."""
+Results above SIZE_CAP elements, and larger than every constant they read, are left unfolded, so folding never
+materializes a constant larger than one the program already holds (tf.fill, tf.tile of small values stay ops)."""
 
 from __future__ import annotations
 
@@ -49,7 +50,10 @@ def _fold(node, size_cap):
     except Exception:  # noqa: BLE001 - a kernel that fails now must fail at run time, where it is reported
         return None
     results = [result] if len(node.outputs) == 1 else list(result)
-    if any(np.size(r) > size_cap for r in results):
+    # a result no larger than the largest constant it reads adds no memory that is not already there (the chain
+    # of matmuls of one constant in TF's graph-optimization guide folds); others above the cap stay unfolded
+    cap = max(size_cap, max((np.size(v) for v in inputs), default=0))
+    if any(np.size(r) > cap for r in results):
         return None
     return [_as_dtype(r, t.dtype) for r, t in zip(results, node.outputs)]
 
