@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from .scopes import name_scope
+from .trackable_structures import wrap
 from .variables import Variable
 
 # Called as hook(module) after a module gets an attribute. tinytf.train registers the deferred restoration
@@ -16,6 +17,8 @@ class Module:
     """Tracks variables and submodules assigned to its attributes (also inside lists, tuples and dicts)."""
 
     def __setattr__(self, name, value):
+        if not name.startswith("_"):
+            value = wrap(value)  # TF's ListWrapper / DictWrapper: changes to them reach deferred restores
         object.__setattr__(self, name, value)
         for hook in attribute_hooks:
             hook(self)

@@ -15,6 +15,8 @@ from tinytf.runtime.dtypes import int64
 from tinytf.runtime.errors import NotFoundError
 
 from ..module import attribute_hooks as module_attribute_hooks
+from ..trackable_structures import mutation_hooks as structure_mutation_hooks
+from ..trackable_structures import wrap
 from ..scopes import init_scope
 from ..variables import Variable
 from . import trackable
@@ -40,6 +42,13 @@ class Checkpoint:
                                  f"issue.")
             setattr(self, name, value)
         self._save_counter = None
+
+    def __setattr__(self, name, value):
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+            return
+        object.__setattr__(self, name, wrap(value))  # TF's ListWrapper / DictWrapper
+        restore_pending(self)  # a restore may be waiting for this attribute
 
     def _checkpoint_children(self):
         items = [(k, v) for k, v in vars(self).items() if not k.startswith("_")]
@@ -294,3 +303,4 @@ class InitializationOnlyStatus:
 
 
 module_attribute_hooks.append(restore_pending)
+structure_mutation_hooks.append(restore_pending)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from tensorboard.compat.proto import trackable_object_graph_pb2
 
 from ..module import Module
+from ..trackable_structures import DictWrapper, ListWrapper
 from ..variables import Variable
 
 VALUE_ATTRIBUTE = "VARIABLE_VALUE"
@@ -22,7 +23,7 @@ OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 
 
 def is_trackable(value) -> bool:
-    if isinstance(value, (Variable, Module)) or hasattr(value, "_checkpoint_children"):
+    if isinstance(value, (Variable, Module, ListWrapper, DictWrapper)) or hasattr(value, "_checkpoint_children"):
         return True
     if isinstance(value, dict):
         return any(is_trackable(v) for v in value.values())
