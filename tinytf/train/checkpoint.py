@@ -15,9 +15,9 @@ from tinytf.runtime.dtypes import int64
 from tinytf.runtime.errors import NotFoundError
 
 from ..module import attribute_hooks as module_attribute_hooks
+from ..scopes import init_scope
 from ..trackable_structures import mutation_hooks as structure_mutation_hooks
 from ..trackable_structures import wrap
-from ..scopes import init_scope
 from ..variables import Variable
 from . import trackable
 from .bundle import BundleReader, write_bundle
