@@ -68,6 +68,7 @@ class ConcreteFunction:
         # The compiled call: the numpy values of the graph's tensor arguments (variables as themselves) in,
         # wrapped results out, captures bound inside; one Python frame (runtime/entry.py).
         self._run = self.build_entry("run", self._compiled.params[:self._n_args], [], {})
+        self._atomic = None  # inference_fn, made when asked
 
     # --- construction ---------------------------------------------------------------------------------
     def _bind_captures(self, graph):
@@ -229,6 +230,15 @@ class ConcreteFunction:
             elif (PYTHON_VALUE, leaf) != k and k[0] != OBJECT:
                 raise TypeError(f"ConcreteFunction {self.name}: argument {i} was traced with the Python value "
                                 f"{k[1]!r}, but was called with {leaf!r}")
+
+    @property
+    def inference_fn(self):
+        """TF's AtomicFunction of this trace: the graph called with its flat tensor arguments."""
+        if self._atomic is None:
+            from .atomic_function import AtomicFunction
+
+            self._atomic = AtomicFunction(self)
+        return self._atomic
 
     # --- descriptions ------------------------------------------------------------------------------------
     @property
