@@ -230,3 +230,18 @@ def test_lookup_table_initializer_reads_the_dataset_once(tmp_path):
                                       "?")
     os.remove(path)  # the table holds its entries: the file is no longer needed
     assert table.lookup(tf.constant(["y", "q"])).numpy().tolist() == [b"Y", b"?"]
+
+
+def test_tf_record_writer_inside_a_function_writes_when_it_runs(tmp_path, passes):
+    path = str(tmp_path / "out.tfrecord")
+    writer = E.TFRecordWriter(path)
+
+    @tf.function
+    def write(n):
+        writer.write(tf.data.Dataset.range(n).map(lambda x: tf.strings.as_string(x)))
+
+    assert not os.path.exists(path)  # nothing written while tracing
+    write(tf.constant(3, tf.int64))
+    assert list(tf.data.TFRecordDataset(path).as_numpy_iterator()) == [b"0", b"1", b"2"]
+    write(tf.constant(5, tf.int64))  # the same trace, the call's count
+    assert list(tf.data.TFRecordDataset(path).as_numpy_iterator()) == [b"0", b"1", b"2", b"3", b"4"]

@@ -159,3 +159,14 @@ def test_snapshot_inside_a_function_reads_its_second_pass(tmp_path, passes):
 
     assert int(twice()) == 30 * 100 + 30
     assert len(os.listdir(tmp_path / passes)) == 1
+
+
+def test_save_inside_a_function_saves_each_call_its_dataset(tmp_path, passes):
+    @tf.function
+    def save(n, where):
+        tf.data.Dataset.range(n).map(lambda x: x * 2).save(str(tmp_path / where))
+
+    save(tf.constant(3, tf.int64), "a")
+    save(tf.constant(5, tf.int64), "b")
+    assert [int(x) for x in tf.data.Dataset.load(str(tmp_path / "a"))] == [0, 2, 4]
+    assert [int(x) for x in tf.data.Dataset.load(str(tmp_path / "b"))] == [0, 2, 4, 6, 8]

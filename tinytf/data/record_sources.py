@@ -18,6 +18,7 @@ from ..io.tfrecord import TFRecordWriter as _FileWriter
 from ..tensor_spec import TensorSpec
 from .dataset import DatasetV2
 from .experimental_transforms import _TypeName
+from .graph_effects import when_run
 from .readers import FileReaderDataset
 from .sources import as_int
 from .structure import ElementError
@@ -141,13 +142,15 @@ class TFRecordWriter:
             raise TypeError(f"Invalid `dataset`. Expected a`dataset` that produces scalar `tf.string` elements, but "
                             f"got a dataset which produces elements with shapes {_shape_text(shape)} and types "
                             f"{types!r}.")
+        return when_run(self._write, dataset)
+
+    def _write(self, dataset) -> None:
         with _FileWriter(self._filename, TFRecordOptions(self._compression)) as writer:
             for item in dataset._flat_iter():
                 if type(item) is ElementError:
                     raise item.error
                 record = item[0]
                 writer.write(record[()] if isinstance(record, np.ndarray) else record)  # a 0-d string array
-        return None
 
 
 def _shape_text(shape) -> str:

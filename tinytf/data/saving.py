@@ -25,6 +25,7 @@ from ..io.tfrecord import TFRecordOptions, TFRecordWriter, read_records
 from ..tensor_spec import TensorSpec
 from .dataset import AUTOTUNE, DatasetV2, UnaryDataset, dataset_methods
 from .functions import TracedFunction
+from .graph_effects import when_run
 from .structure import DatasetSpec, ElementError
 from .symbolic import lifted_tensors, with_bound_functions
 
@@ -205,12 +206,17 @@ def save(dataset, path, compression=None, shard_func=None, checkpoint_args=None)
     spec = dataset._spec_inside
     _dense_specs(spec, "save")
     compression = _compression(compression, "save")
-    _, shard_of = _sharder(dataset, shard_func)
-    os.makedirs(path, exist_ok=True)
-    _write_spec(path, spec)
-    for _ in write_elements(dataset._flat_iter(), path, spec, compression, shard_of):
-        pass
-    return None
+    traced, shard_of = _sharder(dataset, shard_func)
+
+    def write(dataset):
+        os.makedirs(path, exist_ok=True)
+        _write_spec(path, spec)
+        for _ in write_elements(dataset._flat_iter(), path, spec, compression, shard_of):
+            pass
+    if traced is not None and traced.lifted:
+        raise ValueError("save: a `shard_func` reading a tf.function's tensors is not supported; pass it the "
+                         "values through the dataset's elements")
+    return when_run(write, dataset)
 
 
 # --- reading -------------------------------------------------------------------------------------------------
