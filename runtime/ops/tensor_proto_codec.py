@@ -60,7 +60,7 @@ def decode(proto, dtype) -> np.ndarray:
         raise ValueError(f"a TensorProto of shape {list(shape)} has an unknown dimension")
     count = int(np.prod(shape, dtype=np.int64))
     if dtype.is_string:
-        values = list(proto.string_val)
+        values = list(proto.string_val) if not proto.tensor_content else _string_content(proto.tensor_content, count)
         array = np.empty(count, dtype=object)
         for i in range(count):
             array[i] = values[min(i, len(values) - 1)] if values else b""
@@ -82,6 +82,27 @@ def decode(proto, dtype) -> np.ndarray:
         fill = flat[-1] if flat.size else np.zeros((), dtype.np)[()]
         flat = np.concatenate([flat, np.full(count - flat.size, fill, dtype=dtype.np)])
     return flat[:count].reshape(shape)
+
+
+def _string_content(content: bytes, count: int) -> list:
+    """Strings packed in tensor_content (TF's AsProtoTensorContent, as tf.data snapshots write them): the
+    varint lengths of all of them, then their bytes one after another."""
+    lengths, at = [], 0
+    for _ in range(count):
+        shift = n = 0
+        while True:
+            byte = content[at]
+            at += 1
+            n |= (byte & 0x7F) << shift
+            shift += 7
+            if not byte & 0x80:
+                break
+        lengths.append(n)
+    out = []
+    for n in lengths:
+        out.append(bytes(content[at:at + n]))
+        at += n
+    return out
 
 
 def data_dtype(enum: int):

@@ -76,3 +76,174 @@ bucket_by_sequence_length = _transformation("bucket_by_sequence_length")
 def rejection_resample(class_func, target_dist, initial_dist=None, seed=None):
     """`tf.data.experimental.rejection_resample(...)`: the transformation for Dataset.apply."""
     return lambda dataset: dataset.rejection_resample(class_func, target_dist, initial_dist, seed)
+
+
+# --- tf.data.experimental's own transformations, sources, tables and utilities (experimental_*.py,
+# record_sources.py, lookup_tables.py, saving.py hold them; the small compositions are here) ---------------
+from .experimental_transforms import (  # noqa: E402, F401
+    Reducer,
+    assert_cardinality,
+    dense_to_sparse_batch,
+    group_by_reducer,
+    pad_to_cardinality,
+)
+from .iterator import Iterator as _Iterator  # noqa: E402
+from .lookup_tables import DatasetInitializer, index_table_from_dataset, table_from_dataset  # noqa: E402, F401
+from .options import (  # noqa: E402, F401
+    AutotuneAlgorithm,
+    AutotuneOptions,
+    DistributeOptions,
+    ExternalStatePolicy,
+    OptimizationOptions,
+)
+from .random_access import at  # noqa: E402, F401
+from .record_sources import SqlDataset, TFRecordWriter  # noqa: E402, F401
+from .saving import load, save, snapshot  # noqa: E402, F401
+from .symbolic import as_variant as _as_variant  # noqa: E402
+from .symbolic import from_variant as _from_variant  # noqa: E402
+
+
+def get_structure(dataset_or_iterator):
+    """`tf.data.experimental.get_structure(d)`: the element spec of a dataset or an iterator."""
+    if isinstance(dataset_or_iterator, (DatasetV2, _Iterator)):
+        return dataset_or_iterator.element_spec
+    raise TypeError(f"Invalid `dataset_or_iterator`. `dataset_or_iterator` must be a `tf.data.Dataset` or "
+                    f"tf.data.Iterator object, but got {type(dataset_or_iterator)}.")
+
+
+def get_next_as_optional(iterator):
+    """`tf.data.experimental.get_next_as_optional(it)`: `it.get_next_as_optional()`."""
+    return iterator.get_next_as_optional()
+
+
+def map_and_batch(map_func, batch_size, num_parallel_batches=None, drop_remainder=False, num_parallel_calls=None):
+    """`tf.data.experimental.map_and_batch(...)`: map then batch (TF fuses them; the elements are the same)."""
+    if num_parallel_batches is not None and num_parallel_calls is not None:
+        raise ValueError(f"`map_and_batch` allows only one of `num_parallel_batches` and `num_parallel_calls` to be "
+                         f"set, but `num_parallel_batches` was set to {num_parallel_batches} and "
+                         f"`num_parallel_calls` as set to {num_parallel_calls}.")
+    if num_parallel_batches is not None:
+        num_parallel_calls = num_parallel_batches * batch_size if isinstance(batch_size, int) else AUTOTUNE
+    return lambda dataset: _named(dataset.map(map_func, num_parallel_calls).batch(batch_size, drop_remainder),
+                                  "_MapAndBatchDataset")
+
+
+def _named(dataset, tf_name):
+    """The last stage of a composition, printed with the name of TF's fused dataset."""
+    dataset._tf_name = tf_name
+    return dataset
+
+
+def parallel_interleave(map_func, cycle_length, block_length=1, sloppy=False, buffer_output_elements=None,
+                        prefetch_input_elements=None):
+    """`tf.data.experimental.parallel_interleave(...)`: interleave with parallel calls; `sloppy` lets elements
+    come in the order they are ready (deterministic=False)."""
+    return lambda dataset: _named(dataset.interleave(map_func, cycle_length, block_length,
+                                                     num_parallel_calls=cycle_length, deterministic=not sloppy),
+                                  "ParallelInterleaveDataset")
+
+
+def shuffle_and_repeat(buffer_size, count=None, seed=None):
+    """`tf.data.experimental.shuffle_and_repeat(...)`: shuffle (reshuffled each epoch) then repeat."""
+    return lambda dataset: _named(dataset.shuffle(buffer_size, seed).repeat(count), "_ShuffleAndRepeatDataset")
+
+
+def copy_to_device(target_device, source_device="/cpu:0"):
+    """`tf.data.experimental.copy_to_device(...)`: tinytf has one device, the CPU; its elements already are
+    where a copy would put them, so the dataset is the same (as TF's copy from CPU to CPU)."""
+    from .transforms import OptionsDataset
+
+    _check_cpu(target_device, "copy_to_device")
+    return lambda dataset: _named(OptionsDataset(dataset, None), "_CopyToDeviceDataset")
+
+
+def prefetch_to_device(device, buffer_size=None):
+    """`tf.data.experimental.prefetch_to_device(...)`: on the CPU, TF's prefetch."""
+    _check_cpu(device, "prefetch_to_device")
+    return lambda dataset: dataset.prefetch(AUTOTUNE if buffer_size is None else buffer_size)
+
+
+def _check_cpu(device, what):
+    """A device name's type ("/cpu:0", "/device:CPU:0", "/job:localhost/.../device:GPU:1") must be the CPU."""
+    for part in str(device).split("/"):
+        fields = part.split(":")
+        kind = fields[1] if fields[0].lower() == "device" and len(fields) > 1 else fields[0]
+        if fields[0].lower() in ("job", "replica", "task", ""):
+            continue
+        if kind.upper() != "CPU":
+            raise ValueError(f"{what}: tinytf runs on the CPU only; there is no device {device!r}")
+
+
+def enable_debug_mode():
+    """`tf.data.experimental.enable_debug_mode()`: parallel stages run sequentially and deterministically (the
+    user functions of tinytf's pipelines already run in order, element by element). ValueError in a graph."""
+    from tinytf.runtime.context import state
+
+    from . import debug_mode
+
+    if state.graph is not None:
+        raise ValueError("`enable_debug_mode() is only supported in eager mode.")
+    debug_mode.enabled = True
+
+
+def to_variant(dataset):
+    """`tf.data.experimental.to_variant(dataset)`: the scalar tf.variant tensor that stands for the dataset
+    (the component tf.function passes it as)."""
+    return _as_variant(dataset)
+
+
+def from_variant(variant, structure):
+    """`tf.data.experimental.from_variant(variant, structure)`: the dataset a variant tensor stands for."""
+    return _from_variant(structure, variant)
+
+
+def parse_example_dataset(features, num_parallel_calls=1, deterministic=None):
+    """`tf.data.experimental.parse_example_dataset(features, ...)`: a dataset of batches of serialized Examples
+    parsed into dicts of features (tf.io.parse_example on each batch)."""
+    from ..io.parsing import parse_example
+
+    if features is None:
+        raise ValueError("Argument `features` is required, but not specified.")
+
+    def apply(dataset):
+        spec = dataset.element_spec
+        if not (hasattr(spec, "dtype") and spec.dtype.is_string and spec.shape.rank == 1):
+            raise TypeError(f"Input dataset should be a dataset of vectors of strings. Instead it is `{spec}`.")
+        parallel = None if num_parallel_calls == 1 else num_parallel_calls
+        return dataset.map(lambda serialized: parse_example(serialized, features), parallel, deterministic)
+    return apply
+
+
+def make_batched_features_dataset(file_pattern, batch_size, features, reader=None, label_key=None, reader_args=None,
+                                  num_epochs=None, shuffle=True, shuffle_buffer_size=10000, shuffle_seed=None,
+                                  prefetch_buffer_size=None, reader_num_threads=None, parser_num_threads=None,
+                                  sloppy_ordering=False, drop_final_batch=False):
+    """`tf.data.experimental.make_batched_features_dataset(...)`: batches of parsed Examples (feature dicts, and
+    the label apart when `label_key` is given) from the files matching `file_pattern`, as TF composes it:
+    list_files, interleave of `reader`, shuffle, repeat, batch, parse, prefetch."""
+    from .readers import TFRecordDataset
+
+    reader = TFRecordDataset if reader is None else reader
+    reader_num_threads = 1 if reader_num_threads is None else reader_num_threads
+    parser_num_threads = 2 if parser_num_threads is None else parser_num_threads
+    prefetch_buffer_size = AUTOTUNE if prefetch_buffer_size is None else prefetch_buffer_size
+    reader_args = [] if reader_args is None else reader_args
+    dataset = DatasetV2.list_files(file_pattern, shuffle=shuffle, seed=shuffle_seed)
+    dataset = dataset.interleave(lambda filename: reader(filename, *reader_args), cycle_length=reader_num_threads,
+                                 block_length=1, num_parallel_calls=reader_num_threads,
+                                 deterministic=not sloppy_ordering)
+    spec = dataset.element_spec
+    if isinstance(spec, tuple) and len(spec) == 2 and all(s.dtype.is_string for s in spec):
+        dataset = dataset.map(lambda _, v: v)  # (key, value) records: the Example is the value
+    if shuffle:
+        dataset = dataset.shuffle(shuffle_buffer_size, shuffle_seed)
+    if num_epochs != 1:
+        dataset = dataset.repeat(num_epochs)
+    dataset = dataset.batch(batch_size, drop_remainder=drop_final_batch or num_epochs is None)
+    dataset = dataset.apply(parse_example_dataset(features, num_parallel_calls=parser_num_threads))
+    if label_key:
+        if label_key not in features:
+            raise ValueError(f"The `label_key` provided ({label_key}) must be one of the `features` keys: "
+                             f"{features.keys()}.")
+        dataset = dataset.map(lambda x: (x, x.pop(label_key)))
+    return dataset.prefetch(prefetch_buffer_size)

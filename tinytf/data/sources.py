@@ -132,6 +132,9 @@ class TensorDataset(DatasetV2):
         yield self._values
 
 
+_INT64_MAX = (1 << 63) - 1
+
+
 class RangeDataset(DatasetV2):
     """range(stop), range(start, stop), range(start, stop, step), as int64 by default."""
 
@@ -149,7 +152,8 @@ class RangeDataset(DatasetV2):
         super().__init__(TensorSpec((), self._dtype))
 
     def _cardinality(self):
-        return len(self._range)
+        n = len(self._range)
+        return INFINITE if n == _INT64_MAX else n  # TF counts a range of 2**63 - 1 elements as infinite
 
     def _flat_iter(self):
         kind = self._dtype.np.type

@@ -16,6 +16,7 @@ from tinytf.runtime.context import state as context
 from tinytf.runtime.errors import FailedPreconditionError, InvalidArgumentError
 
 from ..tensor_spec import TensorSpec
+from . import debug_mode
 from .autoshard import SHARD_HINT
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, DatasetV2, UnaryDataset, dataset_methods
 from .functions import TracedDatasetFunction, TracedFunction, python_function
@@ -62,7 +63,7 @@ class MapDataset(UnaryDataset):
 
     def _flat_iter(self):
         fn = self._function
-        if self._parallel:
+        if self._parallel and not debug_mode.enabled:  # enable_debug_mode: sequential, in order
             deterministic = self._deterministic
             if deterministic is None:
                 deterministic = self.options().deterministic is not False
@@ -309,7 +310,7 @@ class RepeatDataset(UnaryDataset):
     def _cardinality(self):
         n = self._input._cardinality()
         if self._count < 0:
-            return 0 if n == 0 else (INFINITE if n != UNKNOWN else UNKNOWN)
+            return 0 if n == 0 else INFINITE  # TF: a forever repeat of an unknown count is infinite too
         return n * self._count if n >= 0 else n if self._count else 0
 
     def _flat_iter(self):
