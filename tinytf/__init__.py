@@ -134,3 +134,11 @@ __all__ = ["Tensor", "TensorShape", "TensorSpec", "Variable", "Module", "Functio
 
 # tf.queue: TF's queues, which TF1 input pipelines fill from QueueRunner threads (tinytf/queue)
 from . import queue  # noqa: E402,F401
+
+# isort: split
+# tf.feature_column and tf.compat.v1.feature_column (helper featcol): imported last, since the columns' defaults
+# are tinytf's dtypes
+from . import feature_column  # noqa: E402,F401
+from .feature_column import v1 as _feature_column_v1  # noqa: E402
+
+compat.v1.feature_column = _feature_column_v1
