@@ -6,6 +6,7 @@ import collections
 
 import tinytf as _tf
 
+from ..compat.v1.variable_scope import enclosing_tf1_graph
 from .base import CategoricalColumn, IdWeightPair, dtype_text, to_sparse_dropping, with_values
 
 
@@ -106,13 +107,36 @@ def _vocabulary_lookup(sparse, keys, dtype, default_value, num_oov_buckets, colu
     else:
         _check_compatible(column, sparse.dtype, column.key)
         values, key_dtype = sparse.values, _tf.string
-    initializer = _tf.lookup.KeyValueTensorInitializer(
-        _tf.constant(keys, key_dtype), _tf.range(len(keys), dtype=_tf.int64))
-    if num_oov_buckets:
-        table = _tf.lookup.StaticVocabularyTable(initializer, num_oov_buckets, lookup_key_dtype=key_dtype)
-    else:
-        table = _tf.lookup.StaticHashTable(initializer, default_value)
-    return with_values(sparse, table.lookup(values))
+    return with_values(sparse, _vocabulary_table(tuple(keys), key_dtype, default_value, num_oov_buckets)
+                       .lookup(values))
+
+
+_EAGER_TABLES: dict = {}  # vocabulary -> its table, made once outside any graph and reused (see below)
+
+
+def _vocabulary_table(keys, key_dtype, default_value, num_oov_buckets):
+    """The lookup table of a vocabulary, made once and kept alive as long as code reads it: in a TF1 graph, one
+    per graph, held by the graph; eagerly and in tf.function, one eager table, held here (a table made inside a
+    trace would be freed with the trace while the traced code still reads it)."""
+    def make():
+        initializer = _tf.lookup.KeyValueTensorInitializer(_tf.constant(list(keys), key_dtype),
+                                                           _tf.range(len(keys), dtype=_tf.int64))
+        if num_oov_buckets:
+            return _tf.lookup.StaticVocabularyTable(initializer, num_oov_buckets, lookup_key_dtype=key_dtype)
+        return _tf.lookup.StaticHashTable(initializer, default_value)
+
+    cache_key = (keys, key_dtype.name, default_value, num_oov_buckets)
+    graph = enclosing_tf1_graph()
+    if graph is not None:
+        tables = graph.__dict__.setdefault("_feature_column_tables", {})
+        if cache_key not in tables:
+            tables[cache_key] = make()
+        return tables[cache_key]
+    table = _EAGER_TABLES.get(cache_key)
+    if table is None:
+        with _tf.init_scope():
+            table = _EAGER_TABLES[cache_key] = make()
+    return table
 
 
 class VocabularyListCategoricalColumn(CategoricalColumn, collections.namedtuple(

@@ -23,10 +23,14 @@ def _shape_tuple(shape, key) -> tuple:
 def _default_tuple(default_value, dtype, shape, key):
     if default_value is None:
         return None
+    import numpy as np
+    flat = np.asarray(default_value).ravel().tolist()
+    if dtype.is_integer and not all(isinstance(v, int) for v in flat):
+        raise TypeError(f"default_value must be compatible with dtype. default_value: {default_value}, dtype: "
+                        f"{dtype_text(dtype)}, key: {key}")
     if isinstance(default_value, (int, float)) and not isinstance(default_value, bool):
         return (default_value,) * math.prod(shape) if len(shape) == 1 else \
             _nested_fill(default_value, shape)
-    import numpy as np
     array = np.asarray(default_value)
     if array.shape != shape:
         raise ValueError(f"The shape of default_value must be equal to given shape. default_value: "

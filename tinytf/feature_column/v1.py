@@ -14,7 +14,7 @@ import math
 
 import tinytf as _tf
 
-from ..compat.v1.variable_scope import get_variable, variable_scope
+from ..compat.v1.variable_scope import enclosing_tf1_graph, get_variable, variable_scope
 from . import (  # noqa: F401
     bucketized_column,
     categorical_column_with_hash_bucket,
@@ -48,9 +48,14 @@ class _ScopedVariables:
         variable = get_variable(name, shape=shape, dtype=dtype, initializer=initializer,
                                 trainable=self._trainable and trainable)
         self._made[(column, name)] = variable
-        if self._cols_to_vars is not None:
+        # TF lists a column's variables from the graph's GLOBAL_VARIABLES collection: eagerly it stays empty.
+        if self._cols_to_vars is not None and (enclosing_tf1_graph() is not None or column == "bias"):
             self._cols_to_vars.setdefault(column, []).append(variable)
         return variable
+
+    def register(self, column) -> None:
+        if self._cols_to_vars is not None:
+            self._cols_to_vars.setdefault(column, [])
 
     def get_variable(self, column, name):
         return self._made[(column, name)]
@@ -111,6 +116,7 @@ def input_layer(features, feature_columns, weight_collections=None, trainable=Tr
     with variable_scope(None, default_name="input_layer"):
         for column in columns:
             with variable_scope(None, default_name=getattr(column, "var_scope_name", column.name)):
+                state.register(column)
                 column.create_state(state)
                 tensor = _flat(column.get_dense_tensor(cache, state), column)
             outputs.append(tensor)
@@ -137,6 +143,7 @@ def linear_model(features, feature_columns, units=1, sparse_combiner="sum", weig
     with variable_scope(None, default_name="linear_model"):
         for column in columns:
             with variable_scope(None, default_name=column.name):
+                state.register(column)
                 sums.append(_weighted_sum(column, cache, state, units, sparse_combiner))
         _check_batch_sizes(columns, sums)
         bias = state.create_variable("bias", "bias_weights", [units], _tf.float32, _tf.zeros_initializer())
