@@ -104,7 +104,8 @@ def p_train_checkpoint_view_docs(tf):
         matched, only_ckpt, only_live = view.diff(holder2)
         tview = tf.train.TrackableView(root)
         return [view.children(0), {i: view.children(i) for i in view.descendants()},
-                {k: (v.numpy().tolist() if hasattr(v, "numpy") else _kind(v)) for k, v in match.items() if k != 0}, sorted(matched) == sorted(match), only_ckpt,
+                {k: (v.numpy().tolist() if hasattr(v, "numpy") else _kind(v)) for k, v in match.items() if k != 0},
+                sorted(matched) == sorted(match), only_ckpt,
                 [v.numpy().tolist() for v in only_live if hasattr(v, "numpy")],
                 sorted(tview.children(root)), len(tview.descendants()),
                 [v.numpy().tolist() for v in tview.descendants() if hasattr(v, "numpy")],
