@@ -138,7 +138,7 @@ from . import queue  # noqa: E402,F401
 # isort: split
 # tf.feature_column and tf.compat.v1.feature_column (helper featcol): imported last, since the columns' defaults
 # are tinytf's dtypes
-from . import feature_column  # noqa: E402,F401
+from . import feature_column, test  # noqa: E402,F401
 from .feature_column import v1 as _feature_column_v1  # noqa: E402
 
 compat.v1.feature_column = _feature_column_v1

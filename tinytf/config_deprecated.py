@@ -4,22 +4,12 @@ function, on the "tensorflow" logger, naming the caller's line) the first time e
 
 from __future__ import annotations
 
-import logging
-import sys
-
 from . import config
-
-_warned: set = set()
+from .deprecation_warning import warn_once
 
 
 def _warn_once(name: str, instructions: str) -> None:
-    if name in _warned:
-        return
-    _warned.add(name)
-    caller = sys._getframe(2)
-    logging.getLogger("tensorflow").warning(
-        "From %s:%d: %s (from tinytf.config) is deprecated and will be removed in a future version.\n"
-        "Instructions for updating:\n%s", caller.f_code.co_filename, caller.f_lineno, name, instructions)
+    warn_once(name, "tinytf.config", instructions, depth=3)
 
 
 def experimental_run_functions_eagerly(run_eagerly: bool) -> None:
