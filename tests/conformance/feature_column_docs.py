@@ -66,9 +66,10 @@ def p_feature_column_vocabulary_file(tf):
     try:
         full = fc.categorical_column_with_vocabulary_file("w", handle.name)
         part = fc.categorical_column_with_vocabulary_file("w", handle.name, vocabulary_size=2, num_oov_buckets=3)
+        v1 = tf.compat.v1.feature_column.categorical_column_with_vocabulary_file("w", handle.name, 3, 2)
         feats = {"w": [["palmer", "crimson"], ["tarkus", "lake"]]}
-        return [full.num_buckets, part.num_buckets, val(il(feats, [fc.indicator_column(full)])),
-                val(il(feats, [fc.indicator_column(part)]))]
+        return [full.num_buckets, part.num_buckets, v1.num_buckets, val(il(feats, [fc.indicator_column(full)])),
+                val(il(feats, [fc.indicator_column(part)])), val(il(feats, [fc.indicator_column(v1)]))]
     finally:
         os.remove(handle.name)
 
@@ -169,6 +170,16 @@ def p_feature_column_specs_names_errors(tf):
         outcome(lambda: fc.make_parse_example_spec([1]), "must be FeatureColumn instances"),
         outcome(lambda: fc.numeric_column("m", default_value=3.5, dtype=tf.int64), "default_value must be compatible"),
     ]
+
+
+@program
+def p_feature_column_in_dataset_map(tf):
+    fc = tf.feature_column
+    columns = [fc.indicator_column(fc.categorical_column_with_vocabulary_list("c", ["a", "b"], num_oov_buckets=2)),
+               fc.bucketized_column(fc.numeric_column("x"), [0.0, 10.0])]
+    data = tf.data.Dataset.from_tensor_slices({"c": [["a"], ["q"], ["b"]], "x": [[-1.0], [5.0], [50.0]]})
+    mapped = data.batch(2).map(lambda f: tf.compat.v1.feature_column.input_layer(f, columns))
+    return [val(batch) for batch in mapped]
 
 
 @program

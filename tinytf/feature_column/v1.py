@@ -19,7 +19,6 @@ from . import (  # noqa: F401
     bucketized_column,
     categorical_column_with_hash_bucket,
     categorical_column_with_identity,
-    categorical_column_with_vocabulary_file,
     categorical_column_with_vocabulary_list,
     crossed_column,
     embedding_column,
@@ -32,10 +31,17 @@ from . import (  # noqa: F401
     sequence_numeric_column,
     weighted_categorical_column,
 )
+from . import categorical_column_with_vocabulary_file as _vocabulary_file_v2
 from .base import CategoricalColumn, DenseColumn, FeatureColumn
 from .embedding import SharedEmbeddingColumn, _check_embedding_args, _embedding_lookup
 from .parse_spec import make_parse_example_spec  # noqa: F401  (tf.compat.v1.feature_column's own copy)
 from .transformation_cache import FeatureTransformationCache
+
+
+def categorical_column_with_vocabulary_file(key, vocabulary_file, vocabulary_size=None, num_oov_buckets=0,
+                                            default_value=None, dtype=_tf.string):
+    """TF1's categorical_column_with_vocabulary_file: the same column as TF2's, with TF1's argument order."""
+    return _vocabulary_file_v2(key, vocabulary_file, vocabulary_size, dtype, default_value, num_oov_buckets)
 
 
 class _ScopedVariables:
