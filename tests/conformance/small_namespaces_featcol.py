@@ -51,6 +51,8 @@ def p_autograph_set_verbosity_and_trace(tf):
         first = f(tf.constant(4))
         second = f(tf.constant(5))
         tf.autograph.trace("eager", 3)
+        for i in tf.range(3):  # the docstring's example, eagerly: each step's tensor
+            tf.autograph.trace(i)
     return [val(first), val(second), printed.getvalue().splitlines()]
 
 
