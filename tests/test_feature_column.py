@@ -113,6 +113,15 @@ def test_linear_model_in_a_graph_trains():
     assert [v.name for v in cols_to_vars["bias"]] == ["linear_model/bias_weights:0"]
 
 
+def test_weight_collections_and_trainable():
+    with tf.Graph().as_default():
+        column = fc.embedding_column(fc.categorical_column_with_identity("c", 3), 2)
+        input_layer({"c": [[1]]}, [column], weight_collections=["mine"], trainable=False)
+        (table,) = tf.compat.v1.get_collection("mine")
+        assert table.name == "input_layer/c_embedding/embedding_weights:0"
+        assert not tf.compat.v1.trainable_variables() and tf.compat.v1.global_variables() == [table]
+
+
 def test_shared_embedding_columns_share_one_table():
     a, b = fc.categorical_column_with_identity("a", 3), fc.categorical_column_with_identity("b", 3)
     with pytest.raises(RuntimeError, match="not supported when eager"):

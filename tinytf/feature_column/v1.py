@@ -47,13 +47,16 @@ def categorical_column_with_vocabulary_file(key, vocabulary_file, vocabulary_siz
 class _ScopedVariables:
     """Variables of the columns, made by get_variable in the variable scope open when the column creates them."""
 
-    def __init__(self, trainable, cols_to_vars):
+    def __init__(self, trainable, cols_to_vars, weight_collections=None):
         self._trainable, self._cols_to_vars, self._made = trainable, cols_to_vars, {}
+        self._collections = list(weight_collections or [])
 
     def create_variable(self, column, name, shape, dtype, initializer, trainable=True):
         variable = get_variable(name, shape=shape, dtype=dtype, initializer=initializer,
                                 trainable=self._trainable and trainable)
         self._made[(column, name)] = variable
+        if self._collections and enclosing_tf1_graph() is not None:
+            _tf.compat.v1.add_to_collections(self._collections, variable)
         # TF lists a column's variables from the graph's GLOBAL_VARIABLES collection: eagerly it stays empty.
         if self._cols_to_vars is not None and (enclosing_tf1_graph() is not None or column == "bias"):
             self._cols_to_vars.setdefault(column, []).append(variable)
@@ -117,7 +120,7 @@ def input_layer(features, feature_columns, weight_collections=None, trainable=Tr
                               "Items of feature_columns must be a _DenseColumn. You can wrap a categorical column "
                               "with an embedding_column or indicator_column. Given: {}")
     cache = FeatureTransformationCache(features)
-    state = _ScopedVariables(trainable, cols_to_vars)
+    state = _ScopedVariables(trainable, cols_to_vars, weight_collections)
     outputs = []
     with variable_scope(None, default_name="input_layer"):
         for column in columns:
@@ -144,7 +147,7 @@ def linear_model(features, feature_columns, units=1, sparse_combiner="sum", weig
                               "Items of feature_columns must be either a _DenseColumn or _CategoricalColumn. "
                               "Given: {}")
     cache = FeatureTransformationCache(features)
-    state = _ScopedVariables(trainable, cols_to_vars)
+    state = _ScopedVariables(trainable, cols_to_vars, weight_collections)
     sums = []
     with variable_scope(None, default_name="linear_model"):
         for column in columns:
