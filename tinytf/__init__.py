@@ -142,6 +142,9 @@ from . import feature_column, test  # noqa: E402,F401
 from .feature_column import v1 as _feature_column_v1  # noqa: E402
 
 compat.v1.feature_column = _feature_column_v1
+# TF 2.21's tf.compat.v1.keras is the same Keras as tf.keras (its layers are the same objects); the feature-column
+# migration guide reaches DenseFeatures through it
+compat.v1.keras = keras
 
 # isort: split
 # Small namespaces (helper featcol): tf.config's deprecated eager aliases, tf.train's checkpoint options and views,
