@@ -7,6 +7,7 @@ plain Python and cond/while_loop nodes."""
 from . import experimental
 from .api import AutoGraphWarning, convert_for_function, converted_call, do_not_convert, to_code, to_graph
 from .errors import AutoGraphError, ConversionError, StagingError
+from .verbosity import set_verbosity, trace
 
 __all__ = ["convert_for_function", "to_code", "to_graph", "do_not_convert", "experimental", "converted_call",
-           "AutoGraphWarning", "AutoGraphError", "ConversionError", "StagingError"]
+           "AutoGraphWarning", "AutoGraphError", "ConversionError", "StagingError", "set_verbosity", "trace"]

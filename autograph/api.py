@@ -10,7 +10,7 @@ import threading
 import types
 import warnings
 
-from . import ops_assert, ops_conditionals, ops_loops, transpiler, undefined
+from . import ops_assert, ops_conditionals, ops_loops, transpiler, undefined, verbosity
 from .errors import ConversionError, UnsupportedLanguageElementError, endless_recursion_error, with_user_frames
 from .features import Feature, as_features, enabled, features_active
 from .ops_builtins import OVERLOADS, print_
@@ -55,6 +55,8 @@ def _converted_function(fn, warn: bool):
                           "To silence this warning, decorate the function with "
                           "@tf.autograph.experimental.do_not_convert", AutoGraphWarning, stacklevel=4)
         return None
+    verbosity.log(1, "Converted call: %s", fn)
+    verbosity.log(2, "Transformed %s:\n\n%s\n", fn, converted.source)
     return transpiler.instantiate(converted, fn, namespace())
 
 

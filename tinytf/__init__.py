@@ -134,3 +134,37 @@ __all__ = ["Tensor", "TensorShape", "TensorSpec", "Variable", "Module", "Functio
 
 # tf.queue: TF's queues, which TF1 input pipelines fill from QueueRunner threads (tinytf/queue)
 from . import queue  # noqa: E402,F401
+
+# isort: split
+# tf.feature_column and tf.compat.v1.feature_column (helper featcol): imported last, since the columns' defaults
+# are tinytf's dtypes
+from . import feature_column, test  # noqa: E402,F401
+from .feature_column import v1 as _feature_column_v1  # noqa: E402
+
+compat.v1.feature_column = _feature_column_v1
+# TF 2.21's tf.compat.v1.keras is the same Keras as tf.keras (its layers are the same objects); the feature-column
+# migration guide reaches DenseFeatures through it
+compat.v1.keras = keras
+
+# isort: split
+# Small namespaces (helper featcol): tf.config's deprecated eager aliases, tf.train's checkpoint options and views,
+# tf.types.experimental's function and distributed-value types (tinytf's classes registered under TF's names)
+from . import config_deprecated as _config_deprecated  # noqa: E402
+from . import function_kinds as _function_kinds  # noqa: E402
+from .distribute.mirrored_variable import MirroredVariable as _MirroredVariable  # noqa: E402
+from .distribute.values import PerReplica as _PerReplica  # noqa: E402
+from .function_type import FunctionType as _FunctionType  # noqa: E402
+from .train.checkpoint_options import CheckpointOptions as _CheckpointOptions  # noqa: E402
+from .train.views import CheckpointView as _CheckpointView  # noqa: E402
+from .train.views import TrackableView as _TrackableView  # noqa: E402
+
+config.experimental_run_functions_eagerly = _config_deprecated.experimental_run_functions_eagerly
+config.experimental_functions_run_eagerly = _config_deprecated.experimental_functions_run_eagerly
+train.CheckpointOptions, train.CheckpointView, train.TrackableView = _CheckpointOptions, _CheckpointView, _TrackableView
+_function_kinds.register(ConcreteFunction, Function, _FunctionType, mirrored=[_MirroredVariable],
+                         per_replica=[_PerReplica])
+for _name in ("Callable", "ConcreteFunction", "PolymorphicFunction", "GenericFunction", "FunctionType"):
+    setattr(types.experimental, _name, getattr(_function_kinds, _name))
+types.experimental.TensorLike = _function_kinds.tensor_like(Tensor)
+types.experimental.distributed = _function_kinds.distributed_namespace()
+del _name

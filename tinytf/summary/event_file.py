@@ -107,6 +107,8 @@ class EventFile:
 
 
 def _event(wall_time, plugin, tag, step, value, options) -> bytes:
+    if plugin == "graph_def_event":  # tf.summary.graph: the GraphDef goes in the Event itself, not in a summary
+        return event_pb2.Event(wall_time=wall_time, step=step, graph_def=value).SerializeToString()
     tensor, metadata = encode.ENCODERS[plugin](value, **options)
     summary = summary_pb2.Summary(value=[summary_pb2.Summary.Value(
         tag=tag, metadata=metadata, tensor=encode.tensor_proto(tensor))])

@@ -21,6 +21,7 @@ from ..trackable_structures import wrap
 from ..variables import Variable
 from . import trackable
 from .bundle import BundleReader, write_bundle
+from .checkpoint_options import run_write_callbacks
 from .state_file import record_latest
 
 # id(live object) -> (weakref to it, [(local name, checkpoint node id, _Restoration)]): values waiting for an
@@ -70,6 +71,7 @@ class Checkpoint:
         graph, tensors = trackable.serialize(self)
         tensors[trackable.OBJECT_GRAPH_KEY] = np.array(graph, dtype=object)
         write_bundle(file_prefix, tensors)
+        run_write_callbacks(options, file_prefix)
         return file_prefix
 
     def save(self, file_prefix, options=None) -> str:
@@ -77,7 +79,7 @@ class Checkpoint:
         counter = self.save_counter
         counter.assign_add(1)
         try:
-            path = self.write(f"{os.fspath(file_prefix)}-{int(counter.numpy())}")
+            path = self.write(f"{os.fspath(file_prefix)}-{int(counter.numpy())}", options=options)
         except BaseException:
             counter.assign_sub(1)  # a failed save does not count
             raise
