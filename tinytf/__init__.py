@@ -151,6 +151,7 @@ compat.v1.keras = keras
 # tf.types.experimental's function and distributed-value types (tinytf's classes registered under TF's names)
 from . import config_deprecated as _config_deprecated  # noqa: E402
 from . import function_kinds as _function_kinds  # noqa: E402
+from .atomic_function import AtomicFunction as _AtomicFunction  # noqa: E402
 from .distribute.mirrored_variable import MirroredVariable as _MirroredVariable  # noqa: E402
 from .distribute.values import PerReplica as _PerReplica  # noqa: E402
 from .function_type import FunctionType as _FunctionType  # noqa: E402
@@ -162,8 +163,9 @@ config.experimental_run_functions_eagerly = _config_deprecated.experimental_run_
 config.experimental_functions_run_eagerly = _config_deprecated.experimental_functions_run_eagerly
 train.CheckpointOptions, train.CheckpointView, train.TrackableView = _CheckpointOptions, _CheckpointView, _TrackableView
 _function_kinds.register(ConcreteFunction, Function, _FunctionType, mirrored=[_MirroredVariable],
-                         per_replica=[_PerReplica])
-for _name in ("Callable", "ConcreteFunction", "PolymorphicFunction", "GenericFunction", "FunctionType"):
+                         per_replica=[_PerReplica], atomic=_AtomicFunction)
+for _name in ("Callable", "ConcreteFunction", "PolymorphicFunction", "GenericFunction", "FunctionType",
+              "AtomicFunction"):
     setattr(types.experimental, _name, getattr(_function_kinds, _name))
 types.experimental.TensorLike = _function_kinds.tensor_like(Tensor)
 types.experimental.distributed = _function_kinds.distributed_namespace()

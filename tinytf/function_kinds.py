@@ -1,10 +1,7 @@
 """tf.types.experimental's function types and distributed value types: abstract classes that tinytf's own
 objects are registered under, so `isinstance(f, tf.types.experimental.GenericFunction)` and friends answer as in
 TF 2.21 (where tf.function's classes subclass them).
-
-AtomicFunction is left out: it is the type of TF's single-graph callable inside a ConcreteFunction, and tinytf has
-no such object (a ConcreteFunction runs its generated code directly), so the name would have no instance.
-"""
+AtomicFunction is the type of `concrete_function.inference_fn` (tinytf/atomic_function.py)."""
 
 from __future__ import annotations
 
@@ -31,6 +28,10 @@ class ConcreteFunction(Callable):
     """A function traced for one input signature (what get_concrete_function returns)."""
 
 
+class AtomicFunction(Callable):
+    """One traced graph called with flat tensors (a ConcreteFunction's inference_fn)."""
+
+
 class PolymorphicFunction(Callable):
     """A function that traces a ConcreteFunction per input signature (what tf.function returns)."""
 
@@ -50,8 +51,10 @@ class PerReplica(abc.ABC):  # noqa: B024 - a marker type, as Mirrored
     """A distributed value with one content per replica (what strategy.run returns)."""
 
 
-def register(concrete_function, function, function_type, mirrored=(), per_replica=()) -> None:
+def register(concrete_function, function, function_type, mirrored=(), per_replica=(), atomic=None) -> None:
     ConcreteFunction.register(concrete_function)
+    if atomic is not None:
+        AtomicFunction.register(atomic)
     PolymorphicFunction.register(function)
     FunctionType.register(function_type)
     for cls in mirrored:
