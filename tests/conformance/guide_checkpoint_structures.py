@@ -41,3 +41,23 @@ def p_module_attributes_wrap_lists_and_dicts(tf):
     m.t = (1, 2)
     return [repr(m.l), repr(m.d), repr(m.t), m.l == [1, 2], isinstance(m.l, list), isinstance(m.d, dict),
             type(m.l + [3]).__name__, m.d == {"a": 1}]
+
+
+@program
+def p_a_positional_root_is_the_checkpoints_root(tf):
+    class Holder(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = tf.Variable(1.0)
+            self.w = [tf.Variable(2.0)]
+
+    with tempfile.TemporaryDirectory() as d:
+        held = Holder()
+        path = tf.train.Checkpoint(held).save(os.path.join(d, "c"))
+        keys = sorted(k for k, _ in tf.train.list_variables(path))
+        path2 = tf.train.Checkpoint(held, extra=tf.Variable(3.0)).save(os.path.join(d, "d"))
+        keys2 = sorted(k for k, _ in tf.train.list_variables(path2))
+        other = Holder()
+        other.v.assign(0.0)
+        tf.train.Checkpoint(other).restore(path)
+    return [keys, keys2, float(other.v.numpy())]

@@ -52,7 +52,11 @@ class Checkpoint:
         restore_pending(self)  # a restore may be waiting for this attribute
 
     def _checkpoint_children(self):
-        items = [(k, v) for k, v in vars(self).items() if not k.startswith("_")]
+        # a root object's children are the checkpoint's own (TF: `Checkpoint(model)` writes `v/...`, not
+        # `root/v/...`); the other objects hang under their keyword names
+        root = vars(self).get("root")
+        items = list(trackable.children(root)) if root is not None else []
+        items += [(k, v) for k, v in vars(self).items() if not k.startswith("_") and k != "root"]
         if self._save_counter is not None:
             items.append(("save_counter", self._save_counter))
         return items
@@ -196,6 +200,10 @@ def _dtype_name(dtype) -> str:
 
 
 def _defer(obj, name, node_id, restoration):
+    if isinstance(obj, Checkpoint):  # a child the root object lacks yet waits on the root (it will get it)
+        root = vars(obj).get("root")
+        if root is not None and name not in vars(obj) and name != "save_counter":
+            obj = root
     entry = _pending.get(id(obj))
     if entry is None:
         key = id(obj)
