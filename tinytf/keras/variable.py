@@ -7,6 +7,7 @@ while it is kept, assigned and updated in its own dtype."""
 from __future__ import annotations
 
 from tinytf.runtime import dtypes
+from tinytf.runtime.context import executing_eagerly
 from tinytf.runtime.tensor import Tensor
 from tinytf.variables import Variable
 
@@ -108,4 +109,6 @@ class KerasVariable(Variable):
         return "auto"  # Keras 3's default (on write): add_weight takes no other
 
     def __repr__(self):
-        return f"<KerasVariable shape={tuple(self.shape.as_list())}, dtype={self._own_dtype.name}, path={self.path}>"
+        # Keras 3's form; the value only where it can be read (not while a tf.function is being traced)
+        value = f", value={self.numpy()}" if executing_eagerly() else ""
+        return f"<Variable path={self.path}, shape={tuple(self.shape.as_list())}, dtype={self._own_dtype.name}{value}>"

@@ -30,7 +30,8 @@ class Functional(Model):
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
         default_name = naming.snake_case(type(self).__name__)  # "functional", or a Model subclass's own name
-        super().__init__(name=name or naming.unique_name(default_name), trainable=trainable, **kwargs)
+        name = name if name is not None else naming.unique_name(default_name)
+        super().__init__(name=name, trainable=trainable, **kwargs)
         if isinstance(inputs, tuple):
             inputs = list(inputs)
         if isinstance(outputs, tuple):
