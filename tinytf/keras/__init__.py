@@ -65,3 +65,8 @@ from . import quantizers  # noqa: E402
 from .quantizers import Quantizer  # noqa: E402
 
 __all__ += ["quantizers", "Quantizer"]
+
+# keras.StatelessScope and keras.SymbolicScope (stateless_scope.py)
+from .stateless_scope import StatelessScope, SymbolicScope  # noqa: E402
+
+__all__ += ["StatelessScope", "SymbolicScope"]

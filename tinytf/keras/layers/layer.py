@@ -17,7 +17,7 @@ from tinytf.runtime.tensor import Tensor
 from tinytf.train.checkpoint import restore_pending
 from tinytf.variables import Variable
 
-from .. import activations, constraints, dtype_policies, initializers, masking, naming, regularizers
+from .. import activations, constraints, dtype_policies, initializers, masking, naming, regularizers, stateless_scope
 from ..dtype_policies import DTypePolicy
 from ..mixed_precision.autocast_scope import scope_for_layer
 from ..variable import KerasVariable
@@ -363,11 +363,35 @@ class Layer:
 
     # --- losses ------------------------------------------------------------------------------------------------
     def add_loss(self, loss) -> None:
-        """Record a loss tensor (cleared when the next outermost call starts)."""
-        for value in nest.flatten(loss):
-            self._losses.append(value if isinstance(value, Tensor) else _tf.constant(value, _tf.float32))
+        """Record a loss tensor (cleared when the next outermost call starts). In a StatelessScope it goes to the
+        scope's losses when the scope collects them, and nowhere otherwise (Keras 3)."""
+        values = [value if isinstance(value, Tensor) else _tf.constant(value, _tf.float32)
+                  for value in nest.flatten(loss)]
+        scope = stateless_scope.current()
+        if scope is None:
+            self._losses.extend(values)
+        elif scope.collect_losses:
+            for value in values:
+                scope.add_loss(value)
+                self._scope_loss_ids().add(id(value))
+
+    def _scope_loss_ids(self) -> set:
+        if "_loss_ids" not in self.__dict__:
+            object.__setattr__(self, "_loss_ids", set())
+        return self._loss_ids
+
+    def _own_losses(self) -> list:
+        scope = stateless_scope.current()
+        if scope is None:
+            return list(self._losses)
+        ids = self.__dict__.get("_loss_ids", ())
+        return [loss for loss in scope.losses if id(loss) in ids]
 
     def _clear_losses(self) -> None:
+        scope = stateless_scope.current()
+        if scope is not None and scope.collect_losses and self.__dict__.get("_loss_ids"):
+            scope.losses[:] = [x for x in scope.losses if id(x) not in self._loss_ids]
+        self.__dict__.get("_loss_ids", set()).clear()
         self._losses.clear()
         for layer in self._direct_layers():
             layer._clear_losses()
@@ -375,12 +399,12 @@ class Layer:
     @property
     def losses(self) -> list:
         """Losses added during the last call (this layer's and inner layers'), then the weight penalties."""
-        result = list(self._losses)
+        result = self._own_losses()
         for layer in self._flatten_layers(include_self=False):
-            result.extend(layer._losses)
+            result.extend(layer._own_losses())
         for variable in self.trainable_weights:
             regularizer = getattr(variable, "regularizer", None)
-            if regularizer is not None:
+            if regularizer is not None:  # inside a StatelessScope the variable reads the scope's value
                 result.append(regularizer(variable))
         return result
 
