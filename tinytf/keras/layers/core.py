@@ -51,6 +51,8 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs):
+        if isinstance(inputs, _tf.sparse.SparseTensor):
+            return self._call_sparse(inputs)
         rank = len(inputs.shape)
         if not inputs.dtype.is_floating and not inputs.dtype.is_complex:
             # Keras 3's matmul promotes: int64 x float32 is float32 (a multi_hot or count TextVectorization or
@@ -60,6 +62,22 @@ class Dense(Layer):
             outputs = _tf.matmul(inputs, self.kernel)
         else:
             outputs = _tf.tensordot(inputs, self.kernel, [[rank - 1], [0]])
+        if self.bias is not None:
+            outputs = outputs + self.bias
+        return self.activation(outputs)
+
+    def _call_sparse(self, inputs):
+        """A 2-D SparseTensor times the kernel as Keras 3's TF backend computes it: each row's entries are
+        embedding lookups of kernel rows (ids = column indices, weights = values) summed; empty rows give zeros.
+        So the kernel's gradient is IndexedSlices of the rows the batch touched, as in TF."""
+        if len(inputs.shape) != 2:
+            raise ValueError(f"Dense {self.name!r}: a SparseTensor input must have rank 2, got shape {inputs.shape}")
+        if inputs.dtype != self.kernel.dtype:
+            inputs = _tf.cast(inputs, self.kernel.dtype)
+        filled, _ = _tf.sparse.fill_empty_rows(inputs, _tf.zeros([], inputs.dtype))
+        ids = _tf.sparse.SparseTensor(filled.indices, filled.indices[:, 1], filled.dense_shape)
+        outputs = _tf.nn.embedding_lookup_sparse(self.kernel, ids, filled, combiner="sum")
+        outputs.set_shape([inputs.shape[0], self.units])  # Keras sets the matmul's static shape, as here
         if self.bias is not None:
             outputs = outputs + self.bias
         return self.activation(outputs)

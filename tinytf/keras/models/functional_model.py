@@ -199,6 +199,9 @@ class Functional(Model):
                              f"{len(flat)} input tensors.")
         converted = []
         for value, spec in zip(flat, self._flat_inputs):
+            if isinstance(value, _tf.sparse.SparseTensor) and spec.sparse:  # keras.Input(sparse=True)
+                converted.append(value if value.dtype.name == spec.dtype else _tf.cast(value, spec.dtype))
+                continue
             tensor = _tf.convert_to_tensor(value) if not isinstance(value, _tf.Tensor) else value
             if tensor.dtype.name != spec.dtype:
                 input_mask = get_keras_mask(tensor)
