@@ -61,11 +61,25 @@ def _bincount_kernel(arr, *weights, minlength, maxlength, per_row, binary_output
     if not per_row or arr.ndim < 2:
         flat_weights = None if weights is None else weights.reshape(-1)
         return _count_row(arr.reshape(-1), flat_weights, size, out_dtype, binary_output)
+    return _count_rows(arr, weights, size, out_dtype, binary_output)
+
+
+def _count_rows(arr, weights, size, out_dtype, binary):
+    """Every row's counts in one pass: a value v of row r goes to bin r * size + v of one flat histogram (values
+    at or past `size` are dropped). Weighted counts add in the output dtype in row order (np.add.at), as the
+    row-by-row loop did, so float sums are bit-identical to it."""
     rows = arr.reshape(-1, arr.shape[-1])
-    row_weights = None if weights is None else weights.reshape(rows.shape)
-    out = np.stack([_count_row(r, None if row_weights is None else row_weights[i], size, out_dtype, binary_output)
-                    for i, r in enumerate(rows)]) if rows.shape[0] else np.zeros((0, size), out_dtype)
-    return out.reshape(arr.shape[:-1] + (size,))
+    n_rows = rows.shape[0]
+    kept = rows < size
+    flat = (np.arange(n_rows, dtype=np.int64)[:, None] * size + rows)[kept]
+    if weights is None:
+        counts = np.bincount(flat, minlength=n_rows * size)
+    else:
+        counts = np.zeros(n_rows * size, out_dtype)
+        np.add.at(counts, flat, weights.reshape(rows.shape)[kept].astype(out_dtype, copy=False))
+    if binary:
+        counts = counts > 0
+    return counts.astype(out_dtype, copy=False).reshape(arr.shape[:-1] + (size,))
 
 
 def _infer_bincount(arr, *weights, minlength, maxlength, per_row, binary_output, dtype):

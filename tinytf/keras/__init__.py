@@ -59,3 +59,14 @@ from . import tree  # noqa: E402
 from .backend_scopes import device, name_scope, version  # noqa: E402
 
 __all__ += ["device", "name_scope", "tree", "version"]
+
+# keras.quantizers and keras.Quantizer (quantizers.py)
+from . import quantizers  # noqa: E402
+from .quantizers import Quantizer  # noqa: E402
+
+__all__ += ["quantizers", "Quantizer"]
+
+# keras.StatelessScope and keras.SymbolicScope (stateless_scope.py)
+from .stateless_scope import StatelessScope, SymbolicScope  # noqa: E402
+
+__all__ += ["StatelessScope", "SymbolicScope"]

@@ -7,10 +7,12 @@ while it is kept, assigned and updated in its own dtype."""
 from __future__ import annotations
 
 from tinytf.runtime import dtypes
+from tinytf.runtime.context import executing_eagerly
 from tinytf.runtime.tensor import Tensor
 from tinytf.variables import Variable
 
 from .mixed_precision import autocast_scope
+from .stateless_scope import _active as _stateless
 
 
 def _in_own_dtype(method):
@@ -28,6 +30,7 @@ def _in_own_dtype(method):
 class KerasVariable(Variable):
     """A layer weight: a tf.Variable named like Keras 3 names it."""
 
+    _is_keras_variable = True  # what a StatelessScope's state_mapping accepts (stateless_scope.py)
     _assign_add_combines_values = True  # under MirroredStrategy: Keras 3's assign_add (mirrored_variable.py)
 
     def __init__(self, initial_value, *, name: str, path: str, trainable=True, dtype=None, regularizer=None,
@@ -59,6 +62,10 @@ class KerasVariable(Variable):
         return scope.maybe_cast(tensor) if scope is not None and self._autocast else tensor
 
     def read_value(self):
+        if _stateless["stateless"] is not None:
+            mapped = _stateless["stateless"].get_current_value(self)
+            if mapped is not None:  # a StatelessScope's value (stateless_scope.py)
+                return self._autocast_read(mapped)
         if autocast_scope.get_autocast_scope() is None:
             return super().read_value()
         return self._autocast_read(_in_own_dtype(Variable.read_value)(self))
@@ -66,9 +73,35 @@ class KerasVariable(Variable):
     value = read_value
 
     def _to_tensor(self):
+        if _stateless["stateless"] is not None:
+            mapped = _stateless["stateless"].get_current_value(self)
+            if mapped is not None:
+                return self._autocast_read(mapped)
         if autocast_scope.get_autocast_scope() is None:
             return super()._to_tensor()
         return self._autocast_read(_in_own_dtype(Variable._to_tensor)(self))
+
+    def _assign_in_scope(self, scope, value):
+        """Keras 3 in a StatelessScope: the value is checked and recorded in the scope; the variable keeps its own."""
+        import tinytf as _tf
+
+        value = self._to_own_dtype(value)
+        value = _tf.convert_to_tensor(value, self._own_dtype) if not isinstance(value, Tensor) else value
+        if value.dtype is not self._own_dtype:
+            value = _tf.cast(value, self._own_dtype)
+        if tuple(value.shape.as_list()) != tuple(self.shape.as_list()):
+            raise ValueError("The shape of the target variable and the shape of the target value in "
+                             f"`variable.assign(value)` must match. variable.shape={tuple(self.shape.as_list())}, "
+                             f"Received: value.shape={tuple(value.shape.as_list())}. Target variable: {self}")
+        scope.add_update((self, value))
+        return value
+
+    def numpy(self):
+        if _stateless["stateless"] is not None:
+            mapped = _stateless["stateless"].get_current_value(self)
+            if mapped is not None:
+                return mapped.numpy()
+        return super().numpy()
 
     def _to_own_dtype(self, value):
         """Keras 3 assigns a value of another float dtype (a float16 update of a mixed layer) cast to its own."""
@@ -83,6 +116,8 @@ class KerasVariable(Variable):
 
     @_in_own_dtype
     def assign(self, value, use_locking=False, name=None, read_value=True):
+        if _stateless["stateless"] is not None:
+            return self._assign_in_scope(_stateless["stateless"], value)
         return super().assign(self._to_own_dtype(value), use_locking, name, read_value)
 
     @_in_own_dtype
@@ -108,4 +143,6 @@ class KerasVariable(Variable):
         return "auto"  # Keras 3's default (on write): add_weight takes no other
 
     def __repr__(self):
-        return f"<KerasVariable shape={tuple(self.shape.as_list())}, dtype={self._own_dtype.name}, path={self.path}>"
+        # Keras 3's form; the value only where it can be read (not while a tf.function is being traced)
+        value = f", value={self.numpy()}" if executing_eagerly() else ""
+        return f"<Variable path={self.path}, shape={tuple(self.shape.as_list())}, dtype={self._own_dtype.name}{value}>"

@@ -6,8 +6,9 @@ import inspect
 
 import tinytf as _tf
 
-from .. import activations, constraints, initializers, regularizers
+from .. import activations, constraints, initializers, regularizers, serialization
 from .. import random as keras_random
+from ..models.functional import is_symbolic
 from .input_spec import InputSpec
 from .layer import Layer
 
@@ -51,6 +52,8 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs):
+        if isinstance(inputs, _tf.sparse.SparseTensor):
+            return self._call_sparse(inputs)
         rank = len(inputs.shape)
         if not inputs.dtype.is_floating and not inputs.dtype.is_complex:
             # Keras 3's matmul promotes: int64 x float32 is float32 (a multi_hot or count TextVectorization or
@@ -60,6 +63,22 @@ class Dense(Layer):
             outputs = _tf.matmul(inputs, self.kernel)
         else:
             outputs = _tf.tensordot(inputs, self.kernel, [[rank - 1], [0]])
+        if self.bias is not None:
+            outputs = outputs + self.bias
+        return self.activation(outputs)
+
+    def _call_sparse(self, inputs):
+        """A 2-D SparseTensor times the kernel as Keras 3's TF backend computes it: each row's entries are
+        embedding lookups of kernel rows (ids = column indices, weights = values) summed; empty rows give zeros.
+        So the kernel's gradient is IndexedSlices of the rows the batch touched, as in TF."""
+        if len(inputs.shape) != 2:
+            raise ValueError(f"Dense {self.name!r}: a SparseTensor input must have rank 2, got shape {inputs.shape}")
+        if inputs.dtype != self.kernel.dtype:
+            inputs = _tf.cast(inputs, self.kernel.dtype)
+        filled, _ = _tf.sparse.fill_empty_rows(inputs, _tf.zeros([], inputs.dtype))
+        ids = _tf.sparse.SparseTensor(filled.indices, filled.indices[:, 1], filled.dense_shape)
+        outputs = _tf.nn.embedding_lookup_sparse(self.kernel, ids, filled, combiner="sum")
+        outputs.set_shape([inputs.shape[0], self.units])  # Keras sets the matmul's static shape, as here
         if self.bias is not None:
             outputs = outputs + self.bias
         return self.activation(outputs)
@@ -136,6 +155,17 @@ class Lambda(Layer):
         self._fn_takes_mask = "mask" in _parameters(function)
         self.supports_masking = mask is not None
 
+    def __call__(self, *args, **kwargs):
+        if self._output_shape is not None or not is_symbolic((args, kwargs)):
+            return super().__call__(*args, **kwargs)
+        try:  # Keras 3 infers the output by running the function; any failure there is this error
+            return super().__call__(*args, **kwargs)
+        except Exception as e:  # noqa: BLE001 - Keras turns every failure of the inference into this one
+            raise NotImplementedError(
+                f"Exception encountered when calling Lambda.call().\n\nWe could not automatically infer the shape "
+                f"of the Lambda's output. Please specify the `output_shape` argument for this Lambda layer. "
+                f"(The function raised {type(e).__name__}: {e})") from e
+
     def call(self, inputs, mask=None, training=None):
         kwargs = dict(self.arguments)
         if self._fn_takes_training:
@@ -163,7 +193,8 @@ class Lambda(Layer):
         def function_config(fn):  # a Python lambda as its bytecode (Keras 3), a named function by its name
             if is_python_lambda(fn):
                 return dump_lambda(fn)
-            return {"class_name": "function", "config": getattr(fn, "__name__", "<lambda>")}
+            name = serialization.registered_name(fn) or getattr(fn, "__name__", "<lambda>")  # "package>name"
+            return {"module": "builtins", "class_name": "function", "config": name, "registered_name": "function"}
 
         config = {**super().get_config(), "function": function_config(self.function)}
         if self._output_shape is not None:
@@ -184,10 +215,14 @@ class Lambda(Layer):
                 return load_lambda(function, safe_mode)
             if isinstance(function, dict):
                 name = function.get("config")
-                found = (custom_objects or {}).get(name)
+                found = serialization.get_registered_object(name, custom_objects)
+                if found is None and ">" in str(name):  # registered as "package>name", passed by its bare name
+                    found = (custom_objects or {}).get(name.split(">", 1)[1])
                 if found is None:
-                    raise ValueError(f"Lambda layer {config.get('name')!r}: its function {name!r} cannot be rebuilt "
-                                     f"from a config; pass it in custom_objects")
+                    raise TypeError(f"Could not locate function '{name}'. Make sure custom classes and functions "
+                                    "are decorated with `@keras.saving.register_keras_serializable()`. If they are "
+                                    "already decorated, make sure they are all imported so that the decorator is "
+                                    f"run before trying to load them. Full object config: {function}")
                 return found
             return function
 

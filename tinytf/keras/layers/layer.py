@@ -17,7 +17,7 @@ from tinytf.runtime.tensor import Tensor
 from tinytf.train.checkpoint import restore_pending
 from tinytf.variables import Variable
 
-from .. import activations, constraints, dtype_policies, initializers, masking, naming, regularizers
+from .. import activations, constraints, dtype_policies, initializers, masking, naming, regularizers, stateless_scope
 from ..dtype_policies import DTypePolicy
 from ..mixed_precision.autocast_scope import scope_for_layer
 from ..variable import KerasVariable
@@ -47,6 +47,33 @@ def _dtype_name(dtype) -> str:
     return _tf.as_dtype(dtype).name
 
 
+def _positional_weight_args(args, shape, initializer, dtype):
+    """Keras 3 takes `add_weight(shape, initializer, dtype)` positionally; a Keras 2 call that starts with the
+    name (`add_weight('kernel', shape=...)`) is refused with the fix, as Keras 3 does."""
+    if len(args) > 3:
+        raise TypeError(f"add_weight() takes at most 3 positional arguments but {len(args)} were given.")
+    if isinstance(args[0], str):
+        raise ValueError("`name` must be passed as a keyword argument. "
+                         f"Received: add_weight('{args[0]}', ...). Use: add_weight(shape=..., name='{args[0]}').")
+    given = [shape, initializer, dtype]
+    for i, (label, value) in enumerate(zip(("shape", "initializer", "dtype"), args)):
+        if given[i] is not None:
+            raise ValueError(f"`{label}` was passed both positionally and as a keyword argument.")
+        given[i] = value
+    return tuple(given)
+
+
+def _checked_name(name, class_name: str) -> str:
+    """Keras 3's rule: None gets a unique snake_case name; any other name is kept as given ("" included), and
+    must be a string without "/" (it is one level of the weights' paths)."""
+    if name is None:
+        return naming.unique_name(naming.snake_case(class_name))
+    if not isinstance(name, str) or "/" in name:
+        raise ValueError("Argument `name` must be a string and cannot contain character `/`. "
+                         f"Received: name={name} (of type {type(name)})")
+    return name
+
+
 class _PathScope:
     """Pushes a layer's name on the weight-path stack, unless that layer is already the innermost one."""
 
@@ -66,7 +93,8 @@ class _PathScope:
 
 
 def _current_path() -> str:
-    return "/".join(layer.name for layer in _path_stack)
+    # a layer named "" (Keras' tutorials write `super().__init__(name='')`) adds no level to its weights' paths
+    return "/".join(layer.name for layer in _path_stack if layer.name)
 
 
 def _shape_tuple(x):
@@ -89,7 +117,7 @@ class Layer:
         if unknown:
             raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: "
                              f"{ {k: kwargs[k] for k in sorted(unknown)} }")
-        self.name = name or naming.unique_name(naming.snake_case(type(self).__name__))
+        self.name = _checked_name(name, type(self).__name__)
         self._dtype_policy = dtype_policies.get(dtype)  # None: the global policy (keras.config.dtype_policy)
         self._dtype_name = self._dtype_policy.compute_dtype
         self._trainable = bool(trainable)
@@ -283,15 +311,17 @@ class Layer:
         return tuple(self._flatten_layers(include_self=False))
 
     # --- weights -----------------------------------------------------------------------------------------------
-    def add_weight(self, shape=None, initializer=None, dtype=None, trainable: bool = True, autocast: bool = True,
-                   regularizer=None, constraint=None, aggregation="none", name: str | None = None,
-                   **kwargs) -> KerasVariable:
+    def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable: bool = True,
+                   autocast: bool = True, regularizer=None, constraint=None, aggregation="none",
+                   name: str | None = None, **kwargs) -> KerasVariable:
         """Make a weight of this layer (Keras 3's order of arguments: shape first). `aggregation` ("none",
         "sum", "mean", "only_first_replica") tells a distribution strategy how to combine the replicas'
         assignments of it (tinytf/distribute/mirrored_variable.py); like Keras 3.15, add_weight takes no
         `synchronization`."""
         if "synchronization" in kwargs:
             raise TypeError("Layer.add_weight() got an unexpected keyword argument 'synchronization'")
+        if args:
+            shape, initializer, dtype = _positional_weight_args(args, shape, initializer, dtype)
         aggregation = _keras_aggregation(aggregation)
         shape = () if shape is None else tuple(int(d) for d in shape)
         dtype = _dtype_name(dtype) if dtype is not None else self.variable_dtype
@@ -300,7 +330,8 @@ class Layer:
         initializer = initializers.get(initializer)
         name = name or naming.unique_name("variable")  # Keras 3: variable, variable_1, ... (one counter)
         with _PathScope(self):
-            path = f"{_current_path()}/{name}"
+            scope = _current_path()
+            path = f"{scope}/{name}" if scope else name
             variable = KerasVariable(lambda: initializer(shape, dtype=dtype), name=name, path=path,
                                      trainable=trainable, dtype=dtype, regularizer=regularizers.get(regularizer),
                                      constraint=constraints.get(constraint), aggregation=aggregation,
@@ -332,11 +363,35 @@ class Layer:
 
     # --- losses ------------------------------------------------------------------------------------------------
     def add_loss(self, loss) -> None:
-        """Record a loss tensor (cleared when the next outermost call starts)."""
-        for value in nest.flatten(loss):
-            self._losses.append(value if isinstance(value, Tensor) else _tf.constant(value, _tf.float32))
+        """Record a loss tensor (cleared when the next outermost call starts). In a StatelessScope it goes to the
+        scope's losses when the scope collects them, and nowhere otherwise (Keras 3)."""
+        values = [value if isinstance(value, Tensor) else _tf.constant(value, _tf.float32)
+                  for value in nest.flatten(loss)]
+        scope = stateless_scope.current()
+        if scope is None:
+            self._losses.extend(values)
+        elif scope.collect_losses:
+            for value in values:
+                scope.add_loss(value)
+                self._scope_loss_ids().add(id(value))
+
+    def _scope_loss_ids(self) -> set:
+        if "_loss_ids" not in self.__dict__:
+            object.__setattr__(self, "_loss_ids", set())
+        return self._loss_ids
+
+    def _own_losses(self) -> list:
+        scope = stateless_scope.current()
+        if scope is None:
+            return list(self._losses)
+        ids = self.__dict__.get("_loss_ids", ())
+        return [loss for loss in scope.losses if id(loss) in ids]
 
     def _clear_losses(self) -> None:
+        scope = stateless_scope.current()
+        if scope is not None and scope.collect_losses and self.__dict__.get("_loss_ids"):
+            scope.losses[:] = [x for x in scope.losses if id(x) not in self._loss_ids]
+        self.__dict__.get("_loss_ids", set()).clear()
         self._losses.clear()
         for layer in self._direct_layers():
             layer._clear_losses()
@@ -344,12 +399,12 @@ class Layer:
     @property
     def losses(self) -> list:
         """Losses added during the last call (this layer's and inner layers'), then the weight penalties."""
-        result = list(self._losses)
+        result = self._own_losses()
         for layer in self._flatten_layers(include_self=False):
-            result.extend(layer._losses)
+            result.extend(layer._own_losses())
         for variable in self.trainable_weights:
             regularizer = getattr(variable, "regularizer", None)
-            if regularizer is not None:
+            if regularizer is not None:  # inside a StatelessScope the variable reads the scope's value
                 result.append(regularizer(variable))
         return result
 

@@ -16,6 +16,7 @@ from tinytf.runtime.tensor import EagerTensor
 
 from ..utils.py_dataset import PyDataset, PyDatasetBatches
 from .dataset_epochs import DatasetEpochs, warn_ran_out_of_data
+from .sparse_rows import SparseRows
 from .step_functions import template_of
 
 
@@ -28,7 +29,10 @@ def _to_numpy(value):
 
 
 def _as_batchable(value):
-    """An array leaf as batches will hold it: float64 becomes float32 (Keras' floatx) once, not per batch."""
+    """An array leaf as batches will hold it: float64 becomes float32 (Keras' floatx) once, not per batch; a
+    SparseTensor is cut by rows (sparse_rows.py)."""
+    if isinstance(value, _tf.sparse.SparseTensor):
+        return SparseRows(value)
     array = _to_numpy(value)
     return array.astype(np.float32) if array.dtype == np.float64 else array
 
@@ -44,10 +48,16 @@ def refuse_numpy_strings(value) -> None:
 def batch_wrapper(array):
     """How slices of `array` become tensors. A numeric array's slices are wrapped as they are (its dtype
     found once); others (strings, objects) go through the general conversion per batch."""
+    if isinstance(array, SparseRows):
+        return _keep_sparse
     if array.dtype.kind not in "biufc" or array.ndim == 0:
         return to_tensor
     dtype = to_tensor(array[:0]).dtype
     return lambda part: EagerTensor(part, dtype)
+
+
+def _keep_sparse(batch):
+    return batch
 
 
 def batch_tuple(x, y, sw):
@@ -61,6 +71,8 @@ def batch_tuple(x, y, sw):
 
 def to_tensor(array):
     """A batch as a tensor: float64 data becomes float32 (Keras' floatx), other dtypes stay."""
+    if isinstance(array, _tf.sparse.SparseTensor):
+        return array
     if isinstance(array, _tf.Tensor):
         return _tf.cast(array, _tf.float32) if array.dtype is _tf.float64 else array
     array = np.asarray(array)

@@ -30,7 +30,8 @@ class Functional(Model):
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
         default_name = naming.snake_case(type(self).__name__)  # "functional", or a Model subclass's own name
-        super().__init__(name=name or naming.unique_name(default_name), trainable=trainable, **kwargs)
+        name = name if name is not None else naming.unique_name(default_name)
+        super().__init__(name=name, trainable=trainable, **kwargs)
         if isinstance(inputs, tuple):
             inputs = list(inputs)
         if isinstance(outputs, tuple):
@@ -198,6 +199,9 @@ class Functional(Model):
                              f"{len(flat)} input tensors.")
         converted = []
         for value, spec in zip(flat, self._flat_inputs):
+            if isinstance(value, _tf.sparse.SparseTensor) and spec.sparse:  # keras.Input(sparse=True)
+                converted.append(value if value.dtype.name == spec.dtype else _tf.cast(value, spec.dtype))
+                continue
             tensor = _tf.convert_to_tensor(value) if not isinstance(value, _tf.Tensor) else value
             if tensor.dtype.name != spec.dtype:
                 input_mask = get_keras_mask(tensor)

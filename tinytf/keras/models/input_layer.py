@@ -27,7 +27,7 @@ class InputLayer(Layer):
         self.sparse, self.optional = bool(sparse), optional
         self.built = True
         if input_tensor is None:
-            input_tensor = KerasTensor(self.batch_shape, self.dtype, name=name)
+            input_tensor = KerasTensor(self.batch_shape, self.dtype, name=name, sparse=self.sparse)
         node = Node(self, (), {}, input_tensor)
         input_tensor._keras_history = (self, node, 0)
         self._inbound_nodes.append(node)

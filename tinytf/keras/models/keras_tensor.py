@@ -11,8 +11,9 @@ from .. import naming
 class KerasTensor:
     """A symbolic placeholder for a shape and dtype, used to wire Functional models."""
 
-    def __init__(self, shape, dtype="float32", name: str | None = None, history=None):
+    def __init__(self, shape, dtype="float32", name: str | None = None, history=None, sparse: bool = False):
         self.shape = tuple(None if d is None else int(d) for d in shape)
+        self.sparse = bool(sparse)  # stands for a tf.SparseTensor (keras.Input(sparse=True))
         self.dtype = dtypes.as_dtype(dtype).name  # a string, as Keras 3 reports it
         self.name = name or naming.unique_name("keras_tensor")
         self._keras_history = history  # (layer, node, index of this tensor among the node's outputs)
@@ -22,7 +23,7 @@ class KerasTensor:
         return len(self.shape)
 
     def __repr__(self):
-        return (f"<KerasTensor shape={self.shape}, dtype={self.dtype}, sparse=False, "
+        return (f"<KerasTensor shape={self.shape}, dtype={self.dtype}, sparse={self.sparse}, "
                 f"ragged=False, name={self.name}>")
 
     def __array__(self, *args, **kwargs):

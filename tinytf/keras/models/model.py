@@ -64,7 +64,7 @@ class Model(Trainer, Layer):
         name = kwargs.pop("name", None)
         trainable = kwargs.pop("trainable", True)
         dtype = kwargs.pop("dtype", None)
-        super().__init__(name=name or naming.unique_name(naming.snake_case(type(self).__name__)),
+        super().__init__(name=name if name is not None else naming.unique_name(naming.snake_case(type(self).__name__)),
                          trainable=trainable, dtype=dtype, **kwargs)
         self.optimizer = None
         self._initial_epoch = None  # set by BackupAndRestore when it restores an interrupted fit

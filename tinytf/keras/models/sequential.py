@@ -31,7 +31,8 @@ class Sequential(Model):
     _untracked_attributes = frozenset({"_input_layer", "_symbolic_output"})
 
     def __init__(self, layers=None, trainable=True, name=None):
-        super().__init__(name=name or naming.unique_name("sequential"), trainable=trainable)
+        name = name if name is not None else naming.unique_name("sequential")
+        super().__init__(name=name, trainable=trainable)
         self._stack: list = []
         self._input_layer = None
         self._symbolic_output = None

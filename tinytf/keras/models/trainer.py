@@ -245,6 +245,8 @@ class Trainer:
 
     def _batch_size(self, x):
         first = nest.flatten(x)[0]
+        if isinstance(first, _tf.sparse.SparseTensor):  # keras.Input(sparse=True) data
+            return _tf.cast(first.dense_shape[0], _tf.float32)
         return _tf.cast(_tf.shape(first)[0], _tf.float32)
 
     def _build_from_data(self, batches) -> None:

@@ -82,3 +82,9 @@ from .multi_optimizer import MultiOptimizer, OptimizerMap  # noqa: E402
 
 _CLASSES["MultiOptimizer"] = MultiOptimizer
 __all__ += ["MultiOptimizer", "OptimizerMap"]
+
+# Muon (Keras 3.15's ALL_OBJECTS has it: get("muon") finds it)
+from .muon import Muon  # noqa: E402
+
+_BY_NAME["muon"] = _CLASSES["Muon"] = Muon
+__all__ += ["Muon"]

@@ -42,3 +42,8 @@ from .config_object import Config  # noqa: E402
 
 __all__ += ["FeatureSpace", "Config", "disable_interactive_logging", "enable_interactive_logging",
             "is_interactive_logging_enabled"]
+
+# keras.utils.legacy: Keras 2's serialize/deserialize_keras_object (legacy.py)
+from . import legacy  # noqa: E402
+
+__all__ += ["legacy"]
