@@ -27,6 +27,19 @@ def _dense_dims(values):
     return dims
 
 
+def _check_compatible(values, dtype):
+    """TF's _AssertCompatible for integer and bool dtypes: no float (or other) element is cast silently."""
+    if dtype is None or not (dtype.is_integer or dtype.is_bool):
+        return
+    stack = [values]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif not isinstance(item, (int, np.integer, bool, np.bool_)) or (dtype.is_integer and isinstance(item, bool)):
+            raise TypeError(f"Expected {dtype.name}, but got {item!r} of type '{type(item).__name__}'.")
+
+
 def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False, allow_broadcast=False):
     """Create a TensorProto from `values` (a Python value, numpy array or eager tensor): TF's dtype defaults
     (Python floats float32, Python ints int32 when they fit), a `shape` that may splat fewer values, TypeError
@@ -47,6 +60,7 @@ def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False, allow_
         if shape is not None and int(np.prod(shape, dtype=np.int64)) == 0:
             nparray = np.empty(shape, dtype=np_type)
         else:
+            _check_compatible(values, dtype)
             nparray = np.array(values, np_type)
             if list(nparray.shape) != _dense_dims(values):
                 raise ValueError(f"Expected values {values} to be a dense tensor with shape {_dense_dims(values)}, "

@@ -26,6 +26,7 @@ from . import (  # noqa: F401
     debugging,
     edit_distance,
     feature_cross,
+    fake_quant,
     fft,
     file_io,
     fused,
