@@ -969,3 +969,24 @@ SAMPLES.update({name: [lambda name=name: [getattr(tf.math.special, name)(c(_SPEC
                                           getattr(tf.math.special, name)(c(_SPECIAL_X, tf.float64))]]
                 for name in ("bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "bessel_k0", "bessel_k0e", "bessel_k1",
                              "bessel_k1e", "dawsn", "expint", "fresnel_cos", "fresnel_sin", "spence")})
+
+# the top level's leftovers and tf.quantization (helper toplvl): each op with the edge its kernel special-cases
+_FQ_X = [-7.0, -2.2, -0.1, 0.0, 0.3, 1.26, 5.9, 8.0]
+SAMPLES.update({
+    "guarantee_const": [lambda: tf.guarantee_const(c([1.0, 2.0]))],
+    "edit_distance": [lambda: [tf.edit_distance(tf.SparseTensor([[0, 0, 0], [1, 0, 0]], c(["a", "b"]), [2, 1, 1]),
+                                                tf.SparseTensor([[0, 1, 0], [1, 0, 0], [1, 0, 1]], c(["a", "b", "c"]),
+                                                                [2, 2, 2]), normalize=norm)
+                               for norm in (True, False)]],
+    "fake_quant_with_min_max_args": [lambda: tf.quantization.fake_quant_with_min_max_args(c(_FQ_X), -1.3, 2.7, 4,
+                                                                                           True)],
+    "fake_quant_with_min_max_args_gradient": [lambda: tf.quantization.fake_quant_with_min_max_args_gradient(
+        c([1.0] * 8), c(_FQ_X), -1.0, 1.0)],
+    "fake_quant_with_min_max_vars": [lambda: tf.quantization.fake_quant_with_min_max_vars(c(_FQ_X), c(-2.1), c(3.3))],
+    "fake_quant_with_min_max_vars_per_channel": [lambda: tf.quantization.fake_quant_with_min_max_vars_per_channel(
+        tf.reshape(c(_FQ_X), [4, 2]), c([-1.0, 0.5]), c([1.0, 3.0]), 3)],
+    "fake_quant_with_min_max_vars_gradient": [
+        lambda: tf.quantization.fake_quant_with_min_max_vars_per_channel_gradient(
+            c([[1.0, 2.0]] * 4), tf.reshape(c(_FQ_X), [4, 2]), c([-1.0, 0.5]), c([1.0, 3.0])),
+        lambda: tf.quantization.fake_quant_with_min_max_vars_gradient(c([1.0] * 8), c(_FQ_X), c(-2.1), c(3.3), 5)],
+})

@@ -33,6 +33,11 @@ CHECKED_ELSEWHERE = {
        for name in ("from_value", "get_value")},
     **{f"gradient_list_{name}": "test_gradients_control_flow.py (second derivatives of TensorArray programs)"
        for name in ("add", "read", "set", "clear", "unstack", "stack", "scatter", "gather", "split", "concat")},
+    # fake quantization is piecewise constant: TF's gradient is the straight-through one (no finite difference
+    # sees it), checked against TF 2.21 in tests/test_quantization.py and conformance toplevel_more
+    **{name: "test_quantization.py (straight-through gradients, against TF 2.21)"
+       for name in ("fake_quant_with_min_max_args", "fake_quant_with_min_max_vars",
+                    "fake_quant_with_min_max_vars_per_channel")},
 }
 
 

@@ -33,6 +33,7 @@ from . import (  # noqa: F401
     math,
     nest,
     nn,
+    quantization,
     ragged,
     random,
     saved_model,
@@ -149,4 +150,3 @@ from .tensor_conversion import register_tensor_conversion_function  # noqa: E402
 from .tensor_proto import make_ndarray, make_tensor_proto  # noqa: E402,F401
 from .variable_creator import variable_creator_scope  # noqa: E402,F401
 from .volume_patches import extract_volume_patches  # noqa: E402,F401
-from . import quantization  # noqa: E402,F401

@@ -50,7 +50,7 @@ def _in_range(x, low, high, num_bits, narrow_range):
 
 def _float32_input(x, what):
     if x.dtype is not dtypes.float32:
-        raise TypeError(f"{what}: Value for attr 'T' of {x.dtype.name} is not in the list of allowed values: float")
+        raise TypeError(f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed values: float")
 
 
 # ---- args: the range is an attribute --------------------------------------------------------------------------
@@ -98,16 +98,16 @@ def _check_range(x, low, high, per_channel, what):
     _float32_input(x, what)
     for t in (low, high):
         if t.dtype is not dtypes.float32:
-            raise TypeError(f"{what}: min and max must be float32, got {t.dtype.name}")
+            raise TypeError(f"min and max must be float32, got {t.dtype.name}")
         if t._shape is not None:
             if per_channel and len(t._shape) != 1:
-                raise ValueError(f"{what}: min and max must be rank 1, got shape {list(t._shape)}")
+                raise ValueError(f"min and max must be rank 1, got shape {list(t._shape)}")
             if not per_channel and len(t._shape) != 0:
-                raise ValueError(f"{what}: min and max must be scalars, got shape {list(t._shape)}")
+                raise ValueError(f"min and max must be scalars, got shape {list(t._shape)}")
     if per_channel and x._shape is not None and low._shape is not None:
         depth, channels = low._shape[0], x._shape[-1] if x._shape else None
         if depth is not None and channels is not None and depth != channels:
-            raise ValueError(f"{what}: min and max must have {channels} elements (the input's last dimension), "
+            raise ValueError(f"min and max must have {channels} elements (the input's last dimension), "
                              f"got {depth}")
 
 
