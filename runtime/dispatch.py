@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import conversion_registry, dtypes, numpy_errors, shapes
+from . import conversion_registry, dtypes, numerics_checks, numpy_errors, shapes
 from .context import shared, state
 from .errors import InvalidArgumentError, OpError, ResourceExhaustedError, at_user_line, user_location
 from .graph import SymbolicTensor
@@ -321,8 +321,11 @@ def _run_eager(op, inputs, attrs):
         outputs = None
     else:
         outputs = tuple(EagerTensor(v, spec[0]) for v, spec in zip(result, specs))
-    if shared.busy and state.tapes:
-        record(op, inputs, attrs, outputs)
+    if shared.busy:
+        if state.numeric_checks and n:
+            numerics_checks.check_eager(op, inputs, outputs)
+        if state.tapes:
+            record(op, inputs, attrs, outputs)
     return outputs
 
 
@@ -342,4 +345,7 @@ def _add_node(graph, op, inputs, attrs, name=None):
     result = outputs[0] if n == 1 else (None if n == 0 else tuple(outputs))
     if state.tapes and n:
         record(op, inputs, attrs, result)
+    if state.numeric_checks and n and numerics_checks.instrument is not None:
+        checked = tuple(numerics_checks.instrument(op, i, n, t) for i, t in enumerate(outputs))
+        result = checked[0] if n == 1 else checked
     return result
