@@ -990,3 +990,6 @@ SAMPLES.update({
             c([[1.0, 2.0]] * 4), tf.reshape(c(_FQ_X), [4, 2]), c([-1.0, 0.5]), c([1.0, 3.0])),
         lambda: tf.quantization.fake_quant_with_min_max_vars_gradient(c([1.0] * 8), c(_FQ_X), c(-2.1), c(3.3), 5)],
 })
+SKIPPED.update({name: "stateful: takes a tf.CriticalSection resource (tests/test_toplevel_more_critical_section.py "
+                      "runs it eagerly, in graphs and from threads)"
+                for name in ("critical_section_lock", "critical_section_unlock")})

@@ -575,7 +575,7 @@ CASES.update({name: [Case(getattr(tf.math.special, name), (6,), low=0.3, high=6.
 # Ops through which TF registers no gradient although they may output floats: asking for one raises TF's
 # LookupError (checked in test_sets_and_counts.py), so they keep differentiable=True with no rule.
 TF_HAS_NO_GRADIENT = {"unique", "bincount", "resize_area", "extract_glimpse", "draw_bounding_boxes",
-                      "non_max_suppression_v5", "combined_non_max_suppression"}
+                      "non_max_suppression_v5", "combined_non_max_suppression", "guarantee_const"}
 
 
 def test_every_float_op_has_a_rule_or_is_marked():

@@ -140,6 +140,7 @@ from . import queue  # noqa: E402,F401
 # variable creators, tensor protos, conversions, and ops TF also exports at the top
 from .aggregation_method import AggregationMethod  # noqa: E402,F401
 from .approx_top_k import approx_top_k  # noqa: E402,F401
+from .critical_section import CriticalSection  # noqa: E402,F401
 from .device_spec import DeviceSpec  # noqa: E402,F401
 from .edit_distance import edit_distance  # noqa: E402,F401
 from .linalg import eig, eigvals  # noqa: E402,F401

@@ -19,6 +19,7 @@ from . import (  # noqa: F401
     core_array,
     core_math,
     counting,
+    critical_section,
     csv,
     ctc,
     ctc_beam,

@@ -1,6 +1,6 @@
 """tf.guarantee_const: its input unchanged, a promise to TF's graph optimizers that the value is constant.
-tinytf's passes need no such promise, so the op is an identity that constant folding may fold; TF registers no
-gradient for it (GuaranteeConst), so none flows."""
+tinytf's passes need no such promise, so the op is an identity that constant folding may fold. TF registers no
+gradient for GuaranteeConst: a gradient asked through it raises LookupError."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ def _infer(x):
     return x.dtype, x._shape
 
 
-guarantee_const_op = register(OpDef("guarantee_const", lambda x: x, _infer, differentiable=False,
-                                    doc="its input, promised constant"))
+# no rule: asking for a gradient through it raises LookupError, as TF (tests/test_gradients_registry.py lists it)
+guarantee_const_op = register(OpDef("guarantee_const", lambda x: x, _infer, doc="its input, promised constant"))
 
 
 def guarantee_const(input, name=None):  # noqa: A002 - TF's argument name

@@ -200,3 +200,22 @@ def p_fake_quant(tf):
             outcome(lambda: q.fake_quant_with_min_max_args(x, 2.0, 1.0), "min has to be smaller than max"),
             outcome(lambda: q.fake_quant_with_min_max_args(x, num_bits=1), "num_bits"),
             outcome(lambda: q.fake_quant_with_min_max_args(tf.constant([1.0], tf.float64)), "float")]
+
+
+@program
+def p_doc_critical_section(tf):
+    v = tf.Variable(0.0, name="v")
+
+    def count():
+        value = v.read_value()
+        with tf.control_dependencies([value]):
+            with tf.control_dependencies([v.assign_add(1)]):
+                return tf.identity(value)
+
+    cs = tf.CriticalSection()
+    f1 = cs.execute(count)
+    f2 = cs.execute(count)
+    graph = tf.function(lambda: cs.execute(count) + cs.execute(count))
+    nested = cs.execute(lambda: {"a": v * 2.0, "b": (v + 1.0,)})
+    return [val(f1 + f2), val(graph()), val(v), val(nested),
+            outcome(lambda: cs.execute(lambda: cs.execute(count)), "already running")]

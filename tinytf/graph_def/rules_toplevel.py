@@ -60,3 +60,7 @@ OUTPUT_ARGS = {"FakeQuantWithMinMaxArgs": "outputs", "FakeQuantWithMinMaxArgsGra
                "FakeQuantWithMinMaxVars": "outputs", "FakeQuantWithMinMaxVarsPerChannel": "outputs"}
 SEPARATE_OUTPUTS = {name: ("backprops_wrt_input", "backprop_wrt_min", "backprop_wrt_max")
                     for name in ("FakeQuantWithMinMaxVarsGradient", "FakeQuantWithMinMaxVarsPerChannelGradient")}
+UNEXPORTED = {name: "tf.CriticalSection's lock: TF's graph holds a MutexV2 resource, a MutexLock whose "
+                    "variant lock the body's outputs consume (ConsumeMutexLock) and an identity per output; "
+                    "tinytf's lock and unlock ops keep no variant lock a GraphDef could carry; not written"
+              for name in ("critical_section_lock", "critical_section_unlock")}
