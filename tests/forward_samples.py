@@ -993,3 +993,7 @@ SAMPLES.update({
 SKIPPED.update({name: "stateful: takes a tf.CriticalSection resource (tests/test_toplevel_more_critical_section.py "
                       "runs it eagerly, in graphs and from threads)"
                 for name in ("critical_section_lock", "critical_section_unlock")})
+SAMPLES["random_index_shuffle"] = [
+    lambda: tf.random_index_shuffle(c(7, tf.int64), c([1, 2, 3], tf.int64), c(100, tf.int64)),
+    lambda: tf.random_index_shuffle(c([0, 1, 2], tf.uint32), c([[1, 2, 3]] * 3, tf.int32), c(2**20, tf.uint32),
+                                    rounds=6)]

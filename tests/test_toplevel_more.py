@@ -213,3 +213,26 @@ def test_eig_and_matrix_square_root_are_the_linalg_ops():
     root = tf.function(tf.matrix_square_root)(tf.constant(a @ a.T))
     np.testing.assert_allclose(root.numpy() @ root.numpy(), a @ a.T, atol=1e-10)
     assert tf.AggregationMethod.DEFAULT == tf.AggregationMethod.ADD_N == 0
+
+
+@pytest.mark.parametrize("top", [0, 5, 99, 4095, 70000])
+def test_random_index_shuffle_is_a_seeded_bijection_eagerly_and_in_graphs(top):
+    indices = tf.range(top + 1, dtype=tf.int64)
+    seed = tf.constant([7, 8, 9], tf.int64)
+    eager = tf.random_index_shuffle(indices, seed, tf.constant(top, tf.int64)).numpy()
+    graph = tf.function(lambda i: tf.random_index_shuffle(i, seed, tf.constant(top, tf.int64)))(indices).numpy()
+    np.testing.assert_array_equal(eager, graph)
+    assert sorted(eager.tolist()) == list(range(top + 1))  # a permutation
+    other = tf.random_index_shuffle(indices, tf.constant([7, 8, 10], tf.int64), tf.constant(top, tf.int64)).numpy()
+    assert top < 5 or other.tolist() != eager.tolist()  # another key, another permutation
+    scalar = tf.random.experimental.index_shuffle(tf.constant(3, tf.int64), [8, 9], tf.constant(top, tf.int64))
+    assert scalar.shape == [] and 0 <= int(scalar) <= top
+
+
+def test_random_index_shuffle_checks_its_arguments():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Seed must be"):
+        tf.random_index_shuffle(tf.range(3), [[1, 2, 3]] * 2, 5)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="not in the list"):
+        tf.random_index_shuffle(tf.constant(1.0), [1, 2, 3], 5.0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="rounds"):
+        tf.random_index_shuffle(1, [1, 2, 3], 5, rounds=3)

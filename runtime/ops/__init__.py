@@ -69,6 +69,7 @@ from . import (  # noqa: F401
     random_binomial,
     random_categorical,
     random_gamma,
+    random_index_shuffle,
     random_poisson,
     random_truncated_normal,
     reduce,

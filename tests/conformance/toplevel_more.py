@@ -219,3 +219,20 @@ def p_doc_critical_section(tf):
     nested = cs.execute(lambda: {"a": v * 2.0, "b": (v + 1.0,)})
     return [val(f1 + f2), val(graph()), val(v), val(nested),
             outcome(lambda: cs.execute(lambda: cs.execute(count)), "already running")]
+
+
+@program
+def p_random_index_shuffle(tf):
+    results = []
+    for top in [0, 1, 9, 100, 65535, 65536, 2**20 + 7, 2**40]:  # 65536: TF's block leaves its top bit out
+        results.append([int(tf.random_index_shuffle(tf.constant(i, tf.int64), tf.constant([1, 2, 3], tf.int64),
+                                                    tf.constant(top, tf.int64))) for i in range(min(top + 1, 12))])
+    graph = tf.function(lambda i: tf.random_index_shuffle(i, [5, 6, 7], 9, rounds=8))
+    seeds = tf.constant([[1, 2, 3], [4, 5, 6], [7, 8, 9], [2**31, 5, 2**32 - 1]], tf.uint64)
+    return [results, val(graph(tf.range(10))),
+            val(tf.random_index_shuffle(tf.constant([0, 1, 2, 3], tf.uint32), seeds, tf.constant(1000, tf.uint32))),
+            val(tf.random.experimental.index_shuffle(tf.range(10), [3, 4], 9)),
+            val(tf.random.experimental.index_shuffle(tf.range(10, dtype=tf.int64), tf.constant([-3, 4], tf.int32),
+                                                     tf.constant(9, tf.int64))),
+            tf.random.experimental.stateless_fold_in is tf.random.fold_in,
+            outcome(lambda: tf.random_index_shuffle(tf.range(3), [[1, 2, 3]] * 2, 5), "Seed must be")]

@@ -44,19 +44,28 @@ def _vars_gradient(n, const):
         list(n.refs), _bits(n)
 
 
-TF_NAMES = {"guarantee_const": "GuaranteeConst", "edit_distance": "EditDistance",
+def _random_index_shuffle(n, const):
+    return "RandomIndexShuffle", list(n.refs), {"rounds": p.attr(int(n.attrs["rounds"])),
+                                                "dtype": p.attr_type(n.inputs[0].dtype),
+                                                "Tseed": p.attr_type(n.inputs[1].dtype)}
+
+
+TF_NAMES = {"random_index_shuffle": "RandomIndexShuffle",
+            "guarantee_const": "GuaranteeConst", "edit_distance": "EditDistance",
             "fake_quant_with_min_max_args": "FakeQuantWithMinMaxArgs",
             "fake_quant_with_min_max_args_gradient": "FakeQuantWithMinMaxArgsGradient",
             "fake_quant_with_min_max_vars": "FakeQuantWithMinMaxVars",
             "fake_quant_with_min_max_vars_per_channel": "FakeQuantWithMinMaxVarsPerChannel",
             "fake_quant_with_min_max_vars_gradient": "FakeQuantWithMinMaxVarsGradient"}
-RULES = {"guarantee_const": _guarantee_const, "edit_distance": _edit_distance,
+RULES = {"random_index_shuffle": _random_index_shuffle,
+         "guarantee_const": _guarantee_const, "edit_distance": _edit_distance,
          "fake_quant_with_min_max_args": _args("FakeQuantWithMinMaxArgs"),
          "fake_quant_with_min_max_args_gradient": _args("FakeQuantWithMinMaxArgsGradient"),
          "fake_quant_with_min_max_vars": _vars("FakeQuantWithMinMaxVars"),
          "fake_quant_with_min_max_vars_per_channel": _vars("FakeQuantWithMinMaxVarsPerChannel"),
          "fake_quant_with_min_max_vars_gradient": _vars_gradient}
-OUTPUT_ARGS = {"FakeQuantWithMinMaxArgs": "outputs", "FakeQuantWithMinMaxArgsGradient": "backprops",
+OUTPUT_ARGS = {"RandomIndexShuffle": "output",
+               "FakeQuantWithMinMaxArgs": "outputs", "FakeQuantWithMinMaxArgsGradient": "backprops",
                "FakeQuantWithMinMaxVars": "outputs", "FakeQuantWithMinMaxVarsPerChannel": "outputs"}
 SEPARATE_OUTPUTS = {name: ("backprops_wrt_input", "backprop_wrt_min", "backprop_wrt_max")
                     for name in ("FakeQuantWithMinMaxVarsGradient", "FakeQuantWithMinMaxVarsPerChannelGradient")}
