@@ -997,3 +997,14 @@ SAMPLES["random_index_shuffle"] = [
     lambda: tf.random_index_shuffle(c(7, tf.int64), c([1, 2, 3], tf.int64), c(100, tf.int64)),
     lambda: tf.random_index_shuffle(c([0, 1, 2], tf.uint32), c([[1, 2, 3]] * 3, tf.int32), c(2**20, tf.uint32),
                                     rounds=6)]
+_QDQ_X = [-3.3, -1.0, -0.26, 0.0, 0.5, 1.49, 2.9, 0.75]
+SAMPLES.update({
+    "quantize_and_dequantize_v2": [lambda: tf.quantization.quantize_and_dequantize(c(_QDQ_X), -1.0, 1.5,
+                                                                                   range_given=True, num_bits=4)],
+    "quantize_and_dequantize_v4": [
+        lambda: tf.quantization.quantize_and_dequantize_v2(c(_QDQ_X), 0.0, 0.0, signed_input=False),
+        lambda: tf.quantization.quantize_and_dequantize_v2(tf.reshape(c(_QDQ_X), [2, 4]), c([0.0] * 4), c([0.0] * 4),
+                                                           axis=1, round_mode="HALF_UP")],
+    "quantize_and_dequantize_v4_grad": [lambda: apply(OPS["quantize_and_dequantize_v4_grad"],
+                                                      [c([1.0] * 8), c(_QDQ_X), c(-1.0), c(1.5)], {"axis": -1})],
+})

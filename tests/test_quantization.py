@@ -103,3 +103,64 @@ def test_errors_name_the_op():
         q.fake_quant_with_min_max_vars(X, [-1.0], [1.0])
     with pytest.raises(tf.errors.InvalidArgumentError, match="must have 4 elements"):
         q.fake_quant_with_min_max_vars_per_channel(X[:8].reshape(2, 4), [-1.0] * 3, [1.0] * 3)
+
+
+def qdq_model(x, low, high, signed=True, bits=8, narrow=False, given=True, half_up=False):
+    """TF's documented quantize-and-dequantize: the side of the range needing the smaller scale decides it."""
+    if not given:
+        low, high = x.min(), x.max()
+    q_min, q_max = ((-(2 ** (bits - 1)) + narrow, 2 ** (bits - 1) - 1) if signed else (0, 2**bits - 1))
+    from_min = q_min / low if q_min * low > 0 else np.inf
+    from_max = q_max / high if q_max * high > 0 else np.inf
+    if from_min < from_max:
+        scale, inverse = from_min, low / q_min
+        high = q_max * inverse
+    else:
+        scale, inverse = from_max, high / q_max
+        low = q_min * inverse
+    if given:
+        x = np.clip(x, low, high)
+    scaled = x * scale
+    return (np.floor(scaled + 0.5) if half_up else np.rint(scaled)) * inverse
+
+
+@pytest.mark.parametrize("kw", [dict(input_min=-1.0, input_max=1.5, range_given=True),
+                                dict(input_min=0.0, input_max=0.0),
+                                dict(input_min=-2.0, input_max=2.0, range_given=True, num_bits=4, narrow_range=True),
+                                dict(input_min=0.0, input_max=2.0, range_given=True, signed_input=False,
+                                     round_mode="HALF_UP")])
+def test_quantize_and_dequantize_matches_the_model_and_its_gradients(kw):
+    x = X[::3]
+    want = qdq_model(x.astype(np.float64), kw["input_min"], kw["input_max"], kw.get("signed_input", True),
+                     kw.get("num_bits", 8), kw.get("narrow_range", False), kw.get("range_given", False),
+                     kw.get("round_mode") == "HALF_UP")
+    for fn in (q.quantize_and_dequantize, q.quantize_and_dequantize_v2):
+        eager = fn(x, **kw)
+        graph = tf.function(lambda t, fn=fn: fn(t, **kw))(tf.constant(x))
+        for got in (eager, graph):
+            np.testing.assert_allclose(got.numpy(), want, rtol=1e-5, atol=1e-5)
+    t, low, high = tf.constant(x), tf.constant(kw["input_min"]), tf.constant(kw["input_max"])
+    rest = {k: v for k, v in kw.items() if k not in ("input_min", "input_max")}
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([t, low, high])
+        v1 = tf.reduce_sum(q.quantize_and_dequantize(t, low, high, **rest) * 3.0)
+        v2 = tf.reduce_sum(q.quantize_and_dequantize_v2(t, low, high, **rest) * 3.0)
+    np.testing.assert_array_equal(tape.gradient(v1, t).numpy(), np.full_like(x, 3.0))  # the identity's
+    inside = (x >= kw["input_min"]) & (x <= kw["input_max"])
+    grads = tape.gradient(v2, [t, low, high])
+    np.testing.assert_array_equal(grads[0].numpy(), 3.0 * inside)  # passed inside the given range only
+    assert float(grads[1]) == 0.0 and float(grads[2]) == 0.0
+
+
+def test_quantize_and_dequantize_per_slice_and_errors():
+    xm = X[:16].reshape(4, 4)
+    got = q.quantize_and_dequantize_v2(xm, [0.0] * 4, [0.0] * 4, axis=0).numpy()
+    for row in range(4):
+        np.testing.assert_allclose(got[row], qdq_model(xm[row].astype(np.float64), 0, 0, given=False), rtol=1e-5,
+                                   atol=1e-6)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid range"):
+        q.quantize_and_dequantize_v2(X, 2.0, 1.0, range_given=True)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must be a scalar"):
+        q.quantize_and_dequantize_v2(xm, [-1.0] * 4, [1.0] * 4, range_given=True, axis=1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="not in the list"):
+        q.quantize_and_dequantize_v2(tf.constant([1, 2]), 0, 1)

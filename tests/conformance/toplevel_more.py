@@ -236,3 +236,33 @@ def p_random_index_shuffle(tf):
                                                      tf.constant(9, tf.int64))),
             tf.random.experimental.stateless_fold_in is tf.random.fold_in,
             outcome(lambda: tf.random_index_shuffle(tf.range(3), [[1, 2, 3]] * 2, 5), "Seed must be")]
+
+
+@program
+def p_quantize_and_dequantize(tf):
+    q = tf.quantization
+    x = tf.constant(np.linspace(-3.3, 2.9, 17).astype(np.float32))
+    out = []
+    for kw in [dict(input_min=-1.0, input_max=1.5, range_given=True), dict(input_min=0.0, input_max=0.0),
+               dict(input_min=-2.0, input_max=2.0, range_given=True, num_bits=4, narrow_range=True),
+               dict(input_min=0.0, input_max=2.0, range_given=True, signed_input=False, round_mode="HALF_UP"),
+               dict(input_min=-1.0, input_max=1.0, range_given=True, num_bits=3)]:
+        out += [val(q.quantize_and_dequantize_v2(x, **kw)), val(q.quantize_and_dequantize(x, **kw))]
+    xm = tf.reshape(x[:16], [4, 4])
+    low, high = tf.constant([-1.0, -2, 0, -3]), tf.constant([1.0, 2, 3, 0.5])
+    out += [val(q.quantize_and_dequantize_v2(xm, low, high, axis=1)), val(q.quantize_and_dequantize(xm, low, high,
+                                                                                                     axis=0)),
+            val(tf.function(lambda t: q.quantize_and_dequantize_v2(t, -1.0, 1.0, range_given=True, num_bits=5))(x)),
+            outcome(lambda: q.quantize_and_dequantize_v2(xm, low, high, range_given=True, axis=1), "must be a scalar"),
+            outcome(lambda: q.quantize_and_dequantize_v2(xm, -1.0, 1.0, range_given=True, axis=1), "rank 1"),
+            val(q.quantize_and_dequantize_v2(xm, -1.0, 1.0, axis=1)),
+            outcome(lambda: q.quantize_and_dequantize_v2(x, 2.0, 1.0, range_given=True), "Invalid range")]
+    mn, mx = tf.constant(-1.0), tf.constant(1.5)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, mn, mx])
+        a = q.quantize_and_dequantize_v2(x, mn, mx, range_given=True)
+        b = q.quantize_and_dequantize(x, mn, mx, range_given=True)
+        c = q.quantize_and_dequantize_v2(x, mn, mx)
+    for y in (a, b, c):
+        out.append([None if g is None else val(g) for g in tape.gradient(y, [x, mn, mx])])
+    return out

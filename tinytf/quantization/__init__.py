@@ -1,6 +1,6 @@
-"""tf.quantization: fake quantization (float in, float out, as quantization-aware training uses it) with TF's
-nudged ranges and gradients. The ops that produce TF's quantized dtypes (quantize, dequantize, quantized_concat)
-are not here: tinytf has no qint8/quint8 tensors."""
+"""tf.quantization: fake quantization and quantize_and_dequantize (float in, float out, as quantization-aware
+training uses them) with TF's nudged or widened ranges and gradients. The ops that produce TF's quantized dtypes
+(quantize, dequantize, quantized_concat) are not here: tinytf has no qint8/quint8 tensors."""
 
 from __future__ import annotations
 
@@ -66,3 +66,40 @@ def fake_quant_with_min_max_vars_per_channel_gradient(gradients, inputs, min, ma
     """(backprops wrt inputs, wrt min, wrt max) of fake_quant_with_min_max_vars_per_channel, min and max per
     channel."""
     return _vars_gradient(gradients, inputs, min, max, num_bits, narrow_range, name, True)
+
+
+def _quantize_and_dequantize(op, input, input_min, input_max, signed_input, num_bits, range_given,  # noqa: A002
+                             round_mode, name, narrow_range, axis):
+    from tinytf.runtime.dispatch import convert_to_tensor as _convert
+
+    x = _convert(input)
+    if axis is None:
+        axis = -1
+    elif axis < 0:
+        if x._shape is None:
+            raise ValueError("input should have known rank to use negative axis.")
+        axis %= len(x._shape)
+    attrs = {"signed_input": bool(signed_input), "num_bits": int(num_bits), "range_given": bool(range_given),
+             "round_mode": str(round_mode), "narrow_range": bool(narrow_range), "axis": int(axis)}
+    return apply(op, (x, _convert(input_min, x.dtype), _convert(input_max, x.dtype)), attrs, name=name)
+
+
+def quantize_and_dequantize(input, input_min, input_max, signed_input=True, num_bits=8,  # noqa: A002
+                            range_given=False, round_mode="HALF_TO_EVEN", name=None, narrow_range=False, axis=None):
+    """Quantizes then dequantizes a tensor (TF's deprecated form: its gradient is the identity). `axis` gives one
+    range per slice of that dimension."""
+    from tinytf.runtime.ops.quantize_dequantize import quantize_and_dequantize_v2_op
+
+    return _quantize_and_dequantize(quantize_and_dequantize_v2_op, input, input_min, input_max, signed_input,
+                                    num_bits, range_given, round_mode, name, narrow_range, axis)
+
+
+def quantize_and_dequantize_v2(input, input_min, input_max, signed_input=True, num_bits=8,  # noqa: A002
+                               range_given=False, round_mode="HALF_TO_EVEN", name=None, narrow_range=False,
+                               axis=None):
+    """Quantizes then dequantizes a tensor; the gradient passes where the input lies in [input_min, input_max]
+    (min and max get zeros). `axis` takes each slice's own range (TF 2.21 refuses a given range per slice)."""
+    from tinytf.runtime.ops.quantize_dequantize import quantize_and_dequantize_v4_op
+
+    return _quantize_and_dequantize(quantize_and_dequantize_v4_op, input, input_min, input_max, signed_input,
+                                    num_bits, range_given, round_mode, name, narrow_range, axis)
