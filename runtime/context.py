@@ -33,18 +33,24 @@ class _State(threading.local):
         self.tapes = []  # active GradientTapes, innermost last; empty almost always (replaced, never mutated)
         self.paused_tapes = []  # tape lists paused by backward traces in progress, outermost first
         self.variable_hooks = []  # called with each new Variable (tf.function watches creation while tracing)
+        self.numeric_checks = False  # tf.debugging.enable_check_numerics (runtime/numerics_checks.py)
 
     def __setattr__(self, name, value):
-        """Writes to graph and tapes keep shared.busy counting this thread while it is not plainly eager."""
-        if name != "graph" and name != "tapes":
+        """Writes to graph, tapes and numeric_checks keep shared.busy counting this thread while it is not plainly
+        eager."""
+        if name != "graph" and name != "tapes" and name != "numeric_checks":
             super().__setattr__(name, value)
             return
-        was = getattr(self, "graph", None) is not None or bool(getattr(self, "tapes", None))
+        was = self._busy()
         super().__setattr__(name, value)
-        now = getattr(self, "graph", None) is not None or bool(getattr(self, "tapes", None))
+        now = self._busy()
         if was != now:
             with _busy_lock:
                 shared.busy += 1 if now else -1
+
+    def _busy(self) -> bool:
+        return (getattr(self, "graph", None) is not None or bool(getattr(self, "tapes", None))
+                or getattr(self, "numeric_checks", False))
 
     @property
     def seed(self):

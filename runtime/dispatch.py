@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dtypes, numpy_errors, shapes
+from . import conversion_registry, dtypes, numerics_checks, numpy_errors, shapes
 from .context import shared, state
 from .errors import InvalidArgumentError, OpError, ResourceExhaustedError, at_user_line, user_location
 from .graph import SymbolicTensor
@@ -195,6 +195,10 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None) -> Tensor:
     if hasattr(type(value), "_tf_extension_type_fields"):  # an ExtensionType is no tensor: TF's ValueError
         raise ValueError(at_user_line(f"Attempt to convert a value ({value!r}) with an unsupported type "
                                       f"({type(value)}) to a Tensor."))
+    if conversion_registry.functions:  # tf.register_tensor_conversion_function's user types
+        converted = conversion_registry.convert(value, dtype, name, Tensor)
+        if converted is not None:
+            return converted
     if isinstance(value, (list, tuple)):
         tensor_likes, symbolic = _list_contents(value)
         if tensor_likes:  # variables in a list: their values now (a read, while tracing)
@@ -333,8 +337,11 @@ def _run_eager(op, inputs, attrs):
         outputs = None
     else:
         outputs = tuple(EagerTensor(v, spec[0]) for v, spec in zip(result, specs))
-    if shared.busy and state.tapes:
-        record(op, inputs, attrs, outputs)
+    if shared.busy:
+        if state.numeric_checks and n:
+            numerics_checks.check_eager(op, inputs, outputs)
+        if state.tapes:
+            record(op, inputs, attrs, outputs)
     return outputs
 
 
@@ -354,4 +361,7 @@ def _add_node(graph, op, inputs, attrs, name=None):
     result = outputs[0] if n == 1 else (None if n == 0 else tuple(outputs))
     if state.tapes and n:
         record(op, inputs, attrs, result)
+    if state.numeric_checks and n and numerics_checks.instrument is not None:
+        checked = tuple(numerics_checks.instrument(op, i, n, t) for i, t in enumerate(outputs))
+        result = checked[0] if n == 1 else checked
     return result

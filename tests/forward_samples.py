@@ -969,3 +969,42 @@ SAMPLES.update({name: [lambda name=name: [getattr(tf.math.special, name)(c(_SPEC
                                           getattr(tf.math.special, name)(c(_SPECIAL_X, tf.float64))]]
                 for name in ("bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "bessel_k0", "bessel_k0e", "bessel_k1",
                              "bessel_k1e", "dawsn", "expint", "fresnel_cos", "fresnel_sin", "spence")})
+
+# the top level's leftovers and tf.quantization (helper toplvl): each op with the edge its kernel special-cases
+_FQ_X = [-7.0, -2.2, -0.1, 0.0, 0.3, 1.26, 5.9, 8.0]
+SAMPLES.update({
+    "guarantee_const": [lambda: tf.guarantee_const(c([1.0, 2.0]))],
+    "edit_distance": [lambda: [tf.edit_distance(tf.SparseTensor([[0, 0, 0], [1, 0, 0]], c(["a", "b"]), [2, 1, 1]),
+                                                tf.SparseTensor([[0, 1, 0], [1, 0, 0], [1, 0, 1]], c(["a", "b", "c"]),
+                                                                [2, 2, 2]), normalize=norm)
+                               for norm in (True, False)]],
+    "fake_quant_with_min_max_args": [lambda: tf.quantization.fake_quant_with_min_max_args(c(_FQ_X), -1.3, 2.7, 4,
+                                                                                           True)],
+    "fake_quant_with_min_max_args_gradient": [lambda: tf.quantization.fake_quant_with_min_max_args_gradient(
+        c([1.0] * 8), c(_FQ_X), -1.0, 1.0)],
+    "fake_quant_with_min_max_vars": [lambda: tf.quantization.fake_quant_with_min_max_vars(c(_FQ_X), c(-2.1), c(3.3))],
+    "fake_quant_with_min_max_vars_per_channel": [lambda: tf.quantization.fake_quant_with_min_max_vars_per_channel(
+        tf.reshape(c(_FQ_X), [4, 2]), c([-1.0, 0.5]), c([1.0, 3.0]), 3)],
+    "fake_quant_with_min_max_vars_gradient": [
+        lambda: tf.quantization.fake_quant_with_min_max_vars_per_channel_gradient(
+            c([[1.0, 2.0]] * 4), tf.reshape(c(_FQ_X), [4, 2]), c([-1.0, 0.5]), c([1.0, 3.0])),
+        lambda: tf.quantization.fake_quant_with_min_max_vars_gradient(c([1.0] * 8), c(_FQ_X), c(-2.1), c(3.3), 5)],
+})
+SKIPPED.update({name: "stateful: takes a tf.CriticalSection resource (tests/test_toplevel_more_critical_section.py "
+                      "runs it eagerly, in graphs and from threads)"
+                for name in ("critical_section_lock", "critical_section_unlock")})
+SAMPLES["random_index_shuffle"] = [
+    lambda: tf.random_index_shuffle(c(7, tf.int64), c([1, 2, 3], tf.int64), c(100, tf.int64)),
+    lambda: tf.random_index_shuffle(c([0, 1, 2], tf.uint32), c([[1, 2, 3]] * 3, tf.int32), c(2**20, tf.uint32),
+                                    rounds=6)]
+_QDQ_X = [-3.3, -1.0, -0.26, 0.0, 0.5, 1.49, 2.9, 0.75]
+SAMPLES.update({
+    "quantize_and_dequantize_v2": [lambda: tf.quantization.quantize_and_dequantize(c(_QDQ_X), -1.0, 1.5,
+                                                                                   range_given=True, num_bits=4)],
+    "quantize_and_dequantize_v4": [
+        lambda: tf.quantization.quantize_and_dequantize_v2(c(_QDQ_X), 0.0, 0.0, signed_input=False),
+        lambda: tf.quantization.quantize_and_dequantize_v2(tf.reshape(c(_QDQ_X), [2, 4]), c([0.0] * 4), c([0.0] * 4),
+                                                           axis=1, round_mode="HALF_UP")],
+    "quantize_and_dequantize_v4_grad": [lambda: apply(OPS["quantize_and_dequantize_v4_grad"],
+                                                      [c([1.0] * 8), c(_QDQ_X), c(-1.0), c(1.5)], {"axis": -1})],
+})

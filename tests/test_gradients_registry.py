@@ -33,6 +33,16 @@ CHECKED_ELSEWHERE = {
        for name in ("from_value", "get_value")},
     **{f"gradient_list_{name}": "test_gradients_control_flow.py (second derivatives of TensorArray programs)"
        for name in ("add", "read", "set", "clear", "unstack", "stack", "scatter", "gather", "split", "concat")},
+    # fake quantization is piecewise constant: TF's gradient is the straight-through one (no finite difference
+    # sees it), checked against TF 2.21 in tests/test_quantization.py and conformance toplevel_more
+    **{name: "test_quantization.py (straight-through gradients, against TF 2.21)"
+       for name in ("fake_quant_with_min_max_args", "fake_quant_with_min_max_vars",
+                    "fake_quant_with_min_max_vars_per_channel")},
+    **{name: "test_quantization.py and conformance toplevel_more (TF's straight-through gradients, recorded from "
+             "TF 2.21: the op is piecewise constant)"
+       for name in ("quantize_and_dequantize_v2", "quantize_and_dequantize_v4")},
+    "critical_section_unlock": "test_toplevel_more_critical_section.py (identity gradients through "
+                               "CriticalSection.execute, eagerly and in graphs)",
 }
 
 
@@ -570,7 +580,7 @@ CASES.update({name: [Case(getattr(tf.math.special, name), (6,), low=0.3, high=6.
 # Ops through which TF registers no gradient although they may output floats: asking for one raises TF's
 # LookupError (checked in test_sets_and_counts.py), so they keep differentiable=True with no rule.
 TF_HAS_NO_GRADIENT = {"unique", "bincount", "resize_area", "extract_glimpse", "draw_bounding_boxes",
-                      "non_max_suppression_v5", "combined_non_max_suppression"}
+                      "non_max_suppression_v5", "combined_non_max_suppression", "guarantee_const"}
 
 
 def test_every_float_op_has_a_rule_or_is_marked():

@@ -33,6 +33,7 @@ from . import (  # noqa: F401
     math,
     nest,
     nn,
+    quantization,
     ragged,
     random,
     saved_model,
@@ -170,3 +171,24 @@ for _name in ("Callable", "ConcreteFunction", "PolymorphicFunction", "GenericFun
 types.experimental.TensorLike = _function_kinds.tensor_like(Tensor)
 types.experimental.distributed = _function_kinds.distributed_namespace()
 del _name
+
+# isort: split
+# Top-level leftovers of TF 2.21 (issue 11's breadth, helper toplvl): device specs, critical sections,
+# variable creators, tensor protos, conversions, and ops TF also exports at the top
+from . import random_experimental as _random_experimental  # noqa: E402
+from .aggregation_method import AggregationMethod  # noqa: E402,F401
+from .approx_top_k import approx_top_k  # noqa: E402,F401
+from .critical_section import CriticalSection  # noqa: E402,F401
+from .device_spec import DeviceSpec  # noqa: E402,F401
+from .edit_distance import edit_distance  # noqa: E402,F401
+from .linalg import eig, eigvals  # noqa: E402,F401
+from .linalg import sqrtm as matrix_square_root  # noqa: E402,F401
+from .random_index_shuffle import random_index_shuffle  # noqa: E402,F401
+from .runtime.ops.debugging import Assert  # noqa: E402,F401
+from .runtime.ops.guarantee_const import guarantee_const  # noqa: E402,F401
+from .tensor_conversion import register_tensor_conversion_function  # noqa: E402,F401
+from .tensor_proto import make_ndarray, make_tensor_proto  # noqa: E402,F401
+from .variable_creator import variable_creator_scope  # noqa: E402,F401
+from .volume_patches import extract_volume_patches  # noqa: E402,F401
+
+random.experimental = _random_experimental  # tf.random.experimental (index_shuffle and TF's aliases)

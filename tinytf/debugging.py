@@ -24,5 +24,6 @@ from tinytf.assertions import (  # noqa: F401
     assert_type,
     is_numeric_tensor,
 )
+from tinytf.check_numerics_mode import disable_check_numerics, enable_check_numerics  # noqa: F401
 from tinytf.runtime.ops.check_numerics import check_numerics  # noqa: F401
 from tinytf.runtime.ops.debugging import Assert  # noqa: F401

@@ -14,6 +14,8 @@ def device(device_name):
     """A placement scope: checked for TF's device-string syntax, then ignored (everything runs on the CPU)."""
     if callable(device_name):
         raise RuntimeError("tf.device does not support functions when eager execution is enabled.")
+    if hasattr(device_name, "to_string"):  # a tf.DeviceSpec, as TF's tf.device takes it
+        device_name = device_name.to_string()
     if device_name is not None:
         check_device_spec(str(device_name))
     yield

@@ -22,6 +22,7 @@ from tinytf.runtime.resource import Resource
 from tinytf.runtime.shapes import TensorShape
 from tinytf.runtime.tensor import EagerTensor, Tensor
 
+from . import variable_creator
 from .scopes import current_name_scope, init_scope
 
 
@@ -60,6 +61,11 @@ class Variable(Resource):
     `tf.Variable(...)` makes a ResourceVariable, the class name TF programs print."""
 
     def __new__(cls, *args, **kwargs):
+        if variable_creator.active():  # tf.variable_creator_scope: the creators make it
+            made = variable_creator.create(cls, args, kwargs)
+            if isinstance(made, cls):  # Python calls __init__ on it next: it is already made
+                made.__dict__["_made_by_creator"] = True
+            return made
         cls = ResourceVariable if cls is Variable else cls
         for hook in creation_class_hooks:  # tf.distribute: MirroredStrategy's scope makes MirroredVariables
             cls = hook(cls)
@@ -68,6 +74,8 @@ class Variable(Resource):
     def __init__(self, initial_value=None, trainable=True, validate_shape=True, caching_device=None,
                  name=None, variable_def=None, dtype=None, import_scope=None, constraint=None,
                  synchronization=None, aggregation=None, shape=None):
+        if self.__dict__.pop("_made_by_creator", False):
+            return
         if initial_value is None:
             raise ValueError("tf.Variable needs an initial_value")
         for hook in list(state.variable_hooks):  # tf.function: creation on the first trace only

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import numerics_checks
 from ..dispatch import apply, convert_to_tensor
 from ..errors import InvalidArgumentError
 from ..registry import OpDef, gradient, register
@@ -42,3 +43,14 @@ def check_numerics(tensor, message, name=None):
     """`tf.debugging.check_numerics`: `tensor` unchanged, or InvalidArgumentError "<message> : Tensor had NaN
     values" (or Inf, or Inf and NaN) when it holds any; floating dtypes only."""
     return apply(check_numerics_op, (convert_to_tensor(tensor),), {"message": str(message)}, name=name)
+
+
+def _instrument(op, index, count, tensor):
+    """enable_check_numerics while tracing: `tensor` (output `index` of a new `op` node) through a check."""
+    if op is check_numerics_op or tensor.dtype.name not in numerics_checks.CHECKED:
+        return tensor
+    return apply(check_numerics_op, (tensor,), {"message": numerics_checks.graph_message(op.name, index, count,
+                                                                                          tensor)})
+
+
+numerics_checks.instrument = _instrument

@@ -87,7 +87,7 @@ def getitem(tensor, key):
     """`tensor[key]` with ints, slices (any bounds and strides), tf.newaxis, Ellipsis and scalar integer
     tensors, which may be symbolic while tracing."""
     if (type(key) is int and type(tensor) is EagerTensor
-            and (not shared.busy or (state.graph is None and not state.tapes))):
+            and (not shared.busy or (state.graph is None and not state.tapes and not state.numeric_checks))):
         try:  # the commonest case, x[i] in an eager loop, as cheap as numpy allows
             return EagerTensor(tensor._value[key], tensor.dtype)
         except IndexError:
@@ -103,7 +103,8 @@ def getitem(tensor, key):
         spec = parse_key(key, dynamic)
     except (TypeError, ValueError) as e:
         raise type(e)(at_user_line(str(e))) from None
-    if not dynamic and type(tensor) is EagerTensor and (not shared.busy or (state.graph is None and not state.tapes)):
+    if not dynamic and type(tensor) is EagerTensor and (
+            not shared.busy or (state.graph is None and not state.tapes and not state.numeric_checks)):
         # eager fast path: plain numpy indexing; the op (below) explains any error
         try:
             return EagerTensor(tensor._value[static_key(spec)], tensor.dtype)

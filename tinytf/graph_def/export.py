@@ -21,6 +21,8 @@ from tinytf.runtime.ops.gradient_stack import stack_new_op
 from . import protos as p
 from .rules import NodeView, rule_for
 from .rules_tensor_list import empty_gradient_list_rule, list_clear_rule, stack_elements, stack_rule
+from .rules_toplevel import OUTPUT_ARGS as _TOPLEVEL_OUTPUT_ARGS
+from .rules_toplevel import SEPARATE_OUTPUTS as _TOPLEVEL_SEPARATE_OUTPUTS
 
 
 def unique_name(taken: set, base: str) -> str:
@@ -72,6 +74,9 @@ _SEPARATE = {"TopKV2": ("values", "indices"), "Unique": ("y", "idx"),
 _SEPARATE["DecodeWav"] = ("audio", "sample_rate")
 _OTHER["EncodeWav"] = "contents"
 _SEPARATE["CTCGreedyDecoder"] = ("decoded_indices", "decoded_values", "decoded_shape", "log_probability")
+# the top level's leftovers and fake quantization (rules_toplevel.py)
+_OTHER.update(_TOPLEVEL_OUTPUT_ARGS)
+_SEPARATE.update(_TOPLEVEL_SEPARATE_OUTPUTS)
 
 
 def output_ref(name: str, tf_op: str, index: int) -> str:

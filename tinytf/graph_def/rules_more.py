@@ -1278,3 +1278,12 @@ TF_NAMES.update(_QUEUE_TF_NAMES)
 from .rules_strmath import UNEXPORTED_STRMATH  # noqa: E402
 
 UNEXPORTED.update(UNEXPORTED_STRMATH)
+
+# The top level's leftovers and tf.quantization's fake quantization (helper toplvl)
+from .rules_toplevel import RULES as _TOPLEVEL_RULES  # noqa: E402
+from .rules_toplevel import TF_NAMES as _TOPLEVEL_TF_NAMES  # noqa: E402
+from .rules_toplevel import UNEXPORTED as _TOPLEVEL_UNEXPORTED  # noqa: E402
+
+RULES.update(_TOPLEVEL_RULES)
+TF_NAMES.update(_TOPLEVEL_TF_NAMES)
+UNEXPORTED.update(_TOPLEVEL_UNEXPORTED)
