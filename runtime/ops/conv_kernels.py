@@ -25,11 +25,11 @@ import itertools
 import threading
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from .. import blas_threads, chunked
 from . import fft_conv_kernels, pool_kernels
 from .thread_buffers import workspace
+from .window_views import strided_view
 
 TASK_BYTES = 1 << 20  # one task's window matrix: with its input rows and output it stays in a 2 MiB L2
 OFFSET_TASK_BYTES = 256 << 10  # the input gradient's padded input, products and output gradient rows
@@ -179,8 +179,8 @@ def _columns(rows, out_rows, geo):
     if channels <= FEW_CHANNELS:
         return _columns_by_offset(rows, out_rows, geo)
     s_n, s_h, s_w, s_c = rows.strides
-    windows = as_strided(rows, (n, out_rows, out_w, kh, kw, channels),
-                         (s_n, s_h * sh, s_w * sw, s_h * dh, s_w * dw, s_c), writeable=False)
+    windows = strided_view(rows, (n, out_rows, out_w, kh, kw, channels),
+                           (s_n, s_h * sh, s_w * sw, s_h * dh, s_w * dw, s_c))
     columns = _workspace("columns", windows.shape, rows.dtype)
     np.copyto(columns, windows)
     return columns.reshape(shape)
@@ -482,8 +482,8 @@ def _input_grad_by_rows(g, filters, in_shape, geo, out):
         padded[:, :, reach + out_w:] = 0
         padded[:, :, reach:reach + out_w] = g[n0:n1, :, :g_width - reach]
         s_n, s_h, s_w, s_c = padded.strides
-        windows = as_strided(padded[:, :, left:], (n, out_h, width, kw, out_channels), (s_n, s_h, s_w, s_w * dw, s_c),
-                             writeable=False)
+        windows = strided_view(padded, (n, out_h, width, kw, out_channels), (s_n, s_h, s_w, s_w * dw, s_c),
+                               left * s_w)  # padded[:, :, left:]'s windows
         columns = _workspace("row_columns", windows.shape, dtype)
         np.copyto(columns, windows)
         columns = columns.reshape(n * out_h * width, depth)
