@@ -31,7 +31,7 @@ PLAN_MIN_BYTES = 16384  # below this, numpy's small-block allocator is as cheap 
 # ops whose kernels return new arrays that share no memory with their inputs and keep no reference to them
 _FRESH = {"matmul", "conv2d", "conv2d_epilogue", "conv2d_backprop_input", "conv2d_backprop_filter",
           "conv2d_backprop_input_filter", "conv2d_input_spectrum", "conv2d_epilogue_spectral", "max_pool2d",
-          "conv2d_and_filter_grad",
+          "conv2d_and_filter_grad", "conv2d_epilogue_pooled",
           "avg_pool2d", "max_pool2d_grad", "avg_pool2d_grad", "max_pool2d_take", "softmax", "log_softmax"}
 
 
@@ -99,8 +99,8 @@ def _writable(node, tensor) -> bool:
     if op in ("conv2d", "conv2d_epilogue", "conv2d_backprop_input", "conv2d_epilogue_spectral",
               "conv2d_input_spectrum"):
         return True
-    if op in ("conv2d_backprop_input_filter", "conv2d_and_filter_grad"):  # the input-sized first output (the
-        return tensor is node.outputs[0]  # filter gradient is small)
+    if op in ("conv2d_backprop_input_filter", "conv2d_and_filter_grad", "conv2d_epilogue_pooled"):
+        return tensor is node.outputs[0]  # the large first output (a filter gradient, a pooled output: smaller)
     if op == "fused":  # a block output written in place into a buffer dying there needs none of its own
         from .passes.fusion_codegen import allocated_outputs, buffered_block
 
@@ -223,7 +223,8 @@ def emit_planned(cg, node, indent) -> bool:
         cg.line(indent, f"{cg.define(node.outputs[0])} = {gemm}({left}, {right}, out={cg.view_names[out]})", node)
         return True
     if op in ("conv2d", "conv2d_epilogue", "conv2d_backprop_input", "conv2d_backprop_input_filter",
-              "conv2d_epilogue_spectral", "conv2d_input_spectrum", "conv2d_and_filter_grad") and \
+              "conv2d_epilogue_spectral", "conv2d_input_spectrum", "conv2d_and_filter_grad",
+              "conv2d_epilogue_pooled") and \
             out is not None:
         kernel = cg.bind(node.op.kernel, f"{op}_kernel")
         args = [cg.var(t) for t in node.inputs] + [f"{k}={cg.attr(k, v)}" for k, v in node.attrs.items()]

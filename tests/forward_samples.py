@@ -462,6 +462,12 @@ SAMPLES.update({
                                       relu=True, pool=(2, 2)),
                                  _dyn("conv2d_epilogue", _finite((1, 5, 4, 2)), _finite((3, 2, 2, 2), seed=1),
                                       strides=(2, 1), padding="VALID", dilations=(1, 1), relu=True, pool=None)]],
+    "conv2d_epilogue_pooled": [lambda: [_dyn("conv2d_epilogue_pooled", _finite((2, 5, 4, 2)),
+                                             _finite((3, 3, 2, 3), seed=1), _finite((3,), seed=2), strides=(1, 1),
+                                             padding="SAME", dilations=(1, 1), relu=True, pool=(2, 2)),
+                                        _dyn("conv2d_epilogue_pooled", _finite((1, 6, 4, 2)),
+                                             _finite((3, 2, 2, 2), seed=1), strides=(1, 1), padding="VALID",
+                                             dilations=(1, 1), relu=False, pool=(2, 1))]],
     "conv2d_backprop_input_filter": [lambda: [
         _dyn("conv2d_backprop_input_filter", _finite((2, 5, 4, 2)), _finite((2, 5, 4, 3), seed=1),
              _finite((3, 3, 2, 3), seed=2), strides=(1, 1), padding="SAME", dilations=(1, 1)),

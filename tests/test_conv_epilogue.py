@@ -146,13 +146,14 @@ def _args(dtype=np.float32):
 @pytest.mark.parametrize("fn, fused_ops, kept", [
     (_forward, ["conv2d_epilogue"], []),
     (_forward_bias_add, ["conv2d_epilogue"], []),
-    (_relu_also_returned, ["conv2d_epilogue", "max_pool2d"], []),  # the relu is read twice: no pool fused
+    (_relu_also_returned, ["conv2d_epilogue_pooled"], []),  # the relu is read twice: kept whole, pooled too
     (_conv_also_returned, [], ["conv2d"]),  # the conv output is read twice: nothing fused (relu joins a block)
 ])
 def test_pass_fuses_only_values_read_once_and_keeps_every_bit(fn, fused_ops, kept):
     args = _args()
     ops, fused = _run(fn, args, disable_all=False)
-    assert [op for op in ops if op in ("conv2d_epilogue", "conv2d", "max_pool2d", "relu")] == fused_ops + kept
+    assert [op for op in ops if op in ("conv2d_epilogue", "conv2d_epilogue_pooled", "conv2d", "max_pool2d", "relu")] \
+        == fused_ops + kept
     _, without = _run(fn, args, disable_all=False, conv_epilogue=False)
     _, plain = _run(fn, args, disable_all=True)
     eager = fn(*args)
@@ -171,7 +172,8 @@ def test_training_step_keeps_the_relu_output_and_matches_eager_and_finite_differ
         return (loss,) + tuple(tape.gradient(loss, [w, b]))
 
     ops, graph = _run(loss_and_grads, (x, w, b), disable_all=False)
-    assert "conv2d_epilogue" in ops and "max_pool2d" in ops  # the pool's gradient reads the relu output
+    # the pool's gradient reads the relu output: kept whole, and pooled in the same kernel
+    assert "conv2d_epilogue_pooled" in ops and "max_pool2d" not in ops
     _, plain = _run(loss_and_grads, (x, w, b), disable_all=True)
     for a, c, e in zip(graph, plain, loss_and_grads(x, w, b)):
         np.testing.assert_array_equal(a.numpy(), e.numpy())
@@ -231,3 +233,82 @@ def test_max_pool_split_over_threads_is_bitwise_the_whole(monkeypatch):
         chunked.set_num_threads(0)
     np.testing.assert_array_equal(_bits(split), _bits(whole))
     assert np.isnan(split[2, 0, 0, 0])
+
+
+@pytest.mark.parametrize("x_shape, w_shape, strides, padding, pool", [case for case in CASES if case[4] is not None])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_kept_output_and_its_pool_are_bitwise_the_separate_ops_in_any_chunks(chunking, x_shape, w_shape, strides,
+                                                                             padding, pool, dtype):
+    """conv2d(..., pooled=): the full epilogue result in `out`, its pool in `pooled`, each task pooling its own
+    rows: the same bits as the conv's epilogue and a separate max pool."""
+    x = RNG.normal(size=x_shape).astype(dtype)
+    w = RNG.normal(size=w_shape).astype(dtype)
+    b = RNG.normal(size=w_shape[3]).astype(dtype)
+    geo = conv.conv_geometry(x_shape[1:3], w_shape[:2], strides, (1, 1), padding)
+    full = conv_kernels.conv2d(x, w, geo, bias=b, relu=True)  # in the same tasks as below when they are images
+    want = conv._max_pool_kernel(full, ksize=pool, strides=pool, padding="VALID")
+    pooled = np.full(want.shape, np.nan, dtype)
+    out = np.full(full.shape, np.nan, dtype)
+    assert conv_kernels.conv2d(x, w, geo, out, bias=b, relu=True, pool=pool, pooled=pooled) is out
+    if conv_kernels.TASK_BYTES < 1 << 20:  # tasks of rows start at whole pool windows: other GEMM row counts
+        tol = dict(rtol=1e-5, atol=1e-5) if dtype == np.float32 else dict(rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(out, full, **tol)
+        np.testing.assert_array_equal(_bits(pooled), _bits(conv._max_pool_kernel(out, ksize=pool, strides=pool,
+                                                                                 padding="VALID")))
+        return
+    np.testing.assert_array_equal(_bits(out), _bits(full))
+    np.testing.assert_array_equal(_bits(pooled), _bits(want))
+
+
+def test_kept_output_pool_in_the_frequency_domain_pools_the_whole_result(monkeypatch):
+    monkeypatch.setenv("TINYTF_CONV_ALGO", "fft")
+    x = RNG.normal(size=(2, 12, 12, 4)).astype(np.float32)
+    w = RNG.normal(size=(5, 5, 4, 6)).astype(np.float32)
+    geo = conv.conv_geometry((12, 12), (5, 5), (1, 1), (1, 1), "SAME")
+    full = conv_kernels.conv2d(x, w, geo, relu=True)
+    pooled = np.empty((2, 6, 6, 6), np.float32)
+    got = conv_kernels.conv2d(x, w, geo, relu=True, pool=(2, 2), pooled=pooled)
+    np.testing.assert_array_equal(_bits(got), _bits(full))
+    np.testing.assert_array_equal(_bits(pooled), _bits(conv._max_pool_kernel(full, ksize=(2, 2), strides=(2, 2),
+                                                                              padding="VALID")))
+
+
+def test_training_step_on_a_frequency_domain_conv_keeps_its_separate_pool(monkeypatch):
+    """conv_backprop_pair shares the input spectrum of a frequency-domain conv with its gradients: that conv's
+    pool is left to the separate op."""
+    monkeypatch.setenv("TINYTF_CONV_ALGO", "fft")
+    x, w, b = _args(np.float64)
+
+    def loss_and_grads(x, w, b):
+        with tf.GradientTape() as tape:
+            tape.watch([w, b])
+            loss = tf.reduce_sum(_forward(x, w, b) ** 2)
+        return (loss,) + tuple(tape.gradient(loss, [w, b]))
+
+    ops, graph = _run(loss_and_grads, (x, w, b), disable_all=False)
+    assert "conv2d_epilogue_pooled" not in ops and "max_pool2d" in ops
+    _, plain = _run(loss_and_grads, (x, w, b), disable_all=True)
+    for a, c in zip(graph, plain):
+        np.testing.assert_allclose(a.numpy(), c.numpy(), rtol=1e-9, atol=1e-9)
+
+
+def test_kept_output_pool_in_a_planned_training_step_is_bitwise_unplanned_and_unfused():
+    """The kept full output goes into a planned buffer (the pooled one is allocated): a training step of
+    float32 values gives the same bits with planning, without it, and without the pass."""
+    x = tf.constant(RNG.normal(size=(4, 12, 12, 3)).astype(np.float32))
+    w = tf.constant(RNG.normal(size=(3, 3, 3, 8)).astype(np.float32))
+    b = tf.constant(RNG.normal(size=8).astype(np.float32))
+
+    def loss_and_grads(x, w, b):
+        with tf.GradientTape() as tape:
+            tape.watch([w, b])
+            loss = tf.reduce_sum(_forward(x, w, b) ** 2)
+        return (loss,) + tuple(tape.gradient(loss, [w, b]))
+
+    ops, planned = _run(loss_and_grads, (x, w, b), disable_all=False)
+    assert "conv2d_epilogue_pooled" in ops
+    _, unplanned = _run(loss_and_grads, (x, w, b), disable_all=False, buffer_planning=False)
+    _, unfused = _run(loss_and_grads, (x, w, b), disable_all=False, conv_epilogue=False)
+    for a, c, d in zip(planned, unplanned, unfused):
+        np.testing.assert_array_equal(_bits(a.numpy()), _bits(c.numpy()))
+        np.testing.assert_array_equal(_bits(a.numpy()), _bits(d.numpy()))

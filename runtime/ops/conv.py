@@ -8,13 +8,13 @@ exactly: SAME pads (out - 1) * stride + window - size, half before and the extra
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from .. import shapes
 from ..dispatch import apply, convert_to_tensor
 from ..registry import OpDef, register
 from . import conv_kernels, pool_kernels
 from .common import require, same_dtype
+from .window_views import strided_view
 
 
 # --- geometry ----------------------------------------------------------------------------------------------
@@ -100,7 +100,7 @@ def _windows(x, window, out, strides, dilations, padding, pad_value):
     s_n, s_h, s_w, s_c = x.strides
     view_shape = (n, out[0], out[1], window[0], window[1], channels)
     view_strides = (s_n, s_h * strides[0], s_w * strides[1], s_h * dilations[0], s_w * dilations[1], s_c)
-    return as_strided(x, view_shape, view_strides, writeable=False)
+    return strided_view(x, view_shape, view_strides)
 
 
 def _out_hw(x_shape, window, strides, dilations, padding):

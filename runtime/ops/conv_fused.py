@@ -9,6 +9,8 @@ the pool fused the full-size output is never written at all. The op is made by a
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..registry import OpDef, register
 from . import conv, conv_kernels
 from .common import require
@@ -39,3 +41,31 @@ conv2d_epilogue_op = register(OpDef(
     "conv2d_epilogue", _conv2d_epilogue_kernel, _infer, differentiable=False,
     doc="conv2d, then + bias, relu and a tiled max pool on each chunk of its output (made by the "
         "conv_epilogue pass after differentiation, so it is never differentiated itself)"))
+
+
+def _conv2d_epilogue_pooled_kernel(x, filters, *bias, strides, padding, dilations, relu, pool, out=None):
+    """(the full conv2d_epilogue result, its tiled max pool): `out` an optional planned buffer for the first."""
+    geo = conv.conv_geometry(x.shape[1:3], filters.shape[:2], strides, dilations, padding)
+    dtype = np.result_type(x, filters)
+    height, width = geo.out_hw
+    pooled = np.empty((x.shape[0], height // pool[0], width // pool[1], filters.shape[3]), dtype)
+    full = conv_kernels.conv2d(x, filters, geo, out, bias=bias[0] if bias else None, relu=relu, pool=pool,
+                               pooled=pooled)
+    return full, pooled
+
+
+def _infer_pooled(x, filters, *bias, strides, padding, dilations, relu, pool):
+    if pool is None:
+        raise ValueError("conv2d_epilogue_pooled: needs the (KH, KW) of its pool")
+    dtype, full = _infer(x, filters, *bias, strides=strides, padding=padding, dilations=dilations, relu=relu,
+                         pool=None)
+    _, pooled = _infer(x, filters, *bias, strides=strides, padding=padding, dilations=dilations, relu=relu,
+                       pool=pool)
+    return [(dtype, full), (dtype, pooled)]
+
+
+conv2d_epilogue_pooled_op = register(OpDef(
+    "conv2d_epilogue_pooled", _conv2d_epilogue_pooled_kernel, _infer_pooled, differentiable=False,
+    doc="(conv2d -> + bias -> relu, its tiled max pool): conv2d_epilogue whose full-size output is also read "
+        "elsewhere (a training step's pool gradient), the pool run on each chunk's rows while they are in "
+        "cache (made by the conv_epilogue pass after differentiation, so never differentiated itself)"))

@@ -25,11 +25,11 @@ import itertools
 import threading
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from .. import blas_threads, chunked
 from . import fft_conv_kernels, pool_kernels
 from .thread_buffers import workspace
+from .window_views import strided_view
 
 TASK_BYTES = 1 << 20  # one task's window matrix: with its input rows and output it stays in a 2 MiB L2
 OFFSET_TASK_BYTES = 256 << 10  # the input gradient's padded input, products and output gradient rows
@@ -179,8 +179,8 @@ def _columns(rows, out_rows, geo):
     if channels <= FEW_CHANNELS:
         return _columns_by_offset(rows, out_rows, geo)
     s_n, s_h, s_w, s_c = rows.strides
-    windows = as_strided(rows, (n, out_rows, out_w, kh, kw, channels),
-                         (s_n, s_h * sh, s_w * sw, s_h * dh, s_w * dw, s_c), writeable=False)
+    windows = strided_view(rows, (n, out_rows, out_w, kh, kw, channels),
+                           (s_n, s_h * sh, s_w * sw, s_h * dh, s_w * dw, s_c))
     columns = _workspace("columns", windows.shape, rows.dtype)
     np.copyto(columns, windows)
     return columns.reshape(shape)
@@ -219,7 +219,7 @@ def _matmul_into(a, b, out):
 
 
 # --- the kernels -------------------------------------------------------------------------------------------
-def conv2d(x, filters, geo, out=None, bias=None, relu=False, pool=None, x_spectrum=None):
+def conv2d(x, filters, geo, out=None, bias=None, relu=False, pool=None, x_spectrum=None, pooled=None):
     """The NHWC convolution of `x` with the HWIO `filters`, written into `out` when it is given.
 
     The epilogue (the conv_epilogue pass fuses it in, runtime/passes/conv_epilogue.py) runs on each task's
@@ -227,15 +227,26 @@ def conv2d(x, filters, geo, out=None, bias=None, relu=False, pool=None, x_spectr
     relu, then, with `pool` = (KH, KW), a max pool whose windows tile the output (VALID; the rows and columns
     past the last whole window are dropped), so that `out` and the result are the pooled (N, OH/KH, OW/KW, C).
     Each step is the numpy ufunc the separate ops use: the results are bit for bit theirs (with a pool, bias
-    and relu run after it, on the pooled rows: _epilogue says why that is exact)."""
+    and relu run after it, on the pooled rows: _epilogue says why that is exact).
+
+    `pooled`, an (N, OH/KH, OW/KW, C) array, with `pool`: the full-size result is kept in `out` (a training
+    step's pool gradient reads it) and its tiled max pool goes into `pooled`, each task pooling its own rows
+    after their epilogue, while they are in cache (conv_fused.conv2d_epilogue_pooled_op)."""
     kh, kw, channels, out_channels = filters.shape
     batch, (out_h, out_w) = x.shape[0], geo.out_hw
     dtype = np.result_type(x, filters)
     result_shape = (batch, out_h, out_w, out_channels)
-    if pool is not None:
+    if pool is not None and pooled is None:
         result_shape = (batch, out_h // pool[0], out_w // pool[1], out_channels)
     if out is None or out.shape != result_shape or out.dtype != dtype:
         out = np.empty(result_shape, dtype)
+    if pooled is not None and (out.size == 0 or x.size == 0 or filters.size == 0 or
+                               fft_conv_kernels.choose(dtype, x.shape, filters.shape, geo)):
+        # no tasks of rows to pool in: the conv, then the pool over the whole result (the separate op's way)
+        conv2d(x, filters, geo, out, bias, relu, None, x_spectrum)
+        if pooled.size:
+            pool_kernels.tiled_max_pool(pool_kernels.tiled_view(out, pool, pool, "VALID"), pooled)
+        return out
     if out.size == 0:
         return out
     if x.size == 0 or filters.size == 0:
@@ -256,13 +267,19 @@ def conv2d(x, filters, geo, out=None, bias=None, relu=False, pool=None, x_spectr
     def work(task, _worker):
         n0, n1, r0, r1 = task
         columns = _columns(_input_rows(x, task, geo), r1 - r0, geo)
-        if pool is None:
+        if pool is None or pooled is not None:
             block = out[n0:n1, r0:r1]
         else:
             block = _workspace("epilogue", (n1 - n0, r1 - r0, out_w, out_channels), dtype)
         _matmul_into(columns, weights, block.reshape(-1, out_channels))
         if pool is None:
             _epilogue(block, bias, relu)
+        elif pooled is not None:  # the full rows' epilogue, then their pool: the separate ops' order
+            _epilogue(block, bias, relu)
+            p0, p1 = r0 // pool[0], min(r1 // pool[0], pooled.shape[1])
+            if p1 > p0:
+                _pool_rows(block[:, p0 * pool[0] - r0:p1 * pool[0] - r0], pool, (p1 - p0, pooled.shape[2]),
+                           pooled[n0:n1, p0:p1])
         else:  # max pool first, then bias and relu on the pooled rows (_epilogue says why that is exact)
             p0, p1 = r0 // pool[0], min(r1 // pool[0], out.shape[1])
             if p1 > p0:
@@ -465,8 +482,8 @@ def _input_grad_by_rows(g, filters, in_shape, geo, out):
         padded[:, :, reach + out_w:] = 0
         padded[:, :, reach:reach + out_w] = g[n0:n1, :, :g_width - reach]
         s_n, s_h, s_w, s_c = padded.strides
-        windows = as_strided(padded[:, :, left:], (n, out_h, width, kw, out_channels), (s_n, s_h, s_w, s_w * dw, s_c),
-                             writeable=False)
+        windows = strided_view(padded, (n, out_h, width, kw, out_channels), (s_n, s_h, s_w, s_w * dw, s_c),
+                               left * s_w)  # padded[:, :, left:]'s windows
         columns = _workspace("row_columns", windows.shape, dtype)
         np.copyto(columns, windows)
         columns = columns.reshape(n * out_h * width, depth)

@@ -21,9 +21,9 @@ Tasks of a few images on conv_kernels' threads, their buffers in L2. Measured on
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from . import conv_kernels
+from .window_views import strided_view
 
 TASK_BYTES = 1 << 20  # a task's window matrix: with its product it stays in L2
 
@@ -92,8 +92,7 @@ def input_grad(g, filters, in_shape, geo, out):
         else:
             padded[...] = 0
         s_n, s_h, s_w, s_c = padded.strides
-        windows = as_strided(padded, (n, nu, nv, th, tw, out_channels), (s_n, s_h, s_w, s_h, s_w, s_c),
-                             writeable=False)
+        windows = strided_view(padded, (n, nu, nv, th, tw, out_channels), (s_n, s_h, s_w, s_h, s_w, s_c))
         columns = conv_kernels._workspace("phase_columns", windows.shape, dtype)
         np.copyto(columns, windows)
         columns = columns.reshape(n * nu * nv, depth)

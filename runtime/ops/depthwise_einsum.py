@@ -28,10 +28,10 @@ from __future__ import annotations
 import threading
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from . import conv_kernels
 from .thread_buffers import workspace
+from .window_views import strided_view
 
 TASK_BYTES = 1 << 20  # a task's padded input rows and output rows: inside a 2 MiB L2
 MIN_TASKS = 4  # at least this many tasks when there are enough images: two threads finish together
@@ -85,8 +85,7 @@ def _windows(padded, geo, rows, width):
     s_n, s_r, s_c = padded.strides[:3]
     item = padded.itemsize
     (kh, kw), (dh, dw) = geo.window, geo.dilations
-    return as_strided(padded, (kh, kw, n, rows, width * depth), (dh * s_r, dw * s_c, s_n, s_r, item),
-                      writeable=False)
+    return strided_view(padded, (kh, kw, n, rows, width * depth), (dh * s_r, dw * s_c, s_n, s_r, item))
 
 
 def _filter_rows(filters, width, dtype, turned=False):

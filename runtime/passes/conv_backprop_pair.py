@@ -23,56 +23,23 @@ from ..ops.conv_backprop_pair import (
     conv2d_input_spectrum_op,
 )
 from ..ops.conv_fused import conv2d_epilogue_op
-from ..ops.nn_grad import conv2d_backprop_filter_op, conv2d_backprop_input_op
+from ..ops.nn_grad import conv2d_backprop_input_op
+from .filter_grad_pairs import WINDOW as _WINDOW
+from .filter_grad_pairs import fuse_filter_grad_pairs
 from .rewrite import make_node, replace_all_uses
-
-_WINDOW = ("strides", "padding", "dilations")
 
 
 def pair_conv_backprops(graph: Graph) -> Graph:
     for node in graph.nodes:
         for sub in subgraphs(node):
             pair_conv_backprops(sub)
-    input_grads: dict = {}  # id(g) -> the conv2d_backprop_input nodes of g
-    for node in graph.nodes:
-        if node.op is conv2d_backprop_input_op and len(node.inputs) == 2:
-            input_grads.setdefault(id(node.inputs[0]), []).append(node)
-    if not input_grads:
-        return graph
-    position = {id(node): i for i, node in enumerate(graph.nodes)}
-    controlled = {id(d) for node in graph.nodes for d in node.control_inputs or ()}
-    placed: dict = {}  # id(node that goes) -> the new node taking its place (or None: dropped)
-    mapping: dict = {}
-    for node in graph.nodes:
-        if node.op is not conv2d_backprop_filter_op or id(node) in placed:
-            continue
-        x, g = node.inputs
-        for grad in input_grads.get(id(g), ()):
-            if id(grad) in placed or not _pairs(grad, node, controlled):
-                continue
-            first, second = sorted((grad, node), key=lambda n: position[id(n)])
-            inputs = [x, g, grad.inputs[1]]
-            if any(t.node is not None and position.get(id(t.node), -1) >= position[id(first)] for t in inputs):
-                continue
-            fused = make_node(graph, conv2d_backprop_input_filter_op, inputs,
-                              {key: grad.attrs[key] for key in _WINDOW},
-                              [(grad.outputs[0].dtype, grad.outputs[0]._shape),
-                               (node.outputs[0].dtype, node.outputs[0]._shape)],
-                              "conv2d_backprop_input_filter", grad.location)
-            placed[id(first)], placed[id(second)] = fused, None
-            mapping[id(grad.outputs[0])], mapping[id(node.outputs[0])] = fused.outputs
-            break
-    if not mapping:
-        return graph
-    nodes = []
-    for node in graph.nodes:
-        if id(node) not in placed:
-            nodes.append(node)
-        elif placed[id(node)] is not None:
-            nodes.append(placed[id(node)])
-    graph.nodes = nodes
-    replace_all_uses(graph, mapping)
-    _share_input_spectra(graph, [n for n in nodes if n.op is conv2d_backprop_input_filter_op], controlled)
+    # the input gradient conv2d_backprop_input(g, w) is paired with the filter gradient of the same g (input 1)
+    pairs = fuse_filter_grad_pairs(graph, conv2d_backprop_input_op, 1, _pairs, conv2d_backprop_input_filter_op,
+                                   lambda grad, filter_grad: [filter_grad.inputs[0], filter_grad.inputs[1],
+                                                              grad.inputs[1]])
+    if pairs:
+        controlled = {id(d) for node in graph.nodes for d in node.control_inputs or ()}
+        _share_input_spectra(graph, pairs, controlled)
     return graph
 
 
@@ -124,7 +91,7 @@ def _pairs(grad, filter_grad, controlled) -> bool:
     two gradients, fully known, and go by the frequency domain."""
     x, g = filter_grad.inputs
     w = grad.inputs[1]
-    if any(grad.attrs[key] != filter_grad.attrs[key] for key in _WINDOW):
+    if len(grad.inputs) != 2 or any(grad.attrs[key] != filter_grad.attrs[key] for key in _WINDOW):
         return False
     if id(grad) in controlled or id(filter_grad) in controlled or grad.control_inputs or filter_grad.control_inputs:
         return False

@@ -15,56 +15,18 @@ from ..graph import Graph, subgraphs
 from ..ops import conv, fft_conv_kernels
 from ..ops.conv import conv2d_op
 from ..ops.conv_transpose_backprop import conv2d_and_filter_grad_op
-from ..ops.nn_grad import conv2d_backprop_filter_op
-from .rewrite import make_node, replace_all_uses
-
-_WINDOW = ("strides", "padding", "dilations")
+from .filter_grad_pairs import WINDOW as _WINDOW
+from .filter_grad_pairs import fuse_filter_grad_pairs
 
 
 def pair_transpose_backprops(graph: Graph) -> Graph:
     for node in graph.nodes:
         for sub in subgraphs(node):
             pair_transpose_backprops(sub)
-    convs: dict = {}  # id(a) -> the conv2d nodes of a
-    for node in graph.nodes:
-        if node.op is conv2d_op:
-            convs.setdefault(id(node.inputs[0]), []).append(node)
-    if not convs:
-        return graph
-    position = {id(node): i for i, node in enumerate(graph.nodes)}
-    controlled = {id(d) for node in graph.nodes for d in node.control_inputs or ()}
-    placed: dict = {}  # id(node that goes) -> the new node taking its place (or None: dropped)
-    mapping: dict = {}
-    for node in graph.nodes:
-        if node.op is not conv2d_backprop_filter_op:
-            continue
-        a, b = node.inputs
-        for forward in convs.get(id(a), ()):
-            if id(forward) in placed or not _pairs(forward, node, controlled):
-                continue
-            first = min(forward, node, key=lambda n: position[id(n)])
-            inputs = [a, forward.inputs[1], b]
-            if any(t.node is not None and position.get(id(t.node), -1) >= position[id(first)] for t in inputs):
-                continue
-            fused = make_node(graph, conv2d_and_filter_grad_op, inputs,
-                              {key: forward.attrs[key] for key in _WINDOW},
-                              [(forward.outputs[0].dtype, forward.outputs[0]._shape),
-                               (node.outputs[0].dtype, node.outputs[0]._shape)],
-                              "conv2d_and_filter_grad", forward.location)
-            placed[id(forward)], placed[id(node)] = None, None
-            placed[id(first)] = fused
-            mapping[id(forward.outputs[0])], mapping[id(node.outputs[0])] = fused.outputs
-            break
-    if not mapping:
-        return graph
-    nodes = []
-    for node in graph.nodes:
-        if id(node) not in placed:
-            nodes.append(node)
-        elif placed[id(node)] is not None:
-            nodes.append(placed[id(node)])
-    graph.nodes = nodes
-    replace_all_uses(graph, mapping)
+    # conv2d(a, w) is paired with the filter gradient of the same a (input 0)
+    fuse_filter_grad_pairs(graph, conv2d_op, 0, _pairs, conv2d_and_filter_grad_op,
+                           lambda forward, filter_grad: [filter_grad.inputs[0], forward.inputs[1],
+                                                         filter_grad.inputs[1]])
     return graph
 
 

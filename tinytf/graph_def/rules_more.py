@@ -1082,6 +1082,9 @@ UNEXPORTED = {
        "gradients in one kernel, the input's spectrum they share with the forward conv): optimizer-internal, "
        "graphs are exported as traced (TF writes Conv2D, Conv2DBackpropInput and Conv2DBackpropFilter)"
        for name in ("conv2d_backprop_input_filter", "conv2d_input_spectrum", "conv2d_epilogue_spectral")},
+    "conv2d_epilogue_pooled": "made by the conv_epilogue pass in a training step (a conv's epilogue output kept "
+    "whole and pooled in the same kernel): optimizer-internal, graphs are exported as traced (TF writes Conv2D, "
+    "BiasAdd, Relu and MaxPool)",
     "conv2d_and_filter_grad": "made by the conv_transpose_backprop pass (a conv2d and a filter gradient of the same "
     "input, conv2d_transpose's two gradients, on one window matrix): optimizer-internal, graphs are exported as "
     "traced (TF writes Conv2D and Conv2DBackpropFilter)",
