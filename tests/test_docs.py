@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+from tinytf import config
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAGES = ["README.md"] + sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "*.md")))
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
@@ -26,7 +28,11 @@ def test_blocks_are_found():
 def test_page_runs(page, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     namespace = {"__name__": "__docs__"}
-    for line, source in python_blocks(page):
-        # Compiled under the page's name, padded so a traceback points at the page's own line.
-        code = compile("\n" * (line - 1) + source, os.path.join(ROOT, page), "exec")
-        exec(code, namespace)
+    saved = config.optimizer_options()  # a page may switch passes (performance.md turns them on): not for the rest
+    try:
+        for line, source in python_blocks(page):
+            # Compiled under the page's name, padded so a traceback points at the page's own line.
+            code = compile("\n" * (line - 1) + source, os.path.join(ROOT, page), "exec")
+            exec(code, namespace)
+    finally:
+        config.restore_optimizer_options(saved)
