@@ -106,3 +106,11 @@ for _name in _io_v1.V1_IO_NAMES:
     globals()[_name] = getattr(_io_v1, _name)
     setattr(globals()["io"], _name, getattr(_io_v1, _name))
 del _name
+
+# isort: split
+# The last TF1 names (helper tf1rest): Dimension, TF1's tensor equality switch, batch_scatter_update, TF1
+# signatures and initializers (tf1_rest.py); the logging / gfile / python_io / app / flags / resource_loader
+# namespaces (tf1_namespaces.py); tf.compat.v1.keras and .nest are TF2's modules here (Keras 3, as TF 2.21's)
+from ... import keras, nest  # noqa: E402,F401
+from .tf1_namespaces import app, flags, gfile, logging, python_io, resource_loader  # noqa: E402,F401
+from .tf1_rest import *  # noqa: E402,F401,F403

@@ -22,6 +22,28 @@ def _key(variable) -> str:
     return variable.name.rsplit(":", 1)[0]
 
 
+def _executing_eagerly() -> bool:
+    from tinytf.runtime.context import state
+
+    return state.graph is None
+
+
+def _eager_variable(variable):
+    """A Saver used with sess=None works on eager variables only (TF: sess must be None in eager mode)."""
+    from .graph_variable import GraphVariable
+
+    if isinstance(variable, GraphVariable):
+        raise ValueError(f"Saver: the graph variable {variable.name} needs a Session to be saved or restored "
+                         f"(sess=None is for eager variables)")
+    return variable
+
+
+def _value(sess, variable):
+    if sess is None:
+        return _eager_variable(variable).numpy()
+    return sess._value_of(variable)
+
+
 class Saver:
     """`tf.compat.v1.train.Saver(var_list=None)`: `var_list` is None (the default graph's global variables when
     the Saver is made), a list of variables, or a dict from checkpoint key to variable."""
@@ -31,6 +53,9 @@ class Saver:
                  builder=None, defer_build=False, allow_empty=False, write_version=2, pad_step_number=False,
                  save_relative_paths=False, filename=None):
         graph = get_default_graph()
+        if var_list is None and _executing_eagerly():
+            raise RuntimeError("When eager execution is enabled, `var_list` must specify a list or dict of "
+                               "variables to save")
         if var_list is None:
             var_list = list(graph.collections.get("variables", []))
         if isinstance(var_list, dict):
@@ -55,7 +80,7 @@ class Saver:
         if global_step is not None:
             step = global_step if isinstance(global_step, (int, np.integer)) else int(sess.run(global_step))
             prefix = f"{prefix}-{int(step)}"
-        tensors = {key: np.asarray(sess._value_of(variable)) for key, variable in self._variables.items()}
+        tensors = {key: np.asarray(_value(sess, variable)) for key, variable in self._variables.items()}
         folder = os.path.dirname(prefix)
         if folder:
             os.makedirs(folder, exist_ok=True)
@@ -63,7 +88,7 @@ class Saver:
         if write_state:
             record_latest(prefix)
             self._forget_old(prefix)
-        if write_meta_graph:
+        if write_meta_graph and not _executing_eagerly():  # TF writes no MetaGraph of eager variables
             try:
                 export_meta_graph(f"{prefix}.{meta_graph_suffix}", graph=self.graph, variables=self._variables)
             except NotImplementedError as e:  # an op GraphDef export lacks: the checkpoint itself is complete
@@ -95,7 +120,12 @@ class Saver:
                 raise InvalidArgumentError(
                     f"Restoring from checkpoint failed: the variable {key} has shape {list(variable.shape)}, the "
                     f"checkpoint's tensor has shape {list(value.shape)}")
-            values[id(variable)] = value.astype(variable.dtype.np, copy=False)
+            value = value.astype(variable.dtype.np, copy=False)
+            values[id(variable)] = value[()] if value.ndim == 0 else value  # scalars as a Session keeps them
+        if sess is None:  # eager variables (TF2's Saver with sess=None): assigned in place
+            for variable in self._variables.values():
+                _eager_variable(variable).assign(values[id(variable)])
+            return
         sess._values.update(values)  # all or nothing: checked before anything is assigned
 
     def last_checkpoints(self) -> list:

@@ -60,6 +60,9 @@ class Session:
         a fast entry for the next call with the same objects."""
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
+        converted = _sparse_fetches(fetches)
+        if converted is not fetches:  # SparseTensors come back as SparseTensorValues of their three parts
+            return self._run_slow(converted, feeds)
         nested = nest.is_nested(fetches)
         requested = nest.flatten(fetches) if nested else [fetches]
         flat = [self._resolve(f) for f in requested]
@@ -317,6 +320,27 @@ def _shape_test(name: str, shape) -> str:
     tests = [f"{name}.ndim == {len(shape)}"]
     tests += [f"{name}.shape[{axis}] == {size}" for axis, size in enumerate(shape) if size is not None]
     return " and ".join(tests)
+
+
+def _sparse_fetches(fetches):
+    """`fetches` with each SparseTensor replaced by a SparseTensorValue of its indices, values and dense shape
+    (a Session gives a SparseTensorValue of three arrays for it, as TF's); `fetches` itself when it has none."""
+    from ...sparse import SparseTensor
+    from .tf1_misc import SparseTensorValue
+
+    if isinstance(fetches, SparseTensor):
+        return SparseTensorValue(fetches.indices, fetches.values, fetches.dense_shape)
+    if isinstance(fetches, (list, tuple)) and not isinstance(fetches, SparseTensorValue):
+        parts = [_sparse_fetches(f) for f in fetches]
+        if all(p is f for p, f in zip(parts, fetches)):
+            return fetches
+        return type(fetches)(*parts) if hasattr(fetches, "_fields") else type(fetches)(parts)
+    if isinstance(fetches, dict):
+        parts = {k: _sparse_fetches(f) for k, f in fetches.items()}
+        if all(parts[k] is f for k, f in fetches.items()):
+            return fetches
+        return type(fetches)(parts)
+    return fetches
 
 
 def _value_of(variable):
