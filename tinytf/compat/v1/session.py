@@ -55,14 +55,14 @@ class Session:
                 return out
         return self._run_slow(fetches, feed_dict or _NO_FEEDS)
 
-    def _run_slow(self, fetches, feeds):
+    def _run_slow(self, fetches, feeds, remember=True):
         """The general path: resolve names and objects, compile the (fetches, feeds) pair once, and remember
         a fast entry for the next call with the same objects."""
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
         converted = _sparse_fetches(fetches)
         if converted is not fetches:  # SparseTensors come back as SparseTensorValues of their three parts
-            return self._run_slow(converted, feeds)
+            return self._run_slow(converted, feeds, remember=False)  # converted anew each call: no fast entry
         nested = nest.is_nested(fetches)
         requested = nest.flatten(fetches) if nested else [fetches]
         flat = [self._resolve(f) for f in requested]
@@ -88,7 +88,7 @@ class Session:
                 out.append(None if assigned is None else self._value_of(assigned))
             else:
                 out.append(self._value_of(fetch) if isinstance(fetch, Resource) else next(results))
-        if _fast_eligible(fetches, flat):
+        if remember and _fast_eligible(fetches, flat):
             entry = _fast_entry(plan, fetches, feeds, fed)
             if type(fetches) is list:
                 self._fast_lists[tuple(fetches)] = entry
