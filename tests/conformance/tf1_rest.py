@@ -224,3 +224,36 @@ def p_tf1_rest_tables_initializer(tf):
         sess.run(same)
         values = sess.run(looked).tolist()
     return {"values": values, "name": init.name, "type": type(init).__name__}
+
+
+@program
+def p_tf1_rest_queue_per_session(tf):
+    """A queue's contents belong to the Session that ran its enqueue (TF gives each Session its own queue
+    kernel); eager code has its own contents too."""
+    v1 = tf.compat.v1
+    graph = v1.Graph()
+    with graph.as_default():
+        q = v1.FIFOQueue(10, tf.int32, shapes=[])
+        enqueue = q.enqueue_many([[1, 2, 3]])
+        size = q.size()
+        take = q.dequeue()
+        close = q.close()
+        closed = q.is_closed()
+    first = v1.Session(graph=graph)
+    second = v1.Session(graph=graph)
+    first.run(enqueue)
+    sizes = [int(first.run(size)), int(second.run(size))]
+    second.run(enqueue)
+    second.run(enqueue)
+    taken = [int(first.run(take)), int(second.run(take)), int(second.run(take))]
+    sizes += [int(first.run(size)), int(second.run(size))]
+    first.run(close)
+    state = [bool(first.run(closed)), bool(second.run(closed))]
+    second.run(enqueue)
+    sizes.append(int(second.run(size)))
+    empty = outcome(lambda: [int(first.run(take)) for _ in range(3)], "is closed and has insufficient elements")
+    first.close()
+    second.close()
+    eager = tf.queue.FIFOQueue(5, tf.int32, shapes=[])
+    eager.enqueue(7)
+    return {"sizes": sizes, "taken": taken, "closed": state, "empty": empty, "eager": int(eager.size())}

@@ -20,6 +20,7 @@ from tinytf.runtime.optimize import optimize
 from tinytf.runtime.resource import Resource
 
 from ...config import check_graphs, optimizer_options
+from ...queue.session_state import running as _running
 from . import default_session
 from .graph import Graph, get_default_graph
 
@@ -45,15 +46,20 @@ class Session:
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Evaluate `fetches` (a tensor, an op, a name like "y:0", or nested lists/tuples/dicts of them);
         `feed_dict` maps placeholders (or their names) to values."""
+        previous = _running.session
+        _running.session = self  # the queues its ops touch use this Session's contents (queue/session_state.py)
         try:
-            fast = self._fast_lists.get(tuple(fetches)) if fetches.__class__ is list else self._fast.get(fetches)
-        except TypeError:  # a dict or nested fetch structure: unhashable, served by the general path
-            fast = None
-        if fast is not None:
-            out = fast(feed_dict)
-            if out is not _MISS:
-                return out
-        return self._run_slow(fetches, feed_dict or _NO_FEEDS)
+            try:
+                fast = self._fast_lists.get(tuple(fetches)) if fetches.__class__ is list else self._fast.get(fetches)
+            except TypeError:  # a dict or nested fetch structure: unhashable, served by the general path
+                fast = None
+            if fast is not None:
+                out = fast(feed_dict)
+                if out is not _MISS:
+                    return out
+            return self._run_slow(fetches, feed_dict or _NO_FEEDS)
+        finally:
+            _running.session = previous
 
     def _run_slow(self, fetches, feeds, remember=True):
         """The general path: resolve names and objects, compile the (fetches, feeds) pair once, and remember
