@@ -148,3 +148,33 @@ def p_tf1_guide_convert_checkpoints(tf):
             restored = [float(x) for x in sess.run([a, c])]
     return {"listing": _listing(tf, tf1_path), "restored": restored,
             "object_graph_dtype": reader.get_variable_to_dtype_map()["_CHECKPOINTABLE_OBJECT_GRAPH"].name}
+
+
+@program
+def p_tf1_guide_saver_export_meta_graph(tf):
+    """The SavedModel guide's "multiply" graph: Saver.export_meta_graph as text, then import_meta_graph and
+    restore in a new graph (TF's tf.compat.v1 round trip)."""
+    v1 = tf.compat.v1
+    folder = tempfile.mkdtemp()
+    meta_path = os.path.join(folder, "multiply.pb")
+    with tf.Graph().as_default():
+        x = v1.placeholder(tf.float32, shape=[], name="x")
+        v = tf.Variable(3.0, name="v")
+        y = tf.multiply(x, v, name="y")
+        with v1.Session() as sess:
+            sess.run(v.initializer)
+            first = float(sess.run(y, feed_dict={x: 5}))
+            saver = v1.train.Saver()
+            meta = saver.export_meta_graph(meta_path, as_text=True)
+            saved = saver.save(sess, os.path.join(folder, "multiply_values.ckpt"))
+            kept = [os.path.basename(p) for p in saver.last_checkpoints]
+    with open(meta_path) as f:
+        text = f.read()
+    with tf.Graph().as_default() as graph:
+        restorer = v1.train.import_meta_graph(meta_path)
+        with v1.Session() as sess:
+            restorer.restore(sess, saved)
+            again = float(sess.run("y:0", feed_dict={"x:0": 7.0}))
+    return {"first": first, "again": again, "kept": kept, "text": text.startswith("meta_info_def"),
+            "has_y": any(n.name == "y" for n in meta.graph_def.node),
+            "ops": sorted({op.type for op in graph.get_operations()} & {"Mul", "Placeholder"})}

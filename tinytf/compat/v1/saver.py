@@ -128,11 +128,18 @@ class Saver:
             return
         sess._values.update(values)  # all or nothing: checked before anything is assigned
 
+    def export_meta_graph(self, filename=None, collection_list=None, as_text=False, export_scope=None,
+                          clear_devices=False, clear_extraneous_savers=False, strip_default_attrs=False,
+                          save_debug_info=False):
+        """The MetaGraphDef of this Saver's graph and variables, written to `filename` (text when `as_text`)."""
+        return export_meta_graph(filename, graph=self.graph, variables=self._variables, as_text=as_text)
+
+    @property
     def last_checkpoints(self) -> list:
         return list(self._kept)
 
 
-def export_meta_graph(filename=None, graph=None, variables=None, **_):
+def export_meta_graph(filename=None, graph=None, variables=None, as_text=False, **_):
     """A MetaGraphDef of the graph (its GraphDef as graph.as_graph_def() writes it, and its variables
     collection), written to `filename` when given."""
     from tensorboard.compat.proto import meta_graph_pb2, variable_pb2
@@ -156,8 +163,14 @@ def export_meta_graph(filename=None, graph=None, variables=None, **_):
                                               initial_value_name="" if initial is None else initial.name)
         meta.collection_def["variables"].bytes_list.value.append(definition.SerializeToString())
     if filename is not None:
-        with open(filename, "wb") as f:
-            f.write(meta.SerializeToString())
+        if as_text:  # TF's text form (text_format), which import_meta_graph reads too
+            from google.protobuf import text_format
+
+            with open(filename, "w") as f:
+                f.write(text_format.MessageToString(meta))
+        else:
+            with open(filename, "wb") as f:
+                f.write(meta.SerializeToString())
     return meta
 
 
@@ -177,8 +190,13 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
             data = f.read()
         try:
             meta.ParseFromString(data)
-        except Exception as e:  # noqa: BLE001 - protobuf's DecodeError: say which file
-            raise OSError(f"Cannot parse file {meta_graph_or_file}: not a binary MetaGraphDef ({e})") from None
+        except Exception as e:  # noqa: BLE001 - protobuf's DecodeError: a text MetaGraphDef (as_text=True)?
+            from google.protobuf import text_format
+
+            try:
+                text_format.Merge(data.decode("utf-8"), meta)
+            except Exception:  # noqa: BLE001 - neither form: say which file
+                raise OSError(f"Cannot parse file {meta_graph_or_file}: not a MetaGraphDef ({e})") from None
     graph = get_default_graph()
     prefix = f"{import_scope}/" if import_scope else ""
     with graph.as_default():
