@@ -114,3 +114,11 @@ del _name
 from ... import keras, nest  # noqa: E402,F401
 from .tf1_namespaces import app, flags, gfile, logging, python_io, resource_loader  # noqa: E402,F401
 from .tf1_rest import *  # noqa: E402,F401,F403
+
+# isort: split
+# TF1's SavedModel builder and loader (helper tf1rest, saved_model_v1.py), in tf.compat.v1.saved_model
+from . import saved_model_v1 as _saved_model_v1  # noqa: E402
+
+for _name in _saved_model_v1.__all__:
+    setattr(globals()["saved_model"], _name, getattr(_saved_model_v1, _name))
+del _name
