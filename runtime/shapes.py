@@ -117,6 +117,9 @@ class TensorShape:
             return False
         return is_subshape(self.dims, other.dims)
 
+    def __bool__(self):  # TF: a shape of known rank is true, also a scalar's (len 0)
+        return self.dims is not None
+
     def __len__(self):
         if self.dims is None:
             raise ValueError("Cannot take the length of shape with unknown rank.")

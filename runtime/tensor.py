@@ -68,8 +68,9 @@ class EagerTensor(Tensor):
     def numpy(self):
         value = self._value
         if isinstance(value, np.ndarray):
-            # a string scalar is a 0-d object array inside; TF gives the bytes themselves
-            return value.item() if value.dtype.hasobject and not value.ndim else value.copy()
+            # a scalar is sometimes a 0-d array inside; TF gives a numpy scalar (np.float32(0.5)), and for a
+            # string the bytes themselves (value[()] is both)
+            return value[()] if not value.ndim else value.copy()
         return value
 
     def __array__(self, dtype=None, copy=None):

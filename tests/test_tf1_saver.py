@@ -71,7 +71,7 @@ def test_saver_round_trip_per_session(tmp_path):
         sess.run(init)
         sess.run(step)
         paths = [saver.save(sess, prefix, global_step=i) for i in range(3)]
-    assert paths[-1] == prefix + "-2" and saver.last_checkpoints() == paths[1:]
+    assert paths[-1] == prefix + "-2" and saver.last_checkpoints == paths[1:]
     assert not os.path.exists(paths[0] + ".index")  # max_to_keep=2 removed the oldest
     assert v1.train.latest_checkpoint(str(tmp_path)) == paths[-1]
     assert dict(tf.train.list_variables(paths[-1])) == {"layer/b": [2], "layer/w": [2, 2]}

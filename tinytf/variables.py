@@ -15,7 +15,7 @@ from tinytf.runtime.graph import SymbolicTensor
 from tinytf.runtime.naming import CONVERTED
 from tinytf.runtime.ops.array import expand_dims
 from tinytf.runtime.ops.core import placeholder_op
-from tinytf.runtime.ops.operators import _Ref
+from tinytf.runtime.ops.operators import TensorEquality, _Ref
 from tinytf.runtime.ops.scatter import slice_assign, tensor_scatter_nd
 from tinytf.runtime.ops.state import assign_variable_op, read_variable_op
 from tinytf.runtime.resource import Resource
@@ -216,14 +216,20 @@ class Variable(Resource):
     experimental_ref = ref
 
     def __hash__(self):
-        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
+        if not TensorEquality.enabled:  # TF1's behaviour (disable_tensor_equality): hashed by identity
+            return id(self)
+        raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. (Variable: {self!r})")
 
     def __eq__(self, other):
+        if not TensorEquality.enabled:
+            return self is other
         if other is None:
             return False
         return self.read_value() == other
 
     def __ne__(self, other):
+        if not TensorEquality.enabled:
+            return self is not other
         if other is None:
             return True
         return self.read_value() != other

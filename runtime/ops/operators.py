@@ -103,13 +103,24 @@ def _shapes_clash(x, other) -> bool:
     return False
 
 
+class TensorEquality:
+    """TF2's elementwise `==` on tensors and variables, or TF1's identity comparison
+    (tf.compat.v1.disable_tensor_equality / enable_tensor_equality switch it, for the whole program, as TF)."""
+
+    enabled = True
+
+
 def _eq(self, other):
+    if not TensorEquality.enabled:
+        return self is other
     if other is None:
         return False
     return _equality(m.equal, self, other, False)
 
 
 def _ne(self, other):
+    if not TensorEquality.enabled:
+        return self is not other
     if other is None:
         return True
     return _equality(m.not_equal, self, other, True)
@@ -167,6 +178,9 @@ class _Ref:
 
     def __eq__(self, other):
         return isinstance(other, _Ref) and other._tensor is self._tensor
+
+    def __repr__(self):
+        return f"<Reference wrapping {self._tensor!r}>"
 
 
 def install():

@@ -18,6 +18,9 @@ def compression_of(compression_type) -> str:
         compression_type = compression_type.numpy()
     if isinstance(compression_type, bytes):
         compression_type = compression_type.decode()
+    if isinstance(compression_type, int) and not isinstance(compression_type, bool):
+        # TF1's tf.python_io.TFRecordCompressionType: NONE 0, ZLIB 1, GZIP 2 (TFRecordOptions takes them too)
+        compression_type = {0: "", 1: "ZLIB", 2: "GZIP"}.get(compression_type, compression_type)
     name = (compression_type or "").upper()
     if name not in COMPRESSION_TYPES:
         raise ValueError(f"Unsupported compression_type: {compression_type!r}; use '', 'GZIP' or 'ZLIB'")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import threading
+import weakref
 
 import numpy as np
 
@@ -24,6 +25,7 @@ from tinytf.runtime.resource import Resource
 from tinytf.runtime.shapes import TensorShape
 
 from ..constant import convert_to_tensor
+from .session_state import current_key
 from .waiting import wait_until
 
 _ids = itertools.count()
@@ -31,6 +33,18 @@ _ids = itertools.count()
 
 def _as_list(value):
     return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+class _QueueState:
+    """One Session's contents of a queue."""
+
+    __slots__ = ("elements", "closed", "cancelled", "rng")
+
+    def __init__(self, rng):
+        self.elements: list = []
+        self.closed = False
+        self.cancelled = False
+        self.rng = rng
 
 
 class QueueBase(Resource):
@@ -44,7 +58,8 @@ class QueueBase(Resource):
     def __init__(self, dtypes, shapes, names, queue_ref=None, capacity=-1, name="fifo_queue"):
         self._dtypes = [_dtypes.as_dtype(d) for d in _as_list(dtypes)]
         if shapes is not None:
-            shapes = _as_list(shapes) if not (isinstance(shapes, (list, tuple)) and shapes and all(
+            # one dtype and one shape given bare ([2, 3], or [] for a scalar, as TF accepts it)
+            shapes = _as_list(shapes) if not (isinstance(shapes, (list, tuple)) and all(
                 isinstance(d, int) or d is None for d in shapes) and len(self._dtypes) == 1) else [shapes]
             if len(shapes) != len(self._dtypes):
                 raise ValueError("Queue shapes must have the same length as dtypes")
@@ -59,10 +74,30 @@ class QueueBase(Resource):
         self._capacity = capacity
         self._queue_name = name
         self._id = next(_ids)
-        self._elements: list = []
-        self._closed = False
-        self._cancelled = False
+        self._states = weakref.WeakKeyDictionary()  # Session (or EAGER) -> _QueueState: TF's per-Session kernels
         self._cond = threading.Condition()
+
+    def _state(self) -> _QueueState:
+        key = current_key()
+        state = self._states.get(key)
+        if state is None:
+            state = self._states[key] = _QueueState(self._new_rng())
+        return state
+
+    def _new_rng(self):
+        return None
+
+    @property
+    def _elements(self) -> list:
+        return self._state().elements
+
+    @property
+    def _closed(self) -> bool:
+        return self._state().closed
+
+    @property
+    def _cancelled(self) -> bool:
+        return self._state().cancelled
 
     # --- properties ----------------------------------------------------------------------------------------
     @property
@@ -242,8 +277,9 @@ class QueueBase(Resource):
 
     def _close(self, cancel_pending_enqueues):
         with self._cond:
-            self._closed = True
-            self._cancelled = self._cancelled or cancel_pending_enqueues
+            state = self._state()
+            state.closed = True
+            state.cancelled = state.cancelled or cancel_pending_enqueues
             self._cond.notify_all()
 
     def _is_closed(self) -> bool:
@@ -295,14 +331,16 @@ class RandomShuffleQueue(QueueBase):
                  name="random_shuffle_queue"):
         super().__init__(dtypes, shapes, names, capacity=capacity, name=name)
         self._min_after_dequeue = int(min_after_dequeue)
-        seeds = get_seed(seed)  # TF's derivation from the global and op seeds; unseeded: fresh entropy
-        self._rng = np.random.default_rng(None if seeds is None else list(seeds))
+        self._seeds = get_seed(seed)  # TF's derivation from the global and op seeds; unseeded: fresh entropy
+
+    def _new_rng(self):  # each Session's queue draws the same seeded stream, as each TF kernel does
+        return np.random.default_rng(None if self._seeds is None else list(self._seeds))
 
     def _ready(self, wanted) -> bool:
         return len(self._elements) >= wanted + (0 if self._closed else self._min_after_dequeue)
 
     def _take(self):
-        index = int(self._rng.integers(len(self._elements)))
+        index = int(self._state().rng.integers(len(self._elements)))
         self._elements[index], self._elements[-1] = self._elements[-1], self._elements[index]
         return self._elements.pop()
 

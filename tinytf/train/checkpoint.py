@@ -11,8 +11,8 @@ import weakref
 import numpy as np
 from tensorboard.compat.proto import trackable_object_graph_pb2
 
+from tinytf.runtime.context import state
 from tinytf.runtime.dtypes import int64
-from tinytf.runtime.errors import NotFoundError
 
 from ..module import attribute_hooks as module_attribute_hooks
 from ..scopes import init_scope
@@ -65,8 +65,12 @@ class Checkpoint:
     def save_counter(self) -> Variable:
         """How many times `save` ran (an int64 variable, saved with the checkpoint)."""
         if self._save_counter is None:
-            with init_scope():
+            if getattr(state.graph, "collections", None) is not None:
+                # a TF1 graph is the default: the counter is one of its variables (a global variable, as TF's)
                 self._save_counter = Variable(0, dtype=int64, trainable=False, name="save_counter")
+            else:
+                with init_scope():
+                    self._save_counter = Variable(0, dtype=int64, trainable=False, name="save_counter")
         return self._save_counter
 
     def write(self, file_prefix, options=None) -> str:
@@ -81,11 +85,19 @@ class Checkpoint:
     def save(self, file_prefix, options=None) -> str:
         """Write `file_prefix-N` (N = the new save_counter) and make it the directory's latest checkpoint."""
         counter = self.save_counter
-        counter.assign_add(1)
+        if getattr(counter, "_checkpoint_values_live_in_sessions", False):  # made in a TF1 graph
+            count = counter._checkpoint_count_up()
+            path = self.write(f"{os.fspath(file_prefix)}-{count}", options=options)
+            record_latest(path)
+            return path
+        with init_scope():  # the counter is eager (init_scope made it), also while a TF1 graph is the default
+            counter.assign_add(1)
+            count = int(counter.numpy())
         try:
-            path = self.write(f"{os.fspath(file_prefix)}-{int(counter.numpy())}", options=options)
+            path = self.write(f"{os.fspath(file_prefix)}-{count}", options=options)
         except BaseException:
-            counter.assign_sub(1)  # a failed save does not count
+            with init_scope():
+                counter.assign_sub(1)  # a failed save does not count
             raise
         record_latest(path)
         return path
@@ -106,8 +118,8 @@ class Checkpoint:
     def _load(self, save_path):
         reader = BundleReader(os.fspath(save_path))
         if not reader.has_tensor(trackable.OBJECT_GRAPH_KEY):
-            raise NotFoundError(f"The checkpoint at {save_path} has no object graph: it was not written by "
-                                "tf.train.Checkpoint (a TF1 name-based checkpoint?)")
+            # a TF1 Saver's checkpoint: TF restores each variable from the key that is its name
+            return NameBasedSaverStatus(reader, self, save_path)
         graph = trackable_object_graph_pb2.TrackableObjectGraph()
         graph.ParseFromString(reader.get_tensor(trackable.OBJECT_GRAPH_KEY))
         restoration = _Restoration(reader, graph, save_path)
@@ -123,6 +135,7 @@ class _Restoration:
         self.matched: dict = {}  # checkpoint node id -> live object
         self.live_matched: set = set()  # ids of live objects matched
         self.expect_partial = False
+        self.session_assignments: list = []  # (TF1 graph variable, value): assigned by run_restore_ops
 
     def match(self, node_id: int, obj) -> None:
         """Match checkpoint node `node_id` with `obj` and everything below; assign values only after every
@@ -131,7 +144,10 @@ class _Restoration:
         self._collect(node_id, obj, assignments)
         with init_scope():  # eagerly, even when the variable appears while a function or layer is being traced
             for variable, value in assignments:
-                variable.assign(value)
+                if getattr(variable, "_checkpoint_values_live_in_sessions", False):
+                    self.session_assignments.append((variable, value))  # TF1: restore ops, run by the user
+                else:
+                    variable.assign(value)
 
     def _collect(self, node_id, obj, assignments):
         if self.matched.get(node_id) is obj:
@@ -284,10 +300,69 @@ class CheckpointLoadStatus:
         return self
 
     def run_restore_ops(self, session=None):
-        """Values are assigned eagerly during restore; kept for API compatibility."""
+        """TF1 graph variables get their values in `session` (or the default Session), as TF's restore ops
+        give them when run; eager variables were assigned during restore."""
+        for variable, value in self._restoration.session_assignments:
+            variable._checkpoint_assign_in(session, value)
 
     def initialize_or_restore(self, session=None):
-        """Values are assigned eagerly during restore; kept for API compatibility."""
+        """As run_restore_ops (TF also runs the initializers of unmatched variables: here they keep theirs)."""
+        self.run_restore_ops(session)
+
+
+class NameBasedSaverStatus:
+    """`Checkpoint.restore` of a name-based (TF1 Saver) checkpoint: every variable reachable from the
+    checkpoint's objects takes the value saved under its name (`scoped/c` for `scoped/c:0`), eagerly now, a TF1
+    graph variable when `run_restore_ops` runs, as TF restores them (the save counter may be missing)."""
+
+    def __init__(self, reader, root, save_path):
+        self._unrestored: list = []
+        self._session_assignments: list = []
+        assignments = []
+        order, _ = trackable.walk(root)
+        for obj, _path in order:
+            if not isinstance(obj, Variable):
+                continue
+            key = obj.name.rsplit(":", 1)[0]
+            if not reader.has_tensor(key):
+                if obj is not root._save_counter:
+                    self._unrestored.append(obj)
+                continue
+            value = np.asarray(reader.get_tensor(key))
+            if tuple(value.shape) != tuple(obj.shape):
+                from tinytf.runtime.errors import InvalidArgumentError
+
+                raise InvalidArgumentError(f"Restoring from checkpoint {save_path} failed: the variable {key} has "
+                                           f"shape {list(obj.shape)}, the checkpoint's tensor {list(value.shape)}")
+            assignments.append((obj, value))
+        with init_scope():
+            for variable, value in assignments:
+                if getattr(variable, "_checkpoint_values_live_in_sessions", False):
+                    self._session_assignments.append((variable, value))
+                else:
+                    variable.assign(value)
+
+    def assert_consumed(self):
+        if self._unrestored:
+            listing = "".join(f"\n    {v!r}: [{v.name.rsplit(':', 1)[0]!r}]" for v in self._unrestored)
+            raise AssertionError(f"Some objects had attributes which were not restored: {listing}")
+        return self
+
+    def assert_existing_objects_matched(self):
+        return self.assert_consumed()  # a name-based checkpoint has no objects: the same check, as TF
+
+    def assert_nontrivial_match(self):
+        return self.assert_consumed()
+
+    def expect_partial(self):
+        return self
+
+    def run_restore_ops(self, session=None):
+        for variable, value in self._session_assignments:
+            variable._checkpoint_assign_in(session, value)
+
+    def initialize_or_restore(self, session=None):
+        self.run_restore_ops(session)
 
 
 class InitializationOnlyStatus:

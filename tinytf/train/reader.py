@@ -35,11 +35,14 @@ class CheckpointReader:
         return self._bundle.has_tensor(key)
 
     def get_variable_to_shape_map(self) -> dict:
-        return {key: self._bundle.shape(key) for key in self._bundle.keys()}
+        # in TF's order (its reader's map gives the keys in reverse order)
+        return {key: self._bundle.shape(key) for key in sorted(self._bundle.keys(), reverse=True)}
 
     def get_variable_to_dtype_map(self) -> dict:
-        return {key: dtypes.as_dtype(self._bundle.numpy_dtype(key)) for key in self._bundle.keys()
-                if self._bundle.numpy_dtype(key) is not object}
+        # string tensors (the object graph, a Saver's text) are tf.string, as TF's reader lists them
+        return {key: dtypes.string if self._bundle.numpy_dtype(key) is object
+                else dtypes.as_dtype(self._bundle.numpy_dtype(key))
+                for key in sorted(self._bundle.keys(), reverse=True)}
 
 
 def load_checkpoint(ckpt_dir_or_file) -> CheckpointReader:

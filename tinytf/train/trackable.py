@@ -73,6 +73,13 @@ def walk(root):
     return order, edges
 
 
+def _eager_value(variable):
+    from ..scopes import init_scope
+
+    with init_scope():  # an eager variable (a save counter) read while a TF1 graph is the default
+        return variable.numpy()
+
+
 def serialize(root) -> tuple[bytes, dict]:
     """The TrackableObjectGraph proto of `root` and the tensors to save (checkpoint key -> numpy value)."""
     order, edges = walk(root)
@@ -85,7 +92,8 @@ def serialize(root) -> tuple[bytes, dict]:
         if isinstance(obj, Variable):
             key = variable_key(path)
             node.attributes.add(name=VALUE_ATTRIBUTE, full_name=obj.name.removesuffix(":0"), checkpoint_key=key)
-            tensors[key] = obj.numpy()
+            # a TF1 graph variable's value is the default Session's (graph_variable.py)
+            tensors[key] = obj._checkpoint_read() if hasattr(obj, "_checkpoint_read") else _eager_value(obj)
         elif hasattr(obj, "_checkpoint_state"):
             for attribute, value in obj._checkpoint_state().items():
                 key = variable_key(path, attribute)

@@ -106,3 +106,19 @@ for _name in _io_v1.V1_IO_NAMES:
     globals()[_name] = getattr(_io_v1, _name)
     setattr(globals()["io"], _name, getattr(_io_v1, _name))
 del _name
+
+# isort: split
+# The last TF1 names (helper tf1rest): Dimension, TF1's tensor equality switch, batch_scatter_update, TF1
+# signatures and initializers (tf1_rest.py); the logging / gfile / python_io / app / flags / resource_loader
+# namespaces (tf1_namespaces.py); tf.compat.v1.keras and .nest are TF2's modules here (Keras 3, as TF 2.21's)
+from ... import keras, nest  # noqa: E402,F401
+from .tf1_namespaces import app, flags, gfile, logging, python_io, resource_loader  # noqa: E402,F401
+from .tf1_rest import *  # noqa: E402,F401,F403
+
+# isort: split
+# TF1's SavedModel builder and loader (helper tf1rest, saved_model_v1.py), in tf.compat.v1.saved_model
+from . import saved_model_v1 as _saved_model_v1  # noqa: E402
+
+for _name in _saved_model_v1.__all__:
+    setattr(globals()["saved_model"], _name, getattr(_saved_model_v1, _name))
+del _name

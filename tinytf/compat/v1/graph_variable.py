@@ -15,6 +15,8 @@ from __future__ import annotations
 import contextlib
 import threading
 
+import numpy as np
+
 from tinytf.runtime import naming
 from tinytf.runtime.context import state
 from tinytf.runtime.dispatch import apply, convert_to_tensor
@@ -73,6 +75,41 @@ class GraphVariable(ResourceVariable):
                 made = self._v1_load = (fed, self.assign(fed))
         fed, op = made
         run_in_default(op, {fed: value}, session, "load a variable")
+
+    # tf.train.Checkpoint in a TF1 graph (TF runs its save and restore ops in a session): the value lives in a
+    # Session, so a checkpoint reads it from the default one, and a restore assigns it in `run_restore_ops`.
+    _checkpoint_values_live_in_sessions = True
+
+    def _checkpoint_read(self):
+        from .default_session import get_default_session
+
+        session = get_default_session()
+        if session is None:
+            raise ValueError(f"Cannot save the graph variable {self.name} to a checkpoint without a default "
+                             "Session: save inside `with tf.compat.v1.Session():`")
+        return session._value_of(self)
+
+    def _checkpoint_count_up(self) -> int:
+        """A Checkpoint's save counter made in a TF1 graph: +1 in the default Session (TF initializes it there
+        on the first save)."""
+        from .default_session import get_default_session
+
+        session = get_default_session()
+        if session is None:
+            raise ValueError("Checkpoint.save in a TF1 graph needs a default Session (with tf.compat.v1.Session():)")
+        count = int(session._values.get(id(self), 0)) + 1
+        self._checkpoint_assign_in(session, count)
+        return count
+
+    def _checkpoint_assign_in(self, session, value) -> None:
+        from .default_session import get_default_session
+
+        session = session or get_default_session()
+        if session is None:
+            raise ValueError("run_restore_ops: no session given and no default Session, to restore "
+                             f"{self.name} in")
+        array = np.array(value, dtype=self.dtype.np)
+        session._values[id(self)] = array[()] if array.ndim == 0 else array  # a scalar as a Session keeps it
 
     def assign_add(self, delta, use_locking=False, name=None, read_value=True):
         return self.assign(self.read_value() + delta)

@@ -22,6 +22,28 @@ def _key(variable) -> str:
     return variable.name.rsplit(":", 1)[0]
 
 
+def _executing_eagerly() -> bool:
+    from tinytf.runtime.context import state
+
+    return state.graph is None
+
+
+def _eager_variable(variable):
+    """A Saver used with sess=None works on eager variables only (TF: sess must be None in eager mode)."""
+    from .graph_variable import GraphVariable
+
+    if isinstance(variable, GraphVariable):
+        raise ValueError(f"Saver: the graph variable {variable.name} needs a Session to be saved or restored "
+                         f"(sess=None is for eager variables)")
+    return variable
+
+
+def _value(sess, variable):
+    if sess is None:
+        return _eager_variable(variable).numpy()
+    return sess._value_of(variable)
+
+
 class Saver:
     """`tf.compat.v1.train.Saver(var_list=None)`: `var_list` is None (the default graph's global variables when
     the Saver is made), a list of variables, or a dict from checkpoint key to variable."""
@@ -31,6 +53,9 @@ class Saver:
                  builder=None, defer_build=False, allow_empty=False, write_version=2, pad_step_number=False,
                  save_relative_paths=False, filename=None):
         graph = get_default_graph()
+        if var_list is None and _executing_eagerly():
+            raise RuntimeError("When eager execution is enabled, `var_list` must specify a list or dict of "
+                               "variables to save")
         if var_list is None:
             var_list = list(graph.collections.get("variables", []))
         if isinstance(var_list, dict):
@@ -55,7 +80,7 @@ class Saver:
         if global_step is not None:
             step = global_step if isinstance(global_step, (int, np.integer)) else int(sess.run(global_step))
             prefix = f"{prefix}-{int(step)}"
-        tensors = {key: np.asarray(sess._value_of(variable)) for key, variable in self._variables.items()}
+        tensors = {key: np.asarray(_value(sess, variable)) for key, variable in self._variables.items()}
         folder = os.path.dirname(prefix)
         if folder:
             os.makedirs(folder, exist_ok=True)
@@ -63,7 +88,7 @@ class Saver:
         if write_state:
             record_latest(prefix)
             self._forget_old(prefix)
-        if write_meta_graph:
+        if write_meta_graph and not _executing_eagerly():  # TF writes no MetaGraph of eager variables
             try:
                 export_meta_graph(f"{prefix}.{meta_graph_suffix}", graph=self.graph, variables=self._variables)
             except NotImplementedError as e:  # an op GraphDef export lacks: the checkpoint itself is complete
@@ -95,14 +120,26 @@ class Saver:
                 raise InvalidArgumentError(
                     f"Restoring from checkpoint failed: the variable {key} has shape {list(variable.shape)}, the "
                     f"checkpoint's tensor has shape {list(value.shape)}")
-            values[id(variable)] = value.astype(variable.dtype.np, copy=False)
+            value = value.astype(variable.dtype.np, copy=False)
+            values[id(variable)] = value[()] if value.ndim == 0 else value  # scalars as a Session keeps them
+        if sess is None:  # eager variables (TF2's Saver with sess=None): assigned in place
+            for variable in self._variables.values():
+                _eager_variable(variable).assign(values[id(variable)])
+            return
         sess._values.update(values)  # all or nothing: checked before anything is assigned
 
+    def export_meta_graph(self, filename=None, collection_list=None, as_text=False, export_scope=None,
+                          clear_devices=False, clear_extraneous_savers=False, strip_default_attrs=False,
+                          save_debug_info=False):
+        """The MetaGraphDef of this Saver's graph and variables, written to `filename` (text when `as_text`)."""
+        return export_meta_graph(filename, graph=self.graph, variables=self._variables, as_text=as_text)
+
+    @property
     def last_checkpoints(self) -> list:
         return list(self._kept)
 
 
-def export_meta_graph(filename=None, graph=None, variables=None, **_):
+def export_meta_graph(filename=None, graph=None, variables=None, as_text=False, **_):
     """A MetaGraphDef of the graph (its GraphDef as graph.as_graph_def() writes it, and its variables
     collection), written to `filename` when given."""
     from tensorboard.compat.proto import meta_graph_pb2, variable_pb2
@@ -126,8 +163,14 @@ def export_meta_graph(filename=None, graph=None, variables=None, **_):
                                               initial_value_name="" if initial is None else initial.name)
         meta.collection_def["variables"].bytes_list.value.append(definition.SerializeToString())
     if filename is not None:
-        with open(filename, "wb") as f:
-            f.write(meta.SerializeToString())
+        if as_text:  # TF's text form (text_format), which import_meta_graph reads too
+            from google.protobuf import text_format
+
+            with open(filename, "w") as f:
+                f.write(text_format.MessageToString(meta))
+        else:
+            with open(filename, "wb") as f:
+                f.write(meta.SerializeToString())
     return meta
 
 
@@ -147,8 +190,13 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
             data = f.read()
         try:
             meta.ParseFromString(data)
-        except Exception as e:  # noqa: BLE001 - protobuf's DecodeError: say which file
-            raise OSError(f"Cannot parse file {meta_graph_or_file}: not a binary MetaGraphDef ({e})") from None
+        except Exception as e:  # noqa: BLE001 - protobuf's DecodeError: a text MetaGraphDef (as_text=True)?
+            from google.protobuf import text_format
+
+            try:
+                text_format.Merge(data.decode("utf-8"), meta)
+            except Exception:  # noqa: BLE001 - neither form: say which file
+                raise OSError(f"Cannot parse file {meta_graph_or_file}: not a MetaGraphDef ({e})") from None
     graph = get_default_graph()
     prefix = f"{import_scope}/" if import_scope else ""
     with graph.as_default():

@@ -20,6 +20,7 @@ from tinytf.runtime.optimize import optimize
 from tinytf.runtime.resource import Resource
 
 from ...config import check_graphs, optimizer_options
+from ...queue.session_state import running as _running
 from . import default_session
 from .graph import Graph, get_default_graph
 
@@ -45,21 +46,29 @@ class Session:
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Evaluate `fetches` (a tensor, an op, a name like "y:0", or nested lists/tuples/dicts of them);
         `feed_dict` maps placeholders (or their names) to values."""
+        previous = _running.session
+        _running.session = self  # the queues its ops touch use this Session's contents (queue/session_state.py)
         try:
-            fast = self._fast_lists.get(tuple(fetches)) if fetches.__class__ is list else self._fast.get(fetches)
-        except TypeError:  # a dict or nested fetch structure: unhashable, served by the general path
-            fast = None
-        if fast is not None:
-            out = fast(feed_dict)
-            if out is not _MISS:
-                return out
-        return self._run_slow(fetches, feed_dict or _NO_FEEDS)
+            try:
+                fast = self._fast_lists.get(tuple(fetches)) if fetches.__class__ is list else self._fast.get(fetches)
+            except TypeError:  # a dict or nested fetch structure: unhashable, served by the general path
+                fast = None
+            if fast is not None:
+                out = fast(feed_dict)
+                if out is not _MISS:
+                    return out
+            return self._run_slow(fetches, feed_dict or _NO_FEEDS)
+        finally:
+            _running.session = previous
 
-    def _run_slow(self, fetches, feeds):
+    def _run_slow(self, fetches, feeds, remember=True):
         """The general path: resolve names and objects, compile the (fetches, feeds) pair once, and remember
         a fast entry for the next call with the same objects."""
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
+        converted = _sparse_fetches(fetches)
+        if converted is not fetches:  # SparseTensors come back as SparseTensorValues of their three parts
+            return self._run_slow(converted, feeds, remember=False)  # converted anew each call: no fast entry
         nested = nest.is_nested(fetches)
         requested = nest.flatten(fetches) if nested else [fetches]
         flat = [self._resolve(f) for f in requested]
@@ -85,7 +94,7 @@ class Session:
                 out.append(None if assigned is None else self._value_of(assigned))
             else:
                 out.append(self._value_of(fetch) if isinstance(fetch, Resource) else next(results))
-        if _fast_eligible(fetches, flat):
+        if remember and _fast_eligible(fetches, flat):
             entry = _fast_entry(plan, fetches, feeds, fed)
             if type(fetches) is list:
                 self._fast_lists[tuple(fetches)] = entry
@@ -317,6 +326,27 @@ def _shape_test(name: str, shape) -> str:
     tests = [f"{name}.ndim == {len(shape)}"]
     tests += [f"{name}.shape[{axis}] == {size}" for axis, size in enumerate(shape) if size is not None]
     return " and ".join(tests)
+
+
+def _sparse_fetches(fetches):
+    """`fetches` with each SparseTensor replaced by a SparseTensorValue of its indices, values and dense shape
+    (a Session gives a SparseTensorValue of three arrays for it, as TF's); `fetches` itself when it has none."""
+    from ...sparse import SparseTensor
+    from .tf1_misc import SparseTensorValue
+
+    if isinstance(fetches, SparseTensor):
+        return SparseTensorValue(fetches.indices, fetches.values, fetches.dense_shape)
+    if isinstance(fetches, (list, tuple)) and not isinstance(fetches, SparseTensorValue):
+        parts = [_sparse_fetches(f) for f in fetches]
+        if all(p is f for p, f in zip(parts, fetches)):
+            return fetches
+        return type(fetches)(*parts) if hasattr(fetches, "_fields") else type(fetches)(parts)
+    if isinstance(fetches, dict):
+        parts = {k: _sparse_fetches(f) for k, f in fetches.items()}
+        if all(parts[k] is f for k, f in fetches.items()):
+            return fetches
+        return type(fetches)(parts)
+    return fetches
 
 
 def _value_of(variable):

@@ -93,3 +93,6 @@ from .session_manager import SessionManager  # noqa: E402,F401
 from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues  # noqa: E402,F401
 from .tf1_proximal_optimizers import AdagradDAOptimizer, FtrlOptimizer, ProximalAdagradOptimizer  # noqa: E402,F401
 from .train_files import NewCheckpointReader, SaverDef, summary_iterator  # noqa: E402,F401
+
+# helper tf1rest: warm-starting from a previous model's checkpoint (warm_start.py)
+from .warm_start import VocabInfo, warm_start  # noqa: E402,F401

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tinytf.runtime import dtypes
 from tinytf.runtime.context import state
 from tinytf.runtime.dispatch import apply
@@ -26,12 +28,15 @@ def trainable_variables():
 
 
 def get_collection(key, scope=None):
-    """The default graph's collection `key` (a copy), filtered to names starting with `scope` when given."""
+    """The default graph's collection `key` (a copy), filtered to names that `scope` (a regex) matches."""
     if key == "trainable_variables":
         items = trainable_variables()
     else:
         items = list(get_default_graph().collections.get(key, []))
-    return [i for i in items if scope is None or getattr(i, "name", "").startswith(scope)]
+    if scope is None:
+        return items
+    pattern = re.compile(scope)  # TF matches the scope as a regular expression at the name's start
+    return [i for i in items if hasattr(i, "name") and pattern.match(i.name)]
 
 
 def add_to_collection(name, value) -> None:

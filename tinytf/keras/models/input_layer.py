@@ -22,6 +22,8 @@ class InputLayer(Layer):
         if batch_shape is None:
             if shape is None:
                 raise ValueError("You must pass a `shape` argument.")
+            if not isinstance(shape, (tuple, list)) and not hasattr(shape, "as_list"):
+                raise ValueError(f"Cannot convert '{shape}' to a shape.")  # Keras' error for Input(3)
             batch_shape = (batch_size,) + tuple(shape)
         self.batch_shape = tuple(batch_shape)
         self.sparse, self.optional = bool(sparse), optional
