@@ -77,6 +77,7 @@ class RaggedTensor(CompositeTensor):
     """`tf.RaggedTensor`: build it with tf.ragged.constant or the `from_*` class methods."""
 
     __slots__ = ("_values", "_row_splits", "_nrows")
+    _overrides_tensor_operators = True  # `tensor + rt` runs rt.__radd__ (runtime/ops/operators.py)
 
     def __init__(self, values, row_splits, internal=False):
         if not internal:
