@@ -232,6 +232,9 @@ def install_array_ops(root) -> None:
     root.gather = _ragged_gather(root.gather)
     root.nn.embedding_lookup = _ragged_ids(root.nn.embedding_lookup)
     root.strings.join = _ragged_string_join(root.strings.join)
+    from .shape_ops import install as install_shape_ops
+
+    install_shape_ops(root)
 
 
 def install(*modules) -> None:

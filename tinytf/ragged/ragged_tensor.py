@@ -76,15 +76,17 @@ def _is_eager(*tensors) -> bool:
 class RaggedTensor(CompositeTensor):
     """`tf.RaggedTensor`: build it with tf.ragged.constant or the `from_*` class methods."""
 
-    __slots__ = ("_values", "_row_splits", "_nrows")
+    __slots__ = ("_values", "_row_splits", "_nrows", "_uniform_row_length")
     _overrides_tensor_operators = True  # `tensor + rt` runs rt.__radd__ (runtime/ops/operators.py)
 
-    def __init__(self, values, row_splits, internal=False):
+    def __init__(self, values, row_splits, internal=False, uniform_row_length=None):
         if not internal:
             raise ValueError("RaggedTensor constructor is private; please use one of the factory methods "
                              "instead (e.g., RaggedTensor.from_row_lengths())")
         self._values, self._row_splits = values, row_splits
         self._nrows = _nrows_of(row_splits)
+        # a uniform partition (from_uniform_row_length) also keeps its row length: the shape shows it
+        self._uniform_row_length = uniform_row_length
 
     # --- construction ---------------------------------------------------------------------------------------
     @classmethod
@@ -146,6 +148,43 @@ class RaggedTensor(CompositeTensor):
 
         lengths = reduce_sum(cast(equal(expand_dims(rows, 1), expand_dims(rowids, 0)), dtypes.int64), 1)
         return cls.from_row_lengths(values, _as_dtype_of(lengths, dtype), validate=validate)
+
+    @classmethod
+    def from_uniform_row_length(cls, values, uniform_row_length, nrows=None, validate=True,
+                                name=None) -> RaggedTensor:
+        """Rows of `uniform_row_length` values each (a dimension of known size over ragged or dense values)."""
+        from .row_partition import RowPartition
+
+        values = _values(values)
+        partition = RowPartition.from_uniform_row_length(uniform_row_length, nvals=_outer_size(values), nrows=nrows,
+                                                         dtype_hint=_partition_dtype(uniform_row_length))
+        if validate and nrows is not None and _is_eager(partition.row_splits()):
+            n_values = _nrows_of_value(values)
+            if n_values is not None and int(partition.nvals().numpy()) != n_values:
+                raise ValueError(f"uniform_row_length={int(partition.uniform_row_length().numpy())} times "
+                                 f"nrows={int(partition.nrows().numpy())} must equal nvals={n_values}")
+        return cls._from_row_partition(values, partition)
+
+    @classmethod
+    def _from_row_partition(cls, values, partition) -> RaggedTensor:
+        values = _values(values)
+        splits = partition.row_splits()
+        if isinstance(values, RaggedTensor) and values.row_splits_dtype is not splits.dtype:
+            splits = cast(splits, values.row_splits_dtype)
+        length = partition.uniform_row_length()
+        return cls(values, splits, internal=True,
+                   uniform_row_length=None if length is None else cast(length, splits.dtype))
+
+    def _row_partition(self):
+        """This tensor's outer row partition as a tf.experimental.RowPartition."""
+        from .row_partition import RowPartition
+
+        return RowPartition(self._row_splits, self._uniform_row_length, self._nrows, internal=True)
+
+    @property
+    def uniform_row_length(self):
+        """The length of every row for a uniform partition (from_uniform_row_length), else None."""
+        return self._uniform_row_length
 
     @classmethod
     def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None, validate=True) -> RaggedTensor:
@@ -241,7 +280,8 @@ class RaggedTensor(CompositeTensor):
         if dtype is self.row_splits_dtype:
             return self
         values = self._values.with_row_splits_dtype(dtype) if isinstance(self._values, RaggedTensor) else self._values
-        return RaggedTensor(values, cast(self._row_splits, dtype), internal=True)
+        length = None if self._uniform_row_length is None else cast(self._uniform_row_length, dtype)
+        return RaggedTensor(values, cast(self._row_splits, dtype), internal=True, uniform_row_length=length)
 
     @property
     def shape(self) -> TensorShape:
@@ -254,7 +294,12 @@ class RaggedTensor(CompositeTensor):
         inner = self.flat_values._shape
         if inner is None:
             return None
-        return (self._nrows,) + (None,) * self.ragged_rank + tuple(inner[1:])
+        dims, level = [self._nrows], self
+        while isinstance(level, RaggedTensor):
+            length = level._uniform_row_length
+            dims.append(int(length._value) if isinstance(length, EagerTensor) else None)
+            level = level._values
+        return tuple(dims) + tuple(inner[1:])
 
     @property
     def ndim(self):
@@ -295,7 +340,8 @@ class RaggedTensor(CompositeTensor):
         return tuple(s[1:] - s[:-1] for s in self.nested_row_splits)
 
     def with_values(self, new_values) -> RaggedTensor:
-        return RaggedTensor(_values(new_values), self._row_splits, internal=True)
+        return RaggedTensor(_values(new_values), self._row_splits, internal=True,
+                            uniform_row_length=self._uniform_row_length)
 
     def with_flat_values(self, new_values) -> RaggedTensor:
         if isinstance(self._values, RaggedTensor):
