@@ -60,7 +60,8 @@ def p_ragged_guide_indexing(tf):
     queries = tf.ragged.constant([["Who", "is", "George", "Washington"], ["What", "is", "the", "weather", "tomorrow"],
                                   ["Goodnight"]])
     rt = tf.ragged.constant([[[1, 2, 3], [4]], [[5], [], [6]], [[7]], [[8, 9], [10]]])
-    return [_rt(queries[1]), queries[1, 2].numpy().decode(), _rt(queries[1:]), _rt(queries[:, :3]), _rt(queries[:, -2:]),
+    return [_rt(queries[1]), queries[1, 2].numpy().decode(), _rt(queries[1:]), _rt(queries[:, :3]),
+            _rt(queries[:, -2:]),
             _rt(rt[1]), _rt(rt[3, 0]), _rt(rt[:, 1:3]), _rt(rt[:, -1:]), _rt(rt[:, ::-1]), _rt(rt[:, ::2]),
             _rt(rt[1:, :, 0:1]), _rt(rt[:, :, -2::-1]), _rt(rt[:, 5:-7:-2]),
             outcome(lambda: rt[:, 0], "inner ragged dimension"), outcome(lambda: rt[..., 0], "inner ragged")]
