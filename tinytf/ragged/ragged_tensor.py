@@ -217,8 +217,25 @@ class RaggedTensor(CompositeTensor):
         tensor = convert_to_tensor(tensor)
         if tensor._shape is None or len(tensor._shape) < 2:
             raise ValueError("RaggedTensor.from_tensor: the tensor must have rank at least 2")
+        if _is_nested_lengths(lengths):
+            # one lengths vector per ragged dimension: cut dimension 1, then the kept values' dimension 1, ...
+            levels = list(lengths)
+            outer = cls.from_tensor(tensor, lengths=levels[0], row_splits_dtype=row_splits_dtype)
+            if len(levels) == 1:
+                return outer
+            return outer.with_values(cls.from_tensor(outer.values, lengths=tuple(levels[1:]),
+                                                     row_splits_dtype=row_splits_dtype))
+        if ragged_rank > 1:
+            if lengths is not None or padding is not None:
+                raise NotImplementedError("RaggedTensor.from_tensor: tinytf supports lengths or padding with "
+                                          "ragged_rank=1 (or nested lengths) only")
+            if len(tensor._shape) <= ragged_rank:
+                raise ValueError(f"Shape {TensorShape(tensor._shape)} must have rank at least {ragged_rank + 1}")
+            outer = cls.from_tensor(tensor, row_splits_dtype=row_splits_dtype)
+            return outer.with_values(cls.from_tensor(outer.values, ragged_rank=ragged_rank - 1,
+                                                     row_splits_dtype=row_splits_dtype))
         if ragged_rank != 1:
-            raise NotImplementedError("RaggedTensor.from_tensor: only ragged_rank=1 is supported")
+            raise ValueError(f"Argument `ragged_rank` must be greater than 0. Received {ragged_rank}.")
         dims = _shape(tensor, out_type=dtypes.int64)
         nrows, ncols = dims[0], dims[1]
         if padding is not None:
@@ -233,8 +250,13 @@ class RaggedTensor(CompositeTensor):
             mask = expand_dims(_int64_range(ncols), 0) < expand_dims(lengths, 1)
             return cls.from_row_lengths(boolean_mask(tensor, mask), lengths).with_row_splits_dtype(row_splits_dtype)
         flat = reshape(tensor, [-1] + list(tensor._shape[2:]))
-        splits = _int64_range(nrows + 1) * ncols
-        return cls.from_row_splits(flat, _as_dtype_of(splits, dtypes.as_dtype(row_splits_dtype)), validate=False)
+        # whole rows: a uniform partition, so the shape keeps the row length (TF: from_tensor([[1, 2]]) is (1, 2))
+        splits_dtype = dtypes.as_dtype(row_splits_dtype)
+        splits = _as_dtype_of(_int64_range(nrows + 1) * ncols, splits_dtype)
+        length = _as_dtype_of(ncols, splits_dtype)
+        if tensor._shape[1] is not None and not isinstance(length, EagerTensor):
+            length = convert_to_tensor(np.array(tensor._shape[1], splits_dtype.np))
+        return cls(flat, splits, internal=True, uniform_row_length=length)
 
     # --- components -----------------------------------------------------------------------------------------
     @property
@@ -491,6 +513,15 @@ class RaggedTensor(CompositeTensor):
         return f"tf.RaggedTensor(values={self._values}, row_splits={self._row_splits})"
 
     __str__ = __repr__
+
+
+def _is_nested_lengths(lengths) -> bool:
+    """from_tensor's `lengths` given per ragged dimension (a list or tuple of vectors) rather than as one vector."""
+    if not isinstance(lengths, (list, tuple)) or not lengths:
+        return False
+    first = lengths[0]
+    return isinstance(first, (list, tuple, np.ndarray)) or (isinstance(first, Tensor) and first._shape is not None
+                                                            and len(first._shape) == 1)
 
 
 def _format_rows(x) -> str:
