@@ -4,26 +4,37 @@ examples in order in one namespace and returns what each expression shows (its r
 
 from __future__ import annotations
 
+import contextlib
+import io
+
 import numpy as np
 
 from . import program
 
 
 def _run(tf, sources: list) -> list:
-    """Each source as the doctest runs it: an expression shows its repr; a statement runs (its error recorded)."""
-    namespace, shown = {"tf": tf, "np": np}, []
+    """Each source as the doctest runs it: an expression shows its repr; what a statement prints is kept; an
+    error is recorded by its class."""
+    # the docstrings name the classes as their module sees them
+    namespace = {"tf": tf, "np": np, "RaggedTensor": tf.RaggedTensor, "RowPartition": tf.experimental.RowPartition,
+                 "DynamicRaggedShape": tf.experimental.DynamicRaggedShape}
+    shown = []
     for source in sources:
+        printed = io.StringIO()
         try:
-            try:
-                code = compile(source, "<docstring>", "eval")
-            except SyntaxError:
-                exec(compile(source, "<docstring>", "exec"), namespace)  # noqa: S102 - the docstring's own code
-                continue
-            value = eval(code, namespace)  # noqa: S307 - the docstring's own expression
-            if value is not None:
-                shown.append(repr(value))
+            with contextlib.redirect_stdout(printed):
+                try:
+                    code = compile(source, "<docstring>", "eval")
+                except SyntaxError:
+                    exec(compile(source, "<docstring>", "exec"), namespace)  # noqa: S102 - the docstring's code
+                else:
+                    value = eval(code, namespace)  # noqa: S307 - the docstring's own expression
+                    if value is not None:
+                        print(repr(value))
         except Exception as e:  # noqa: BLE001 - an example that raises shows its error, as in the docstring
-            shown.append(f"{type(e).__name__}")
+            print(f"{type(e).__name__}: {str(e).splitlines()[0][:80] if str(e) else ''}", file=printed)
+        if printed.getvalue():
+            shown.append(printed.getvalue())
     return shown
 
 
