@@ -194,3 +194,19 @@ def test_gradient_of_ragged_range_values():
     # float ranges: d values / d starts and d deltas
     check_gradients(lambda s, d: tf.ragged.range(s, 4.0, d).flat_values, [np.array([0.5, 1.0]),
                                                                           np.array([0.75, 1.25])])
+
+
+def test_ragged_fill_empty_rows_matches_python_and_differentiates():
+    rowids, values = [0, 0, 2, 2, 4], [1.0, 2.0, 3.0, 4.0, 5.0]
+
+    def fill(v, d):
+        return tf.ragged_fill_empty_rows(tf.constant(rowids, tf.int64), v, tf.constant(6, tf.int64), d)
+
+    out = run_all_ways(lambda v, d: tuple(fill(v, d)), tf.constant(values), tf.constant(-1.0))
+    assert out[0].numpy().tolist() == [0, 0, 1, 2, 2, 3, 4, 5]
+    assert out[1].numpy().tolist() == [1.0, 2.0, -1.0, 3.0, 4.0, -1.0, 5.0, -1.0]
+    assert out[2].numpy().tolist() == [False, True, False, True, False, True]
+    assert out[3].numpy().tolist() == [0, 1, 3, 4, 6]
+    check_gradients(lambda v, d: fill(v, d).output_values, [np.array(values), np.array(-1.0)])
+    grad = tf.ragged_fill_empty_rows_grad(out[3], tf.range(8, dtype=tf.float64))
+    assert grad.d_values.numpy().tolist() == [0, 1, 3, 4, 6] and float(grad.d_default_value) == 2 + 5 + 7

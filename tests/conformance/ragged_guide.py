@@ -258,3 +258,18 @@ def p_ragged_guide_keras_lstm_use_bias_roundtrip(tf):
     restored = tf.keras.models.load_model(path)
     lstm = restored.layers[1]
     return [lstm.get_config()["use_bias"], len(lstm.weights), [w.shape.as_list() for w in lstm.weights]]
+
+
+@program
+def p_ragged_fill_empty_rows_top_level(tf):
+    r = tf.ragged_fill_empty_rows(value_rowids=tf.constant([0, 0, 2, 2, 4], tf.int64),
+                                  values=tf.constant([1, 2, 3, 4, 5]), nrows=tf.constant(6, tf.int64),
+                                  default_value=tf.constant(-1))
+    grad = tf.ragged_fill_empty_rows_grad(reverse_index_map=r.reverse_index_map,
+                                          grad_values=tf.constant([1.0, 2, 3, 4, 5, 6, 7, 8]))
+    empty = tf.ragged_fill_empty_rows(tf.constant([], tf.int64), tf.constant([], tf.float32), 2, 7.0)
+    traced = tf.function(tf.ragged_fill_empty_rows)(tf.constant([1, 3], tf.int64), tf.constant([1.0, 2.0]),
+                                                    tf.constant(4, tf.int64), tf.constant(0.0))
+    return [val(list(r)), val(list(grad)), val(list(empty)), val(list(traced)),
+            outcome(lambda: tf.ragged_fill_empty_rows([1, 1], [[1.0, 2], [3, 4]], 3, 0.5), "must be a vector"),
+            outcome(lambda: tf.ragged_fill_empty_rows(tf.constant([0], tf.int32), [1], 2, 0), "dtype int64")]
