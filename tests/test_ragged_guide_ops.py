@@ -210,3 +210,27 @@ def test_ragged_fill_empty_rows_matches_python_and_differentiates():
     check_gradients(lambda v, d: fill(v, d).output_values, [np.array(values), np.array(-1.0)])
     grad = tf.ragged_fill_empty_rows_grad(out[3], tf.range(8, dtype=tf.float64))
     assert grad.d_values.numpy().tolist() == [0, 1, 3, 4, 6] and float(grad.d_default_value) == 2 + 5 + 7
+
+
+def test_assertions_on_ragged_operands_eager_and_in_graphs():
+    a = tf.ragged.constant([[1, 2], [3]])
+    tf.debugging.assert_equal(a, tf.ragged.constant([[1, 2], [3]]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Condition x == y did not hold"):
+        tf.debugging.assert_equal(a, tf.ragged.constant([[1, 5], [3]]))
+
+    @tf.function
+    def check(x, y):
+        tf.debugging.assert_less(x, y)
+        return x.flat_values
+
+    check(a, tf.ragged.constant([[5, 5], [5]]))
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        check(a, tf.ragged.constant([[0, 5], [5]]))
+
+
+def test_broadcast_to_a_dynamic_ragged_shape():
+    shape = tf.shape(tf.ragged.constant([[1], [2, 3, 4], [], [5, 6]]))
+    per_row = tf.constant([[1], [2], [3], [4]])
+    assert tf.broadcast_to(per_row, shape).to_list() == [[1], [2, 2, 2], [], [4, 4]]
+    traced = tf.function(lambda r, x: tf.broadcast_to(x, tf.shape(r)).flat_values)
+    assert traced(tf.ragged.constant([[1], [2, 3]]), tf.constant(9)).numpy().tolist() == [9, 9, 9]

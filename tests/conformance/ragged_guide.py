@@ -273,3 +273,18 @@ def p_ragged_fill_empty_rows_top_level(tf):
     return [val(list(r)), val(list(grad)), val(list(empty)), val(list(traced)),
             outcome(lambda: tf.ragged_fill_empty_rows([1, 1], [[1.0, 2], [3, 4]], 3, 0.5), "must be a vector"),
             outcome(lambda: tf.ragged_fill_empty_rows(tf.constant([0], tf.int32), [1], 2, 0), "dtype int64")]
+
+
+@program
+def p_ragged_assertions_and_broadcast_to(tf):
+    a = tf.ragged.constant([[1, 2], [3]])
+    s = tf.shape(tf.ragged.constant([[1], [2, 3, 4], [], [5, 6]]))
+    s2 = tf.experimental.DynamicRaggedShape.from_lengths([2, (2, 1), 3])
+    return [outcome(lambda: tf.debugging.assert_equal(a, tf.ragged.constant([[1, 2], [3]])), ""),
+            outcome(lambda: tf.debugging.assert_equal(a, tf.ragged.constant([[1, 5], [3]])), "did not hold"),
+            outcome(lambda: tf.debugging.assert_equal(a, tf.ragged.constant([[1], [2, 3]])), "did not hold"),
+            outcome(lambda: tf.debugging.assert_less(a, 5), ""),
+            outcome(lambda: tf.debugging.assert_less(a, 2), "x < y did not hold"),
+            outcome(lambda: tf.assert_greater(a, tf.constant([[0], [2]])), ""),
+            _rt(tf.broadcast_to(tf.constant(7), s)), _rt(tf.broadcast_to(tf.constant([[1], [2], [3], [4]]), s)),
+            _rt(tf.broadcast_to(tf.constant("a"), s)), _rt(tf.broadcast_to(tf.constant([1, 2, 3]), s2))]

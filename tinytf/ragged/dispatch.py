@@ -220,6 +220,35 @@ def _ragged_string_join(fn):
     return wrapper
 
 
+ASSERTIONS = ["assert_equal", "assert_none_equal", "assert_less", "assert_less_equal", "assert_greater",
+              "assert_greater_equal"]
+
+
+def _ragged_assertion(fn):
+    """tf.debugging.assert_* of two operands, one or both ragged: the row partitions must match (TF's assert of
+    the row splits), then the flat values are compared (a dense operand broadcast as in `x + y`)."""
+    if getattr(fn, "_ragged_dispatch", False):
+        return fn
+
+    @functools.wraps(fn)
+    def wrapper(x, y, *args, **kwargs):
+        if not (isinstance(x, RaggedTensor) or isinstance(y, RaggedTensor)):
+            return fn(x, y, *args, **kwargs)
+        first = x if isinstance(x, RaggedTensor) else y
+        operands = []
+        for value in (x, y):
+            if isinstance(value, RaggedTensor):
+                check_same_partition(first, value)
+                operands.append(value.flat_values)
+            else:
+                t = convert_to_tensor(value, dtype_hint=first.dtype)
+                operands.append(dense_against_ragged(first, t) if t._shape else t)
+        return fn(*operands, *args, **kwargs)
+
+    wrapper._ragged_dispatch = True
+    return wrapper
+
+
 def install_array_ops(root) -> None:
     """tf.tile, tf.reverse, tf.gather, tf.nn.embedding_lookup and tf.strings.join accept RaggedTensors."""
     from .array_ops import reverse, tile
@@ -232,6 +261,10 @@ def install_array_ops(root) -> None:
     root.gather = _ragged_gather(root.gather)
     root.nn.embedding_lookup = _ragged_ids(root.nn.embedding_lookup)
     root.strings.join = _ragged_string_join(root.strings.join)
+    for module in (root, root.debugging):
+        for name in ASSERTIONS:
+            if getattr(module, name, None) is not None:
+                setattr(module, name, _ragged_assertion(getattr(module, name)))
     from .shape_ops import install as install_shape_ops
 
     install_shape_ops(root)

@@ -53,6 +53,24 @@ def install(root) -> None:
     def fill(dims, value, name=None, layout=None):
         return with_partitions(dense_fill(dims.inner_shape, value), shape=dims)
 
+    dense_broadcast_to = root.broadcast_to
+
+    def broadcast_to(input, shape, name=None):
+        if isinstance(input, RaggedTensor):
+            raise ValueError("tf.broadcast_to: tinytf broadcasts a dense tensor to a DynamicRaggedShape, not a "
+                             "RaggedTensor (add it to tf.zeros(shape) instead)")
+        from tinytf.runtime.dispatch import convert_to_tensor
+
+        from .broadcast import dense_against_ragged
+
+        input = convert_to_tensor(input)
+        template = with_partitions(dense_zeros(shape.inner_shape, dtype="bool"), shape)
+        if not isinstance(template, RaggedTensor):
+            return dense_broadcast_to(input, shape.inner_shape)
+        per_value = dense_against_ragged(template, input)
+        return template.with_flat_values(dense_broadcast_to(per_value, shape.inner_shape))
+
+    root.broadcast_to = _dispatch(dense_broadcast_to, broadcast_to)
     root.reshape = _dispatch(dense_reshape, reshape)
     root.zeros = _dispatch(dense_zeros, zeros)
     root.ones = _dispatch(dense_ones, ones)
