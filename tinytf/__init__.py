@@ -97,6 +97,7 @@ from .map_fn import foldl, foldr, map_fn, scan, vectorized_map  # noqa: F401
 from .module import Module
 from .ragged import RaggedTensor, RaggedTensorSpec  # noqa: F401
 from .ragged.dispatch import install as _install_ragged_dispatch
+from .ragged.fill_empty_rows import ragged_fill_empty_rows, ragged_fill_empty_rows_grad  # noqa: F401
 from .scopes import init_scope, name_scope
 from .signal import fftnd, ifftnd, irfftnd, rfftnd  # noqa: F401  (TF 2.21 exports these at the top too)
 from .sparse import SparseTensor, SparseTensorSpec  # noqa: F401

@@ -56,6 +56,8 @@ def _fast_binary(python_op, slow, out_bool=False, floats_only=False, divides=Fal
                     result._value = result_value
                     result.dtype = _BOOL if out_bool else dtype
                     return result
+        if getattr(other, "_overrides_tensor_operators", False):
+            return NotImplemented  # a composite (RaggedTensor) operand: Python asks its reflected operator
         return slow(self, other)
 
     return method

@@ -23,8 +23,10 @@ def _searchsorted_kernel(sorted_sequence, values, *, side, out_type):
         raise InvalidArgumentError("searchsorted needs sorted_sequence and values of rank at least 1")
     if sorted_sequence.shape[:-1] != values.shape[:-1]:
         raise InvalidArgumentError("Leading dim_size of both tensors must match.")
-    rows = sorted_sequence.reshape(-1, sorted_sequence.shape[-1])
-    wanted = values.reshape(-1, values.shape[-1])
+    # the leading dims counted explicitly: reshape(-1, 0) is ambiguous for an empty sequence
+    leading = int(np.prod(values.shape[:-1], dtype=np.int64))
+    rows = sorted_sequence.reshape(leading, sorted_sequence.shape[-1])
+    wanted = values.reshape(leading, values.shape[-1])
     out = np.empty(wanted.shape, out_type.np)
     for r in range(rows.shape[0]):
         out[r] = np.searchsorted(rows[r], wanted[r], side=side)

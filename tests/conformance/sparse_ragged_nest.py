@@ -8,13 +8,7 @@ import collections
 
 import numpy as np
 
-from . import KNOWN_DIFFERENCES, counted, outcome, program, val
-
-KNOWN_DIFFERENCES.update({
-    "ragged_from_tensor_docstring":
-        "RaggedTensor.from_tensor without lengths/padding: TF partitions with a uniform_row_length (shape (3, 3), "
-        "printed as a numpy array over several lines); tinytf always partitions with row_splits (shape (3, None))",
-})
+from . import counted, outcome, program, val
 
 
 def sp(x):

@@ -13,7 +13,10 @@ from ..extension_type import (  # noqa: F401
     dispatch_for_unary_elementwise_apis,
     unregister_dispatch_for,
 )
-from ..ragged.dynamic_shape import DynamicRaggedShape  # noqa: F401
+
+# --- ragged: the shape of a RaggedTensor and its row partitions ---
+from ..ragged.dynamic_shape import DynamicRaggedShape  # noqa: F401,E402
+from ..ragged.row_partition import RowPartition  # noqa: F401,E402
 
 
 def __getattr__(name):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
 from tinytf.runtime.dispatch import convert_to_tensor
 from tinytf.runtime.ops.array import concat as dense_concat
 from tinytf.runtime.ops.array import expand_dims
@@ -44,8 +46,10 @@ def concat(values, axis, name="concat"):
     """tf.concat with a RaggedTensor among `values` (axis 0 only)."""
     values = list(values)
     like = next(v for v in values if isinstance(v, RaggedTensor))
-    if axis != 0:
-        raise NotImplementedError("tf.concat of RaggedTensors is supported along axis 0 only")
+    if not (isinstance(axis, (int, np.integer)) and axis == 0) and not (like.ndim and axis == -like.ndim):
+        from .array_ops import concat_inner
+
+        return concat_inner(values, axis)
     return concat_rows([_as_ragged(v, like) for v in values])
 
 

@@ -81,6 +81,7 @@ def _check_depths(value, depth):
 
 def _flat_values(items, dtype, inner_depth, inner_shape):
     if items:
+        _check_one_kind(items)
         values = convert_to_tensor(items, dtype=dtype) if dtype is not None else convert_to_tensor(items)
         if inner_shape is not None:
             from tinytf.runtime.ops.array import reshape
@@ -92,17 +93,25 @@ def _flat_values(items, dtype, inner_depth, inner_shape):
     return convert_to_tensor(np.zeros([0] + inner, dtype.np))
 
 
+def _check_one_kind(items) -> None:
+    """Strings and numbers mixed in one constant: TF's ValueError (they have no common dtype)."""
+    flat = np.asarray(items, dtype=object).reshape(-1) if items else ()
+    kinds = {isinstance(v, (str, bytes)) for v in flat}
+    if len(kinds) > 1:
+        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
+
+
 def map_flat_values(op, *args, **kwargs):
     """`tf.ragged.map_flat_values`: op on the flat values of the ragged arguments; the result keeps the
     (shared) nested row partition of the first one."""
     ragged = [x for x in list(args) + list(kwargs.values()) if isinstance(x, RaggedTensor)]
     if not ragged:
         return op(*args, **kwargs)
-    from .dispatch import _same_partition
+    from .broadcast import check_same_partition
 
     first = ragged[0]
     for other in ragged[1:]:
-        _same_partition(first, other)
+        check_same_partition(first, other)
 
     def flat(x):
         return x.flat_values if isinstance(x, RaggedTensor) else x

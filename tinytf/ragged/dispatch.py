@@ -10,9 +10,9 @@ import inspect
 import numpy as np
 
 from tinytf.runtime.dispatch import convert_to_tensor
-from tinytf.runtime.errors import InvalidArgumentError
-from tinytf.runtime.tensor import EagerTensor, Tensor
+from tinytf.runtime.tensor import Tensor
 
+from .broadcast import check_same_partition, dense_against_ragged
 from .ragged_tensor import RaggedTensor
 
 UNARY = ["abs", "negative", "sqrt", "rsqrt", "square", "exp", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh",
@@ -25,22 +25,12 @@ BINARY = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floor
 REDUCTIONS = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_any", "reduce_all"]
 
 
-def _same_partition(a: RaggedTensor, b: RaggedTensor) -> None:
-    sa, sb = a.nested_row_splits, b.nested_row_splits
-    if len(sa) != len(sb):
-        raise ValueError(f"ragged operands have different ragged ranks {len(sa)} and {len(sb)}")
-    for x, y in zip(sa, sb):
-        if isinstance(x, EagerTensor) and isinstance(y, EagerTensor) and x is not y and not (
-                np.shape(x._value) == np.shape(y._value) and np.array_equal(x._value, y._value)):
-            raise InvalidArgumentError("Inputs must have identical ragged splits.")
-
-
 def elementwise(fn, *args, **kwargs):
     """fn on the flat values of the ragged arguments (which must share one row partition)."""
     ragged = [x for x in list(args) + list(kwargs.values()) if isinstance(x, RaggedTensor)]
     first = ragged[0]
     for other in ragged[1:]:
-        _same_partition(first, other)
+        check_same_partition(first, other)
 
     def flat(x):
         if isinstance(x, RaggedTensor):
@@ -48,7 +38,7 @@ def elementwise(fn, *args, **kwargs):
         if isinstance(x, (Tensor, np.ndarray)) or isinstance(x, (list, tuple)):
             t = convert_to_tensor(x, dtype_hint=first.dtype) if not isinstance(x, Tensor) else x
             if t._shape is not None and len(t._shape) > 0:
-                return _broadcast_dense(first, t)
+                return dense_against_ragged(first, t)
             return t
         return x
 
@@ -68,20 +58,6 @@ def _elementwise_operands(fn, names, args, kwargs):
         return fn(*values[:n_positional], *rest, **dict(zip(keyword_names, values[n_positional:])), **kwargs)
 
     return elementwise(call, *operands)
-
-
-def _broadcast_dense(rt: RaggedTensor, dense: Tensor):
-    """A dense operand against a ragged one: its dims after the ragged ones broadcast against the flat
-    values' inner dims; a dense operand with a dim per row ([nrows, 1] for rank 2) is repeated per value."""
-    inner_rank = len(rt.flat_values._shape) - 1
-    if len(dense._shape) <= inner_rank:
-        return dense
-    if rt.ragged_rank == 1 and len(dense._shape) == inner_rank + 2 and dense._shape[1] == 1:
-        from tinytf.runtime.ops.indexing import gather
-
-        return gather(dense[:, 0], rt.value_rowids())
-    raise ValueError(f"cannot broadcast a dense operand of shape {list(dense._shape)} against a RaggedTensor of "
-                     f"shape {rt.shape}")
 
 
 def _has_ragged(args, kwargs) -> bool:
@@ -184,9 +160,122 @@ def install_elementwise_apis(root) -> None:
                 setattr(module, attr, entry[1])
 
 
+def _with_ragged_first(fn, ragged_fn):
+    """fn, handing a RaggedTensor first argument (tf.tile, tf.reverse) to ragged_fn."""
+    if getattr(fn, "_ragged_dispatch", False):
+        return fn
+
+    @functools.wraps(fn)
+    def wrapper(input, *args, **kwargs):
+        if isinstance(input, RaggedTensor):
+            return ragged_fn(input, *args, **kwargs)
+        return fn(input, *args, **kwargs)
+
+    wrapper._ragged_dispatch = True
+    return wrapper
+
+
+def _ragged_gather(fn):
+    if getattr(fn, "_ragged_dispatch", False):
+        return fn
+    from .array_ops import gather
+
+    @functools.wraps(fn)
+    def wrapper(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
+        if isinstance(params, RaggedTensor) or isinstance(indices, RaggedTensor):
+            return gather(params, indices, validate_indices, axis, batch_dims, name, dense_gather=fn)
+        return fn(params, indices, validate_indices, axis, batch_dims, name)
+
+    wrapper._ragged_dispatch = True
+    return wrapper
+
+
+def _ragged_ids(fn):
+    """tf.nn.embedding_lookup(params, ids) with ragged ids: the result has the ids' row partition."""
+    if getattr(fn, "_ragged_dispatch", False):
+        return fn
+
+    @functools.wraps(fn)
+    def wrapper(params, ids, *args, **kwargs):
+        if isinstance(ids, RaggedTensor):
+            return ids.with_flat_values(fn(params, ids.flat_values, *args, **kwargs))
+        return fn(params, ids, *args, **kwargs)
+
+    wrapper._ragged_dispatch = True
+    return wrapper
+
+
+def _ragged_string_join(fn):
+    if getattr(fn, "_ragged_dispatch", False):
+        return fn
+    from .array_ops import string_join
+
+    @functools.wraps(fn)
+    def wrapper(inputs, separator="", name=None):
+        if isinstance(inputs, (list, tuple)) and any(isinstance(v, RaggedTensor) for v in inputs):
+            return string_join(inputs, separator, name, dense_join=fn)
+        return fn(inputs, separator, name)
+
+    wrapper._ragged_dispatch = True
+    return wrapper
+
+
+ASSERTIONS = ["assert_equal", "assert_none_equal", "assert_less", "assert_less_equal", "assert_greater",
+              "assert_greater_equal"]
+
+
+def _ragged_assertion(fn):
+    """tf.debugging.assert_* of two operands, one or both ragged: the row partitions must match (TF's assert of
+    the row splits), then the flat values are compared (a dense operand broadcast as in `x + y`)."""
+    if getattr(fn, "_ragged_dispatch", False):
+        return fn
+
+    @functools.wraps(fn)
+    def wrapper(x, y, *args, **kwargs):
+        if not (isinstance(x, RaggedTensor) or isinstance(y, RaggedTensor)):
+            return fn(x, y, *args, **kwargs)
+        first = x if isinstance(x, RaggedTensor) else y
+        operands = []
+        for value in (x, y):
+            if isinstance(value, RaggedTensor):
+                check_same_partition(first, value)
+                operands.append(value.flat_values)
+            else:
+                t = convert_to_tensor(value, dtype_hint=first.dtype)
+                operands.append(dense_against_ragged(first, t) if t._shape else t)
+        return fn(*operands, *args, **kwargs)
+
+    wrapper._ragged_dispatch = True
+    return wrapper
+
+
+def install_array_ops(root) -> None:
+    """tf.tile, tf.reverse, tf.gather, tf.nn.embedding_lookup and tf.strings.join accept RaggedTensors."""
+    from .array_ops import reverse, tile
+
+    for module in (root, root.compat.v1) if hasattr(root, "compat") else (root,):
+        if hasattr(module, "tile"):
+            module.tile = _with_ragged_first(module.tile, tile)
+        if hasattr(module, "reverse"):
+            module.reverse = _with_ragged_first(module.reverse, reverse)
+    root.gather = _ragged_gather(root.gather)
+    root.nn.embedding_lookup = _ragged_ids(root.nn.embedding_lookup)
+    root.strings.join = _ragged_string_join(root.strings.join)
+    wrapped = {}  # id(original) -> its one wrapper: tf.assert_equal stays tf.debugging.assert_equal
+    for module in (root.debugging, root):
+        for name in ASSERTIONS:
+            fn = getattr(module, name, None)
+            if fn is not None:
+                setattr(module, name, wrapped.setdefault(id(fn), _ragged_assertion(fn)))
+    from .shape_ops import install as install_shape_ops
+
+    install_shape_ops(root)
+
+
 def install(*modules) -> None:
     """Wrap the elementwise and reduction functions of `modules` (tinytf, tinytf.math, tinytf.nn)."""
     install_elementwise_apis(modules[0])
+    install_array_ops(modules[0])
     for module in modules:
         for name in UNARY + BINARY:
             fn = getattr(module, name, None)

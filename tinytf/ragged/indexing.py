@@ -8,28 +8,28 @@ import numpy as np
 from tinytf.runtime.dispatch import convert_to_tensor
 
 from .ragged_tensor import RaggedTensor
+from .row_slicing import slice_each_row
 
 
 def getitem(rt: RaggedTensor, key):
     if not isinstance(key, tuple):
         key = (key,)
+    key = _expand_ellipsis(key, rt.ndim)
     if not key:
         return rt
     first, rest = key[0], key[1:]
-    if first is Ellipsis:
-        if rest:
-            raise ValueError("RaggedTensor indexing: Ellipsis is only supported alone")
-        return rt
+    if first is None:
+        raise ValueError("RaggedTensor indexing: tf.newaxis is not supported")
     if isinstance(first, slice):
         if first.step not in (None, 1):
-            raise ValueError("RaggedTensor indexing: slices with a step are not supported")
+            raise ValueError("RaggedTensor indexing: a step on the outer dimension is not supported")
         nrows = rt._nrows if rt._nrows is not None else int(np.asarray(rt.nrows()))
         start, stop, _ = first.indices(nrows)
         stop = max(stop, start)
         sliced = rt._slice_rows(start, stop)
         if not rest:
             return sliced
-        return _map_rows(sliced, rest)
+        return index_inner(sliced, rest)
     if isinstance(first, (int, np.integer)):
         nrows = rt._nrows
         index = int(first)
@@ -48,15 +48,35 @@ def getitem(rt: RaggedTensor, key):
     return row[rest] if rest else row
 
 
-def _map_rows(rt: RaggedTensor, rest):
-    """rt[a:b, k...]: the remaining key applied inside every row; only slices of the ragged dim are kept
-    simple (a dense inner key on flat values)."""
-    inner = rest[0]
-    if isinstance(inner, slice) and len(rest) == 1 and not isinstance(rt.values, RaggedTensor):
-        rows = [rt._row(i)[inner] for i in range(rt._nrows)]
-        return RaggedTensor.from_row_lengths(
-            _concat_rows(rows, rt.values), [int(np.asarray(r.shape[0])) for r in rows])
-    raise ValueError("RaggedTensor indexing: only the outer dimension (and slices of the rows) can be indexed")
+def _expand_ellipsis(key: tuple, rank) -> tuple:
+    """`...` replaced by as many full slices as the dimensions it stands for."""
+    n_ellipsis = sum(k is Ellipsis for k in key)
+    if n_ellipsis == 0:
+        return key
+    if n_ellipsis > 1:
+        raise ValueError("RaggedTensor indexing: an index can only have a single ellipsis ('...')")
+    at = next(i for i, k in enumerate(key) if k is Ellipsis)
+    if rank is None:
+        if at == len(key) - 1:
+            return key[:at]
+        raise ValueError("RaggedTensor indexing: '...' before other indices needs a known rank")
+    fill = rank - (len(key) - 1 - sum(k is None for k in key))
+    return key[:at] + (slice(None),) * max(fill, 0) + key[at + 1:]
+
+
+def index_inner(rt: RaggedTensor, rest: tuple):
+    """rt[:, *rest]: `rest` applied inside every row. A ragged dimension takes slices only (TF raises
+    ValueError for an integer there, whose result could not be a tensor for short rows)."""
+    inner, more = rest[0], rest[1:]
+    if not isinstance(inner, slice):
+        raise ValueError("Cannot index into an inner ragged dimension.")
+    sliced = rt if inner == slice(None) else slice_each_row(rt, inner)
+    if not more:
+        return sliced
+    values = sliced.values
+    if isinstance(values, RaggedTensor):
+        return sliced.with_values(index_inner(values, more))
+    return sliced.with_values(values[(slice(None),) + tuple(more)])
 
 
 def _concat_rows(rows, like):

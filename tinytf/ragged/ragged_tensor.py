@@ -76,14 +76,17 @@ def _is_eager(*tensors) -> bool:
 class RaggedTensor(CompositeTensor):
     """`tf.RaggedTensor`: build it with tf.ragged.constant or the `from_*` class methods."""
 
-    __slots__ = ("_values", "_row_splits", "_nrows")
+    __slots__ = ("_values", "_row_splits", "_nrows", "_uniform_row_length")
+    _overrides_tensor_operators = True  # `tensor + rt` runs rt.__radd__ (runtime/ops/operators.py)
 
-    def __init__(self, values, row_splits, internal=False):
+    def __init__(self, values, row_splits, internal=False, uniform_row_length=None):
         if not internal:
             raise ValueError("RaggedTensor constructor is private; please use one of the factory methods "
                              "instead (e.g., RaggedTensor.from_row_lengths())")
         self._values, self._row_splits = values, row_splits
         self._nrows = _nrows_of(row_splits)
+        # a uniform partition (from_uniform_row_length) also keeps its row length: the shape shows it
+        self._uniform_row_length = uniform_row_length
 
     # --- construction ---------------------------------------------------------------------------------------
     @classmethod
@@ -147,6 +150,43 @@ class RaggedTensor(CompositeTensor):
         return cls.from_row_lengths(values, _as_dtype_of(lengths, dtype), validate=validate)
 
     @classmethod
+    def from_uniform_row_length(cls, values, uniform_row_length, nrows=None, validate=True,
+                                name=None) -> RaggedTensor:
+        """Rows of `uniform_row_length` values each (a dimension of known size over ragged or dense values)."""
+        from .row_partition import RowPartition
+
+        values = _values(values)
+        partition = RowPartition.from_uniform_row_length(uniform_row_length, nvals=_outer_size(values), nrows=nrows,
+                                                         dtype_hint=_partition_dtype(uniform_row_length))
+        if validate and nrows is not None and _is_eager(partition.row_splits()):
+            n_values = _nrows_of_value(values)
+            if n_values is not None and int(partition.nvals().numpy()) != n_values:
+                raise ValueError(f"uniform_row_length={int(partition.uniform_row_length().numpy())} times "
+                                 f"nrows={int(partition.nrows().numpy())} must equal nvals={n_values}")
+        return cls._from_row_partition(values, partition)
+
+    @classmethod
+    def _from_row_partition(cls, values, partition) -> RaggedTensor:
+        values = _values(values)
+        splits = partition.row_splits()
+        if isinstance(values, RaggedTensor) and values.row_splits_dtype is not splits.dtype:
+            splits = cast(splits, values.row_splits_dtype)
+        length = partition.uniform_row_length()
+        return cls(values, splits, internal=True,
+                   uniform_row_length=None if length is None else cast(length, splits.dtype))
+
+    def _row_partition(self):
+        """This tensor's outer row partition as a tf.experimental.RowPartition."""
+        from .row_partition import RowPartition
+
+        return RowPartition(self._row_splits, self._uniform_row_length, self._nrows, internal=True)
+
+    @property
+    def uniform_row_length(self):
+        """The length of every row for a uniform partition (from_uniform_row_length), else None."""
+        return self._uniform_row_length
+
+    @classmethod
     def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None, validate=True) -> RaggedTensor:
         result = flat_values
         for splits in reversed(list(nested_row_splits)):
@@ -177,8 +217,25 @@ class RaggedTensor(CompositeTensor):
         tensor = convert_to_tensor(tensor)
         if tensor._shape is None or len(tensor._shape) < 2:
             raise ValueError("RaggedTensor.from_tensor: the tensor must have rank at least 2")
+        if _is_nested_lengths(lengths):
+            # one lengths vector per ragged dimension: cut dimension 1, then the kept values' dimension 1, ...
+            levels = list(lengths)
+            outer = cls.from_tensor(tensor, lengths=levels[0], row_splits_dtype=row_splits_dtype)
+            if len(levels) == 1:
+                return outer
+            return outer.with_values(cls.from_tensor(outer.values, lengths=tuple(levels[1:]),
+                                                     row_splits_dtype=row_splits_dtype))
+        if ragged_rank > 1:
+            if lengths is not None or padding is not None:
+                raise NotImplementedError("RaggedTensor.from_tensor: tinytf supports lengths or padding with "
+                                          "ragged_rank=1 (or nested lengths) only")
+            if len(tensor._shape) <= ragged_rank:
+                raise ValueError(f"Shape {TensorShape(tensor._shape)} must have rank at least {ragged_rank + 1}")
+            outer = cls.from_tensor(tensor, row_splits_dtype=row_splits_dtype)
+            return outer.with_values(cls.from_tensor(outer.values, ragged_rank=ragged_rank - 1,
+                                                     row_splits_dtype=row_splits_dtype))
         if ragged_rank != 1:
-            raise NotImplementedError("RaggedTensor.from_tensor: only ragged_rank=1 is supported")
+            raise ValueError(f"Argument `ragged_rank` must be greater than 0. Received {ragged_rank}.")
         dims = _shape(tensor, out_type=dtypes.int64)
         nrows, ncols = dims[0], dims[1]
         if padding is not None:
@@ -193,8 +250,13 @@ class RaggedTensor(CompositeTensor):
             mask = expand_dims(_int64_range(ncols), 0) < expand_dims(lengths, 1)
             return cls.from_row_lengths(boolean_mask(tensor, mask), lengths).with_row_splits_dtype(row_splits_dtype)
         flat = reshape(tensor, [-1] + list(tensor._shape[2:]))
-        splits = _int64_range(nrows + 1) * ncols
-        return cls.from_row_splits(flat, _as_dtype_of(splits, dtypes.as_dtype(row_splits_dtype)), validate=False)
+        # whole rows: a uniform partition, so the shape keeps the row length (TF: from_tensor([[1, 2]]) is (1, 2))
+        splits_dtype = dtypes.as_dtype(row_splits_dtype)
+        splits = _as_dtype_of(_int64_range(nrows + 1) * ncols, splits_dtype)
+        length = _as_dtype_of(ncols, splits_dtype)
+        if tensor._shape[1] is not None and not isinstance(length, EagerTensor):
+            length = convert_to_tensor(np.array(tensor._shape[1], splits_dtype.np))
+        return cls(flat, splits, internal=True, uniform_row_length=length)
 
     # --- components -----------------------------------------------------------------------------------------
     @property
@@ -240,7 +302,8 @@ class RaggedTensor(CompositeTensor):
         if dtype is self.row_splits_dtype:
             return self
         values = self._values.with_row_splits_dtype(dtype) if isinstance(self._values, RaggedTensor) else self._values
-        return RaggedTensor(values, cast(self._row_splits, dtype), internal=True)
+        length = None if self._uniform_row_length is None else cast(self._uniform_row_length, dtype)
+        return RaggedTensor(values, cast(self._row_splits, dtype), internal=True, uniform_row_length=length)
 
     @property
     def shape(self) -> TensorShape:
@@ -253,7 +316,12 @@ class RaggedTensor(CompositeTensor):
         inner = self.flat_values._shape
         if inner is None:
             return None
-        return (self._nrows,) + (None,) * self.ragged_rank + tuple(inner[1:])
+        dims, level = [self._nrows], self
+        while isinstance(level, RaggedTensor):
+            length = level._uniform_row_length
+            dims.append(int(length._value) if isinstance(length, EagerTensor) else None)
+            level = level._values
+        return tuple(dims) + tuple(inner[1:])
 
     @property
     def ndim(self):
@@ -294,7 +362,8 @@ class RaggedTensor(CompositeTensor):
         return tuple(s[1:] - s[:-1] for s in self.nested_row_splits)
 
     def with_values(self, new_values) -> RaggedTensor:
-        return RaggedTensor(_values(new_values), self._row_splits, internal=True)
+        return RaggedTensor(_values(new_values), self._row_splits, internal=True,
+                            uniform_row_length=self._uniform_row_length)
 
     def with_flat_values(self, new_values) -> RaggedTensor:
         if isinstance(self._values, RaggedTensor):
@@ -444,6 +513,15 @@ class RaggedTensor(CompositeTensor):
         return f"tf.RaggedTensor(values={self._values}, row_splits={self._row_splits})"
 
     __str__ = __repr__
+
+
+def _is_nested_lengths(lengths) -> bool:
+    """from_tensor's `lengths` given per ragged dimension (a list or tuple of vectors) rather than as one vector."""
+    if not isinstance(lengths, (list, tuple)) or not lengths:
+        return False
+    first = lengths[0]
+    return isinstance(first, (list, tuple, np.ndarray)) or (isinstance(first, Tensor) and first._shape is not None
+                                                            and len(first._shape) == 1)
 
 
 def _format_rows(x) -> str:

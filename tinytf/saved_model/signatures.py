@@ -45,13 +45,28 @@ class SignatureWrapper:
     def __init__(self, key: str, concrete: ConcreteFunction):
         self.key = key
         args, kwargs = concrete.structured_input_signature
-        leaves = [x for x in nest.flatten((args, kwargs)) if isinstance(x, (TensorSpec, Tensor))]
-        if len(leaves) != len(nest.flatten((args, kwargs))):
-            raise ValueError(f"the signature {key!r} must take only tensors; {concrete.name} was traced with Python "
-                             "values among its arguments (give the function an input_signature)")
+        structure = nest.flatten((args, kwargs))
+        # a composite argument (a RaggedTensorSpec) is served as its component tensors, `args_0`, `args_0_1`, ...
+        leaves, owners = [], []
+        for i, spec in enumerate(structure):
+            if isinstance(spec, (TensorSpec, Tensor)):
+                leaves.append(spec)
+                owners.append((i, None))
+            elif hasattr(spec, "_component_specs") and hasattr(spec, "_from_components"):
+                for j, component in enumerate(spec._component_specs):
+                    leaves.append(component)
+                    owners.append((i, j))
+            else:
+                raise ValueError(f"the signature {key!r} must take only tensors; {concrete.name} was traced with "
+                                 "Python values among its arguments (give the function an input_signature)")
         names = []
-        for i, spec in enumerate(leaves):
-            name = _identifier(getattr(spec, "name", None) or f"args_{i}")
+        traced_names = list(getattr(concrete, "_leaf_names", None) or [])
+        for k, (i, j) in enumerate(owners):
+            if j is not None and len(traced_names) == len(leaves):
+                base = traced_names[k]  # a component: TF names it after the argument (`rt`, `rt_1`)
+            else:
+                base = getattr(structure[i], "name", None) or f"args_{i}"
+            name = _identifier(base)
             while name in names:
                 name += "_1"
             names.append(name)
@@ -61,16 +76,25 @@ class SignatureWrapper:
 
         def call(*a, **kw):
             bound = wrapper_signature.bind(*a, **kw)
-            values = [bound.arguments[n] for n in names]
-            return _outputs_dict(served(*nest.pack_sequence_as((tuple(args), dict(kwargs)), values)[0],
-                                        **nest.pack_sequence_as((tuple(args), dict(kwargs)), values)[1]))
+            values = list(structure)
+            components: dict = {}
+            for n, (i, j) in zip(names, owners):
+                if j is None:
+                    values[i] = bound.arguments[n]
+                else:
+                    components.setdefault(i, []).append(bound.arguments[n])
+            for i, parts in components.items():
+                values[i] = structure[i]._from_components(parts)
+            packed_args, packed_kwargs = nest.pack_sequence_as((tuple(args), dict(kwargs)), values)
+            return _outputs_dict(served(*packed_args, **packed_kwargs))
 
         wrapper_signature = inspect.Signature([inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY) for n in names])
         call.__signature__ = wrapper_signature
         call.__name__ = f"signature_wrapper_{key}"
         function = Function(call, name=call.__name__, autograph=False)
         self.concrete = function.get_concrete_function(**{n: s for n, s in zip(names, self.input_specs)})
-        self.output_specs = {k: TensorSpec(v._shape, v.dtype, k) for k, v in self.concrete.structured_outputs.items()}
+        self.output_specs = {k: TensorSpec(v._shape, v.dtype, k) if isinstance(v, Tensor) else v._type_spec
+                             for k, v in self.concrete.structured_outputs.items()}
 
 
 def _identifier(name: str) -> str:

@@ -11,6 +11,7 @@ from tinytf.runtime.tensor import Tensor
 from ..tensor_spec import TensorSpec
 from .attr_codec import dtype_enum, dtype_of_enum, shape_of_proto, shape_proto
 from .extension_specs import decode_spec, encode_spec, is_extension_spec
+from .ragged_specs import decode_ragged_spec, encode_ragged_spec, is_ragged_proto, is_ragged_spec
 
 
 def encode(value) -> struct_pb2.StructuredValue:
@@ -41,6 +42,8 @@ def encode(value) -> struct_pb2.StructuredValue:
         out.list_value.SetInParent()
         for item in value:
             out.list_value.values.add().CopyFrom(encode(item))
+    elif is_ragged_spec(value):  # a RaggedTensorSpec, or a traced RaggedTensor (an output)
+        encode_ragged_spec(value, out)
     elif is_extension_spec(value):  # an ExtensionType's spec, or a traced value of one (an output)
         encode_spec(value, out, encode)
     elif isinstance(value, dict):
@@ -71,6 +74,8 @@ def decode(value: struct_pb2.StructuredValue):
         return [decode(v) for v in value.list_value.values]
     if kind == "dict_value":
         return {k: decode(v) for k, v in sorted(value.dict_value.fields.items())}
+    if kind == "type_spec_value" and is_ragged_proto(value):
+        return decode_ragged_spec(value.type_spec_value)
     if kind == "type_spec_value" and \
             value.type_spec_value.type_spec_class == struct_pb2.TypeSpecProto.EXTENSION_TYPE_SPEC:
         return decode_spec(value.type_spec_value, decode)

@@ -443,6 +443,7 @@ def _rnn_layer(name, cell_class, doc):
 
     cls = type(name, (RNN,), {"__init__": __init__, "__doc__": doc})
     cls.from_config = classmethod(lambda c, config: c(**config))
+    cls._forwarded_arguments = frozenset(_cell_arguments(cell_class)) - {"self", "units", "kwargs"}
     return cls
 
 

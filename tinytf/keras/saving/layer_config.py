@@ -82,7 +82,8 @@ def _jsonable(value):
 
 def _accepted_arguments(cls) -> set | None:
     """The keyword arguments a layer class's constructor chain accepts (None: anything)."""
-    accepted = set()
+    # arguments a constructor passes on through **kwargs to a part it builds (an LSTM's to its cell)
+    accepted = set(getattr(cls, "_forwarded_arguments", ()))
     for klass in cls.__mro__:
         if "__init__" not in vars(klass):
             continue
