@@ -85,14 +85,14 @@ def test_the_region_closes_when_the_loop_raises():
     xs = tf.constant(rng.standard_normal((3, 32, 256)).astype(np.float32))
     w = tf.constant(rng.standard_normal((256, 256)).astype(np.float32))
 
-    @tf.function
-    def run(xs, n):
+    def body(xs, n):
         h = tf.zeros([32, 256])
         for t in tf.range(n):
             h = tf.tanh(xs[t] + h @ w)  # xs[3] is out of range
         return h
 
     n = tf.constant(3)
+    run = traced_with(body, (xs, n), disable_all=False)  # (also under TINYTF_PASSES=none)
     assert "blas_single" in run.get_concrete_function(xs, n).code
     run(xs, n)
     with pytest.raises((tf.errors.InvalidArgumentError, IndexError)):
@@ -122,8 +122,7 @@ def test_gradient_matches_finite_differences():
     h0 = rng.standard_normal((32, 256)).astype(np.float32) * 0.1
     w = rng.standard_normal((256, 256)).astype(np.float32) * 0.05
 
-    @tf.function
-    def grad(h0, w):
+    def gradient(h0, w):
         with tf.GradientTape() as tape:
             tape.watch(w)
             h = h0
@@ -133,6 +132,7 @@ def test_gradient_matches_finite_differences():
         return tape.gradient(value, w)
 
     args = (tf.constant(h0), tf.constant(w))
+    grad = traced_with(gradient, args, disable_all=False)
     assert "blas_single" in grad.get_concrete_function(*args).code
     g = grad(*args).numpy()
     h0_64, w_64 = h0.astype(np.float64), w.astype(np.float64)
