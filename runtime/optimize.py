@@ -14,6 +14,7 @@ from .passes.debug_strip import strip_debug_ops
 from .passes.fusion import fuse_elementwise
 from .passes.licm import licm
 from .passes.loop_accumulation import accumulate_in_batches
+from .passes.loop_blas_region import open_blas_regions
 from .passes.loop_reads import hoist_variable_reads
 from .passes.loop_saved_slabs import plan_saved_slabs
 from .passes.loop_swapped_products import swap_thin_products
@@ -42,6 +43,7 @@ PIPELINE = [
     ("stack_release", release_stacks),  # a backward loop frees what the forward loop saved as it reads it
     ("fusion", fuse_elementwise),  # runs of elementwise ops become one block that reuses buffers
     ("loop_saved_slabs", plan_saved_slabs),  # what a forward loop saves: rows of buffers kept across calls
+    ("loop_blas_region", open_blas_regions),  # a loop of small GEMMs: one one-thread BLAS region, not one each
     ("buffer_planning", mark_for_buffer_planning),  # intermediates in buffers kept across calls (codegen)
 ]
 PASS_NAMES = [name for name, _ in PIPELINE]

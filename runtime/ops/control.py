@@ -188,6 +188,12 @@ def _emit_while(cg, node, indent):
         counter = cg.fresh("iteration")
         limit = cg.var(node.inputs[n_vars])
         cg.line(indent, f"{counter} = 0", node)
+    body = node.attrs["body_graph"]
+    if getattr(body, "blas_region", False):  # passes/loop_blas_region.py: one one-thread BLAS region per loop
+        from .. import blas_threads
+
+        cg.line(indent, f"with {cg.bind(blas_threads.single, 'blas_single')}():", node)
+        indent += 1
     cg.line(indent, "while True:", node)
     (test,) = cg.emit_graph(node.attrs["cond_graph"], indent + 1, loop_vars + extra)
     cg.line(indent + 1, f"if not {test}:", node)
@@ -196,7 +202,6 @@ def _emit_while(cg, node, indent):
         cg.line(indent + 1, f"if {counter} >= {limit}:", node)
         cg.line(indent + 2, "break")
         cg.line(indent + 1, f"{counter} += 1", node)
-    body = node.attrs["body_graph"]
     results = cg.emit_graph(body, indent + 1, loop_vars + extra, loop_vars)
     # The names the body's last iteration bound to its variant results (a TensorArray, a gradient stack) still
     # hold them after the loop: drop them, or the container (every step's arrays) outlives the loop variable

@@ -110,11 +110,17 @@ def single_threaded_gemm(node) -> bool:
     return m * k * n <= blas_threads.THREADED_MAX
 
 
+def in_blas_region(node) -> bool:
+    """Whether the matmul `node` runs inside its loop's one-thread BLAS region (passes/loop_blas_region.py)."""
+    return id(node) in getattr(node.graph, "region_gemms", ())
+
+
 def _render_matmul(node):
     """`a @ b`, as numpy code reads; a transposed operand as `.T` (rank 2) or np.swapaxes. GEMMs OpenBLAS may
-    thread call the kernel, which sets BLAS's thread count by their shapes."""
+    thread call the kernel, which sets BLAS's thread count by their shapes, unless their loop runs in a
+    one-thread region."""
     a, b = node.inputs
-    if a.dtype.name in ("bfloat16", "float16") or not single_threaded_gemm(node):
+    if a.dtype.name in ("bfloat16", "float16") or not (single_threaded_gemm(node) or in_blas_region(node)):
         return None  # the kernel (16-bit floats: it rounds the float32 product back to 16 bits)
     left = _operand("{0}", a._shape, node.attrs["transpose_a"])
     right = _operand("{1}", b._shape, node.attrs["transpose_b"])
