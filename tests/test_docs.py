@@ -28,11 +28,11 @@ def test_blocks_are_found():
 def test_page_runs(page, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     namespace = {"__name__": "__docs__"}
-    saved = config.optimizer_options()  # a page may switch passes (performance.md turns them on): not for the rest
+    saved = config.optimizer_snapshot()  # a page may switch passes (performance.md turns them on): not for the rest
     try:
         for line, source in python_blocks(page):
             # Compiled under the page's name, padded so a traceback points at the page's own line.
             code = compile("\n" * (line - 1) + source, os.path.join(ROOT, page), "exec")
             exec(code, namespace)
     finally:
-        config.restore_optimizer_options(saved)
+        config.restore_optimizer_snapshot(saved)

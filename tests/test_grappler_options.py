@@ -11,12 +11,9 @@ from tinytf import config
 
 @pytest.fixture(autouse=True)
 def _restore_options():
-    saved = config.optimizer_options()
-    saved_tf = dict(config._tf_options)
+    saved = config.optimizer_snapshot()
     yield
-    config.restore_optimizer_options(saved)
-    config._tf_options.clear()
-    config._tf_options.update(saved_tf)
+    config.restore_optimizer_snapshot(saved)
 
 
 def _checked(x):
@@ -55,6 +52,7 @@ def test_get_experimental_options_reports_as_tf():
     if config.optimizer_options().get("disable_all"):
         pytest.skip("TINYTF_PASSES=none reports disable_meta_optimizer")
     o = tf.config.optimizer
+    config.restore_optimizer_snapshot(({}, {}))  # as a fresh process starts (the fixture puts back what was set)
     assert o.get_experimental_options() == {"disable_model_pruning": False, "disable_meta_optimizer": False}
     o.set_experimental_options({"debug_stripper": True, "min_graph_nodes": 3, "layout_optimizer": False, "bogus": 1})
     assert o.get_experimental_options() == {"layout_optimizer": False, "debug_stripper": True,

@@ -221,8 +221,8 @@ def test_each_pass_can_be_switched_off(option):
         np.testing.assert_allclose(cf(tf.constant(X)).numpy(), 2 * np.exp(X), rtol=1e-6)
     finally:
         tf.config.optimizer.set_experimental_options({option: True})
-    with pytest.raises(ValueError, match="unknown optimizer pass"):
-        tf.config.optimizer.set_experimental_options({"no_such_pass": True})
+    tf.config.optimizer.set_experimental_options({"no_such_pass": True})  # ignored, as TF ignores unknown names
+    assert "no_such_pass" not in tf.config.optimizer.get_experimental_options()
 
 
 def test_fusion_overwrites_a_fresh_input_only_when_it_dies_in_the_block():

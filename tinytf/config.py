@@ -79,6 +79,18 @@ def optimizer_options() -> dict:
     return dict(_optimizer)
 
 
+def optimizer_snapshot() -> tuple:
+    """Every optimizer switch as set now (tinytf's passes and TF's option names), for restore_optimizer_snapshot."""
+    return dict(_optimizer), dict(_tf_options)
+
+
+def restore_optimizer_snapshot(snapshot: tuple) -> None:
+    passes, tf_named = snapshot
+    restore_optimizer_options(passes)
+    _tf_options.clear()
+    _tf_options.update(tf_named)
+
+
 def restore_optimizer_options(saved: dict) -> None:
     """Put back options read with optimizer_options() (set_experimental_options only adds: a pass named since
     would stay switched as it was named)."""

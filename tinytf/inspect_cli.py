@@ -70,7 +70,7 @@ def evaluate(expression: str, what: str):
 
 
 def _trace(fn, args, signature, passes):
-    saved = config.optimizer_options()
+    saved = config.optimizer_snapshot()
     tf.config.optimizer.set_experimental_options(passes)
     try:
         function = tf.function(fn)
@@ -78,7 +78,7 @@ def _trace(fn, args, signature, passes):
         concrete = function.get_concrete_function(*(signature or args))
         return function, concrete, time.perf_counter() - start
     finally:
-        config.restore_optimizer_options(saved)
+        config.restore_optimizer_snapshot(saved)
 
 
 def _pass_options(names):

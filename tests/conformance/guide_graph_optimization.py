@@ -19,9 +19,13 @@ def _with_options(tf, options, fn):
 
 @program
 def p_experimental_options_as_reported(tf):
-    return _with_options(tf, {"constant_folding": False, "layout_optimizer": True, "min_graph_nodes": 5,
-                              "disable_meta_optimizer": False,
-                              "not_an_option": True}, tf.config.optimizer.get_experimental_options)
+    # the keys this program sets and the two TF always reports (others depend on what ran before in the process)
+    mine = ["layout_optimizer", "constant_folding", "disable_model_pruning", "disable_meta_optimizer",
+            "min_graph_nodes", "not_an_option"]
+    options = _with_options(tf, {"constant_folding": False, "layout_optimizer": True, "min_graph_nodes": 5,
+                                 "disable_meta_optimizer": False, "not_an_option": True},
+                            tf.config.optimizer.get_experimental_options)
+    return [[k, options[k]] for k in options if k in mine]
 
 
 @program
