@@ -21,6 +21,7 @@ from tensorboard.compat.proto import tensor_pb2
 from .. import dtypes
 from ..errors import DataLossError, InvalidArgumentError
 from ..registry import OpDef, register
+from ..wire import encode_varint
 from . import example_proto
 from . import tensor_proto_codec as codec
 
@@ -232,21 +233,8 @@ decode_compressed_op = _register("decode_compressed", lambda x, *, kind: _elemen
 # protobuf's JSON mapping checks and reads the text; the bytes are then written as TF's DecodeJSONExample writes
 # them (protobuf's JSON-to-binary path): features in the order of the JSON text, and list values unpacked (one
 # tag per value), not in the packed form a message's SerializeToString would choose.
-def _varint(value: int) -> bytes:
-    value &= (1 << 64) - 1  # negative int64s are ten-byte varints
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
 def _delimited(field: int, payload: bytes) -> bytes:
-    return _varint(field << 3 | 2) + _varint(len(payload)) + payload
+    return encode_varint(field << 3 | 2) + encode_varint(len(payload)) + payload
 
 
 def _feature_bytes(feature) -> bytes:
@@ -259,7 +247,7 @@ def _feature_bytes(feature) -> bytes:
     elif kind == "float_list":
         body = b"".join(b"\x0d" + np.float32(v).tobytes() for v in values)
     else:
-        body = b"".join(b"\x08" + _varint(int(v)) for v in values)
+        body = b"".join(b"\x08" + encode_varint(int(v)) for v in values)
     return _delimited({"bytes_list": 1, "float_list": 2, "int64_list": 3}[kind], body)
 
 

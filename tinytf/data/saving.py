@@ -20,6 +20,7 @@ import time
 from tinytf.runtime import dtypes, nest
 from tinytf.runtime.errors import InvalidArgumentError, NotFoundError
 from tinytf.runtime.ops.io_serialize import parse_array, serialize_array
+from tinytf.runtime.wire import encode_varint
 
 from ..io.tfrecord import TFRecordOptions, TFRecordWriter, read_records
 from ..tensor_spec import TensorSpec
@@ -34,29 +35,16 @@ _VERSION = 2
 
 
 # --- the metadata record, a small protobuf message written and read field by field ---------------------------
-def _varint(value: int) -> bytes:
-    value &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
 def _field(number: int, wire: int) -> bytes:
-    return _varint(number << 3 | wire)
+    return encode_varint(number << 3 | wire)
 
 
 def encode_metadata(run_id: str, component_dtypes, num_elements: int, finalized: bool) -> bytes:
     run = run_id.encode()
-    packed = b"".join(_varint(d.as_datatype_enum) for d in component_dtypes)
-    return (_field(2, 2) + _varint(len(run)) + run + _field(3, 0) + _varint(int(time.time() * 1e6))
-            + _field(4, 0) + _varint(_VERSION) + _field(5, 2) + _varint(len(packed)) + packed
-            + _field(6, 0) + _varint(num_elements) + _field(1000, 0) + _varint(int(finalized)))
+    packed = b"".join(encode_varint(d.as_datatype_enum) for d in component_dtypes)
+    return (_field(2, 2) + encode_varint(len(run)) + run + _field(3, 0) + encode_varint(int(time.time() * 1e6))
+            + _field(4, 0) + encode_varint(_VERSION) + _field(5, 2) + encode_varint(len(packed)) + packed
+            + _field(6, 0) + encode_varint(num_elements) + _field(1000, 0) + encode_varint(int(finalized)))
 
 
 def decode_metadata(data: bytes) -> dict:

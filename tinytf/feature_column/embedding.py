@@ -21,14 +21,10 @@ def _reject_sequence(column, categorical):
             f"use SequenceFeatures instead of DenseFeatures. Given (type {type(categorical)}): {categorical}")
 
 
-class IndicatorColumn(DenseColumn, collections.namedtuple("IndicatorColumn", ("categorical_column",))):
-    """Multi-hot of a categorical column: per example, how often each id occurs (or the sum of its weights)."""
+class _OverCategorical:
+    """A dense column over one categorical column: it parses what that column parses, and has it as its parent."""
 
     __slots__ = ()
-
-    @property
-    def name(self) -> str:
-        return f"{self.categorical_column.name}_indicator"
 
     @property
     def parse_example_spec(self) -> dict:
@@ -37,6 +33,17 @@ class IndicatorColumn(DenseColumn, collections.namedtuple("IndicatorColumn", ("c
     @property
     def parents(self) -> list:
         return [self.categorical_column]
+
+
+class IndicatorColumn(_OverCategorical, DenseColumn,
+                      collections.namedtuple("IndicatorColumn", ("categorical_column",))):
+    """Multi-hot of a categorical column: per example, how often each id occurs (or the sum of its weights)."""
+
+    __slots__ = ()
+
+    @property
+    def name(self) -> str:
+        return f"{self.categorical_column.name}_indicator"
 
     @property
     def variable_shape(self):
@@ -68,7 +75,7 @@ def _embedding_lookup(table, ids, weights, combiner, max_norm, safe, name):
                                           name=name)
 
 
-class EmbeddingColumn(DenseColumn, collections.namedtuple("EmbeddingColumn", (
+class EmbeddingColumn(_OverCategorical, DenseColumn, collections.namedtuple("EmbeddingColumn", (
         "categorical_column", "dimension", "combiner", "initializer", "ckpt_to_load_from", "tensor_name_in_ckpt",
         "max_norm", "trainable", "use_safe_embedding_lookup"))):
     """Each example's ids looked up in a [num_buckets, dimension] variable and combined (mean, sum or sqrtn)."""
@@ -78,14 +85,6 @@ class EmbeddingColumn(DenseColumn, collections.namedtuple("EmbeddingColumn", (
     @property
     def name(self) -> str:
         return f"{self.categorical_column.name}_embedding"
-
-    @property
-    def parse_example_spec(self) -> dict:
-        return self.categorical_column.parse_example_spec
-
-    @property
-    def parents(self) -> list:
-        return [self.categorical_column]
 
     @property
     def variable_shape(self):
@@ -149,7 +148,7 @@ class SharedEmbeddingColumnCreator:
         return self._name
 
 
-class SharedEmbeddingColumn(DenseColumn, collections.namedtuple("SharedEmbeddingColumn", (
+class SharedEmbeddingColumn(_OverCategorical, DenseColumn, collections.namedtuple("SharedEmbeddingColumn", (
         "categorical_column", "shared_embedding_column_creator", "combiner", "max_norm",
         "use_safe_embedding_lookup"))):
     """An embedding column whose table is shared with the other columns of its creator."""
@@ -159,14 +158,6 @@ class SharedEmbeddingColumn(DenseColumn, collections.namedtuple("SharedEmbedding
     @property
     def name(self) -> str:
         return f"{self.categorical_column.name}_shared_embedding"
-
-    @property
-    def parse_example_spec(self) -> dict:
-        return self.categorical_column.parse_example_spec
-
-    @property
-    def parents(self) -> list:
-        return [self.categorical_column]
 
     @property
     def variable_shape(self):

@@ -20,6 +20,7 @@ import uuid
 from tensorboard.compat.proto import graph_pb2, meta_graph_pb2, types_pb2
 
 from tinytf.runtime.ops.fingerprint import fingerprint64, fingerprint_cat64
+from tinytf.runtime.wire import encode_varint
 
 from .proto import FingerprintDef
 
@@ -88,15 +89,6 @@ def _varint(data: bytes, i: int) -> tuple:
         shift += 7
 
 
-def _encode_varint(value: int) -> bytes:
-    out = bytearray()
-    while value >= 0x80:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
 def _map_entry(entry: bytes, entry_type) -> tuple:
     """(sort key, entry bytes with its key and value fields always present), as C++ writes a map entry."""
     key_field, value_field = entry_type.fields_by_number[1], entry_type.fields_by_number[2]
@@ -119,7 +111,7 @@ def _map_entry(entry: bytes, entry_type) -> tuple:
         tag_end = _varint(fields[2], 0)[1]
         length, body = _varint(fields[2], tag_end)
         inner = _cpp_message(fields[2][body:body + length], value_field.message_type)
-        fields[2] = fields[2][:tag_end] + _encode_varint(len(inner)) + inner
+        fields[2] = fields[2][:tag_end] + encode_varint(len(inner)) + inner
     is_text = key_field.type in (key_field.TYPE_STRING, key_field.TYPE_BYTES)
     defaults = {1: b"\x0a\x00" if is_text else b"\x08\x00",
                 2: b"\x10\x00" if value_field.type not in (value_field.TYPE_STRING, value_field.TYPE_BYTES,
@@ -159,10 +151,10 @@ def _cpp_message(data: bytes, descriptor) -> bytes:
                     if number not in maps:
                         maps[number] = []
                         chunks.append(maps[number])
-                    maps[number].append((sort_key, _encode_varint(tag) + _encode_varint(len(entry)) + entry))
+                    maps[number].append((sort_key, encode_varint(tag) + encode_varint(len(entry)) + entry))
                     continue
                 inner = _cpp_message(inner, field.message_type)
-                chunks.append(_encode_varint(tag) + _encode_varint(len(inner)) + inner)
+                chunks.append(encode_varint(tag) + encode_varint(len(inner)) + inner)
                 continue
         else:
             raise ValueError(f"unexpected protobuf wire type {wire}")

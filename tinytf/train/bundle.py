@@ -13,6 +13,7 @@ import numpy as np
 from tensorboard.compat.proto import types_pb2
 
 from tinytf.runtime.errors import DataLossError, NotFoundError
+from tinytf.runtime.wire import encode_varint
 
 from ..io.tfrecord import masked_crc32c
 from . import sstable
@@ -43,7 +44,7 @@ def _string_layout(items: list) -> tuple[bytes, int]:
     as_uint32 = b"".join(struct.pack("<I", len(x)) for x in items)
     length_check = struct.pack("<I", masked_crc32c(as_uint32))
     strings = b"".join(items)
-    stored = b"".join(sstable._varint(len(x)) for x in items) + length_check + strings
+    stored = b"".join(encode_varint(len(x)) for x in items) + length_check + strings
     return stored, masked_crc32c(as_uint32 + length_check + strings)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import struct
 
 from tinytf.runtime.errors import DataLossError
+from tinytf.runtime.wire import encode_varint
 
 from ..io.tfrecord import masked_crc32c
 
@@ -15,15 +16,6 @@ MAGIC = 0xDB4775248B80FB57
 FOOTER_SIZE = 48
 RESTART_INTERVAL = 16
 BLOCK_SIZE = 262144  # TF's table option for checkpoint indexes
-
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n >= 0x80:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
 
 
 def _read_varint(data: bytes, pos: int) -> tuple[int, int]:
@@ -54,7 +46,8 @@ class _BlockBuilder:
             limit = min(len(key), len(self.last_key))
             while shared < limit and key[shared] == self.last_key[shared]:
                 shared += 1
-        self.buffer += _varint(shared) + _varint(len(key) - shared) + _varint(len(value)) + key[shared:] + value
+        self.buffer += (encode_varint(shared) + encode_varint(len(key) - shared) + encode_varint(len(value))
+                        + key[shared:] + value)
         self.last_key = key
         self.count += 1
 
@@ -96,7 +89,7 @@ def write_table(entries) -> bytes:
     pending = None  # (last key, handle) of a finished block, indexed once the next key is known
 
     def emit(contents: bytes) -> bytes:
-        handle = _varint(len(out)) + _varint(len(contents))
+        handle = encode_varint(len(out)) + encode_varint(len(contents))
         out.extend(contents + b"\x00" + struct.pack("<I", masked_crc32c(contents + b"\x00")))
         return handle
 
