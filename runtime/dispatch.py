@@ -50,6 +50,8 @@ def _encode(item):
         return item
     if isinstance(item, (str, np.str_)):
         return item.encode("utf-8")
+    if isinstance(item, int) and not isinstance(item, bool) and abs(item) >= 2**63:  # numpy keeps it as an object
+        raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
     raise TypeError(f"Failed to convert elements of {item!r} to Tensor: a string tensor holds only str or bytes")
 
 
@@ -86,6 +88,9 @@ def to_numpy(value, dtype=None):
             dtype = packed if dtype is None else dtype
             value = _materialize(value)
         array, default = _python_default_dtype(value)
+        if array.dtype == np.uint64 and dtype is not dtypes.uint64:
+            # beyond int64 (TF converts Python integers as int64): only uint64 holds it
+            raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
         if dtype is None:
             dtype = default
         elif default is not dtype:
@@ -97,8 +102,9 @@ def to_numpy(value, dtype=None):
             elif default.is_floating and not (dtype.is_floating or dtype.is_complex):
                 raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
             if dtype.is_integer and array.size and (array.min() < dtype.min or array.max() > dtype.max):
-                raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}: "
-                                "the value is out of range")
+                # TF converts Python integers as int64 and casts them: a narrower type wraps around
+                # (tf.constant(300, tf.int8) is 44; tf.add(int8 tensor, [129]) adds -127)
+                array = array.astype(np.int64).astype(dtype.np)
         if not dtype.is_string:
             array = np.asarray(array, dtype.np)
     if array.ndim == 0 and not dtype.is_string:  # a string scalar stays a 0-d array (numpy has no bytes scalar)

@@ -16,6 +16,8 @@ class TensorShape:
     def __init__(self, dims):
         if isinstance(dims, TensorShape):
             dims = dims.dims
+        elif isinstance(dims, int) or hasattr(dims, "__index__") and not hasattr(dims, "__len__"):
+            dims = (int(dims),)  # TF: TensorShape(2) is the shape [2]
         elif dims is not None:
             dims = tuple(None if d is None else int(d) for d in dims)
         self.dims = dims

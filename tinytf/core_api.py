@@ -246,7 +246,16 @@ def tuple_(tensors, control_inputs=None, name=None):
         return tensors
     if control_inputs is not None and not isinstance(control_inputs, (list, builtins.tuple)):
         raise TypeError(f"'control_inputs' must be a list or tuple, got {type(control_inputs).__name__}")
-    return [None if t is None else identity(convert_to_tensor(t)) for t in tensors]
+    from .control_dependencies import control_dependencies
+
+    def operation(t):  # a TF1 graph's Operation (an assign, a group) passes through, a dependency of the rest
+        return hasattr(t, "_v1_node") and not hasattr(t, "dtype")
+
+    converted = [t if t is None or operation(t) else convert_to_tensor(t) for t in tensors]
+    # in a TF1 graph a session runs only what a fetch needs: the identities depend on every tensor and every
+    # control input (fetching one runs the group's updates first, as TF's gate does)
+    with control_dependencies([t for t in converted if t is not None] + list(control_inputs or [])):
+        return [t if t is None or operation(t) else identity(t) for t in converted]
 
 
 

@@ -75,6 +75,8 @@ class GradientTape:
     def watch(self, tensor) -> None:
         """Watch a tensor (or a structure of tensors / variables) so that gradients can be taken for it."""
         for value in nest.flatten(tensor):
+            # a composite's float component (TF watches every component of a composite)
+            value = value.values if type(value).__name__ == "SparseTensor" else _gradient_component(value)
             if not isinstance(value, (Tensor, Resource)):
                 raise ValueError(at_user_line(
                     f"Passed in object {value!r} of type {type(value).__name__!r}, not tf.Tensor or tf.Variable"))
@@ -106,8 +108,9 @@ class GradientTape:
         to `sources` (a tensor, variable, or nested structure of them), packed like `sources`."""
         mode = unconnected_mode(unconnected_gradients)
         self._begin_backward("gradient")
-        flat_targets = [self._as_tensor(t) for t in nest.flatten(target)]
-        flat_sources = nest.flatten(sources)
+        flat_targets = [self._as_tensor(_gradient_component(t)) for t in nest.flatten(target)]
+        composite_sources = nest.flatten(sources)
+        flat_sources = [_gradient_component(s) for s in composite_sources]
         for s in flat_sources:
             if not isinstance(s, (Tensor, Resource)):
                 raise TypeError(at_user_line(
@@ -128,6 +131,7 @@ class GradientTape:
                  for s, g in zip(keys, grads)]
         grads = [None if not _float(s) else g for s, g in zip(flat_sources, grads)]
         grads = fill_unconnected(grads, flat_sources, mode)
+        grads = [_as_composite_gradient(s, g) for s, g in zip(composite_sources, grads)]
         return nest.pack_sequence_as(sources, grads)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
@@ -182,6 +186,24 @@ class GradientTape:
         if isinstance(value, Resource):
             return self._tape.canonical(value)
         return convert_to_tensor(value)
+
+
+def _gradient_component(value):
+    """The tensor a gradient flows through for a composite value, as TF's composite gradient protocol: a
+    RaggedTensor's flat values (its row partition is integers). TF refuses a SparseTensor."""
+    if hasattr(value, "with_flat_values") and hasattr(value, "flat_values"):
+        return value.flat_values
+    if type(value).__name__ == "SparseTensor":
+        raise ValueError(at_user_line("Type SparseTensor is not supported as a gradient source or gradient "
+                                      "target."))
+    return value
+
+
+def _as_composite_gradient(source, grad):
+    """A gradient with respect to a RaggedTensor source, with its row partition (as TF)."""
+    if grad is None or not hasattr(source, "with_flat_values"):
+        return grad
+    return source.with_flat_values(grad)
 
 
 def _seed_of_variable(source, targets, seeds):

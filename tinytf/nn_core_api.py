@@ -167,6 +167,8 @@ def _pool1d(pool2d, input, ksize, strides, padding, data_format, op_name):  # no
     if data_format not in (None, "NWC"):
         raise ValueError(f"{op_name}: only the NWC data format is supported (as on TF's CPU), got {data_format!r}")
     x = _a.expand_dims(convert_to_tensor(input), 1)
+    if isinstance(padding, (list, tuple)) and len(padding) == 3:  # explicit [[0, 0], [left, right], [0, 0]]
+        padding = [padding[0], [0, 0], padding[1], padding[2]]
     out = pool2d(x, [1, _one(ksize, "ksize", op_name)], [1, _one(strides, "strides", op_name)], padding)
     return _a.squeeze(out, [1])
 

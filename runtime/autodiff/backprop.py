@@ -70,7 +70,9 @@ def backward(records, targets, seeds, sources, stop_ids=frozenset(), keep_sparse
             accumulate(grads, id(target), seed)
     wanted = set(source_ids)
     for record in reversed(relevant):
-        out_grads = [grads.get(id(o)) if id(o) in wanted else grads.pop(id(o), None) for o in record.outputs]
+        # a stopped value (tf.gradients' stop_gradients) passes nothing back, even when it is a source itself
+        out_grads = [None if id(o) in stop_ids else grads.get(id(o)) if id(o) in wanted else grads.pop(id(o), None)
+                     for o in record.outputs]
         if all(g is None for g in out_grads):
             continue
         record.needed = tuple(id(x) in reach for x in record.inputs)

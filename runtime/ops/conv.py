@@ -239,9 +239,18 @@ avg_pool2d_op = register(OpDef("avg_pool2d", _avg_pool_kernel, _pool_infer("floa
 
 def _pool(op, input, ksize, strides, padding, data_format, name=None):  # noqa: A002
     _check_nhwc(data_format, op.name)
+    x = convert_to_tensor(input)
+    if op is max_pool2d_op and isinstance(padding, (list, tuple)):
+        # TF's explicit padding of max_pool: the padded cells are the dtype's lowest value (they never win a
+        # window that holds a real cell), then VALID windows; the pad's gradient is the slice back
+        from .array import pad
+
+        (top, bottom), (left, right) = _padding(padding, op.name, explicit_ok=True)
+        lowest = -np.inf if x.dtype.is_floating else np.iinfo(x.dtype.np).min
+        x = pad(x, [[0, 0], [top, bottom], [left, right], [0, 0]], constant_values=lowest)
+        padding = "VALID"
     attrs = {"ksize": _spatial_pair(ksize, "ksize", op.name), "strides": _spatial_pair(strides, "strides", op.name),
              "padding": _padding(padding, op.name, explicit_ok=False)}
-    x = convert_to_tensor(input)
     if x._shape is not None and len(x._shape) != 4:
         raise ValueError(f"{op.name}: only 2-D pooling of 4-D NHWC inputs is supported, got shape "
                          f"{shapes.fmt(x._shape)}")

@@ -76,38 +76,42 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
                  name=name)
 
 
-def _top_k_kernel(x, *, k, sorted):
+def _top_k_kernel(x, *, k, sorted, index_type=dtypes.int32):
     if x.shape[-1] < k:
         raise InvalidArgumentError(f"input must have at least k={k} columns, got shape {list(x.shape)}")
     order = _descending_order(x, -1)[..., :k]
-    return np.take_along_axis(x, order, axis=-1), order.astype(np.int32)
+    return np.take_along_axis(x, order, axis=-1), order.astype(index_type.np)
 
 
-def _infer_top_k(x, *, k, sorted):
+def _infer_top_k(x, *, k, sorted, index_type=dtypes.int32):
     require(x.dtype, "numeric", "top_k")
     if k < 0:
         raise ValueError(f"k must be non-negative, got {k}")
     shape = x._shape
     if shape is None:
-        return [(x.dtype, None), (dtypes.int32, None)]
+        return [(x.dtype, None), (index_type, None)]
     if not shape:
         raise ValueError("needs a tensor of rank at least 1, got a scalar")
     if shape[-1] is not None and shape[-1] < k:
         raise ValueError(f"input must have at least k={k} columns, got shape {shapes.fmt(shape)}")
     out = shape[:-1] + (k,)
-    return [(x.dtype, out), (dtypes.int32, out)]
+    return [(x.dtype, out), (index_type, out)]
 
 
 top_k_op = register(OpDef("top_k", _top_k_kernel, _infer_top_k))
 
 
 def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):
-    """`tf.math.top_k`: the k largest entries of the last dimension, largest first, with their int32
-    indices (equal values: lower index first). The result is always sorted."""
-    if dtypes.as_dtype(index_type) is not dtypes.int32:
-        raise TypeError("top_k: only index_type=tf.int32 is supported")
-    values, indices = apply(top_k_op, (convert_to_tensor(input),),
-                            {"k": known_ints(k, "top_k: k"), "sorted": bool(sorted)}, name=name)
+    """`tf.math.top_k`: the k largest entries of the last dimension, largest first, with their indices
+    (int32, or `index_type`: int16 or int64; equal values: lower index first). The result is always sorted."""
+    attrs = {"k": known_ints(k, "top_k: k"), "sorted": bool(sorted)}
+    index_type = dtypes.as_dtype(index_type)
+    if index_type not in (dtypes.int16, dtypes.int32, dtypes.int64):
+        raise InvalidArgumentError(f"Value for attr 'index_type' of {index_type.name} is not in the list of "
+                                   "allowed values: int16, int32, int64 (top_k)")
+    if index_type is not dtypes.int32:  # int32 graphs keep their attributes (and their rendering) as before
+        attrs["index_type"] = index_type
+    values, indices = apply(top_k_op, (convert_to_tensor(input),), attrs, name=name)
     return TopKV2(values, indices)
 
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from tinytf.runtime import dtypes, nest, shapes
 from tinytf.runtime.errors import InvalidArgumentError
+from tinytf.runtime.tensor import Tensor
 
 from ..constant import convert_to_tensor
 from ..tensor_spec import TensorSpec
@@ -24,7 +25,7 @@ from .ragged_elements import (
 )
 from .sources import as_int
 from .structure import ElementError, with_batch_dim, without_batch_dim
-from .symbolic import any_symbolic, concrete_args, deferred_transform
+from .symbolic import any_symbolic, concrete_args, deferred_transform, is_symbolic
 
 
 def _dense(spec) -> bool:
@@ -265,37 +266,58 @@ def rows_of(item, context):
     return [tuple(c[i] for c in columns) for i in range(n)]
 
 
+def _batch_sizes(batch_size) -> list:
+    """rebatch's `batch_size`: a scalar or a vector of sizes (a list, an array or a tensor), as ints."""
+    value = batch_size.numpy() if isinstance(batch_size, Tensor) and not is_symbolic(batch_size) else batch_size
+    if isinstance(value, (list, tuple, np.ndarray)) and np.ndim(value) == 1:
+        sizes = [as_int(v, "batch_size") for v in value]
+        if not sizes or min(sizes) < 0:
+            raise InvalidArgumentError(f"rebatch: batch_sizes must be a non-empty vector of non-negative sizes, "
+                                       f"got {list(value)}")
+        return sizes
+    return [as_int(batch_size, "batch_size")]
+
+
 class RebatchDataset(UnaryDataset):
-    """The input's batches, split or joined into batches of `batch_size` rows."""
+    """The input's rows, batched again into batches of `batch_size` rows; a vector of sizes is cycled through
+    (TF's RebatchDatasetV2: [2, 1, 1] over batches of 4 gives sizes 2, 1, 1, 2, 1, 1, ...)."""
 
     _tf_name = "_RebatchDataset"
 
     def __init__(self, input_dataset, batch_size, drop_remainder=False):
-        self._size = as_int(batch_size, "batch_size")
+        self._sizes = _batch_sizes(batch_size)
         self._drop = bool(drop_remainder)
         inner = without_batch_dim(input_dataset._spec_inside, "rebatch")
-        super().__init__(input_dataset, with_batch_dim(inner, self._size if self._drop else None))
+        static = self._sizes[0] if self._drop and len(set(self._sizes)) == 1 else None
+        super().__init__(input_dataset, with_batch_dim(inner, static))
+
+    def _size_cycle(self):
+        while True:
+            yield from self._sizes
 
     def _cardinality(self):
-        return UNKNOWN if self._input._cardinality() != INFINITE else INFINITE
+        return UNKNOWN  # TF 2.21: unknown even over an infinite input
 
     def _flat_iter(self):
         if any(not _dense(s) for s in nest.flatten(self._input._spec_inside)):
             yield from self._by_rows()
             return
         pending, rows = [], 0
+        sizes = self._size_cycle()
+        size = next(sizes)
         for item in self._input._flat_iter():
             if type(item) is ElementError:
                 yield item
                 continue
             pending.append(item)
             rows += len(item[0])
-            while rows >= self._size:
+            while rows >= size:
                 joined = tuple(np.concatenate([p[c] for p in pending]) for c in range(len(item)))
-                yield tuple(c[:self._size] for c in joined)
-                rest = tuple(c[self._size:] for c in joined)
-                rows -= self._size
+                yield tuple(c[:size] for c in joined)
+                rest = tuple(c[size:] for c in joined)
+                rows -= size
                 pending = [rest] if rows else []
+                size = next(sizes)
         if rows and not self._drop:
             yield tuple(np.concatenate([p[c] for p in pending]) for c in range(len(pending[0])))
 
@@ -305,6 +327,8 @@ class RebatchDataset(UnaryDataset):
         context = self._error_context()
         ragged = _ragged_columns(without_batch_dim(self._input._spec_inside, "rebatch"))
         pending = []
+        sizes = self._size_cycle()
+        size = next(sizes)
         for item in self._input._flat_iter():
             if type(item) is ElementError:
                 yield item
@@ -314,9 +338,10 @@ class RebatchDataset(UnaryDataset):
                 yield rows
                 continue
             pending.extend(rows)
-            while len(pending) >= self._size:
-                yield stack_components(pending[:self._size], context, ragged)
-                del pending[:self._size]
+            while len(pending) >= size:
+                yield stack_components(pending[:size], context, ragged)
+                del pending[:size]
+                size = next(sizes)
         if pending and not self._drop:
             yield stack_components(pending, context, ragged)
 

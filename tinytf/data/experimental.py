@@ -50,8 +50,30 @@ def from_list(elements, name=None):
         raise ValueError("Invalid `elements`. `elements` should not be empty.")
     normalized = [normalize(e) for e in elements]
     columns = list(zip(*[nest.flatten(e) for e in normalized]))
-    stacked = [EagerTensor(np.stack([t._value for t in column]), column[0].dtype) for column in columns]
-    return DatasetV2.from_tensor_slices(nest.pack_sequence_as(normalized[0], stacked))
+    for column in columns:
+        if len({t.dtype for t in column}) != 1:
+            raise TypeError(f"from_list: the elements' components must have one dtype, got "
+                            f"{sorted({t.dtype.name for t in column})}")
+    if all(len({np.shape(t._value) for t in column}) == 1 for column in columns):
+        stacked = [EagerTensor(np.stack([t._value for t in column]), column[0].dtype) for column in columns]
+        return DatasetV2.from_tensor_slices(nest.pack_sequence_as(normalized[0], stacked))
+    # elements whose shapes differ (TF: from_list([[1], [2, 3]])): kept as they are, each component's spec the
+    # most specific shape compatible with all of them
+    from .windows import _ListDataset
+
+    specs = [_common_spec(column) for column in columns]
+    items = [tuple(t._value for t in row) for row in zip(*columns)]
+    return _ListDataset(nest.pack_sequence_as(normalized[0], specs), items)
+
+
+def _common_spec(column):
+    from ..tensor_spec import TensorSpec
+
+    shapes = {np.shape(t._value) for t in column}
+    if len({len(s) for s in shapes}) != 1:
+        return TensorSpec(None, column[0].dtype)
+    dims = [d[0] if len(set(d)) == 1 else None for d in zip(*shapes)]
+    return TensorSpec(dims, column[0].dtype)
 
 
 def _transformation(method):

@@ -68,9 +68,12 @@ def _component(tensor):
 
 
 def _as_output(value):
-    """A function's result as a dataset element: lists become tuples (as TF), Python values tensors."""
+    """A function's result as a dataset element, as TF makes it: a returned list becomes a tuple, a list
+    nested inside becomes one tensor (packed: `(x, [x, 2 * x])` is a scalar and a vector), Python values
+    tensors."""
     if isinstance(value, list):
         value = tuple(value)
+    value = _pack_nested_lists(value)
     def leaf(x):
         if isinstance(x, Tensor):
             return x
@@ -82,6 +85,17 @@ def _as_output(value):
         return x if nest.is_composite(x) else convert_to_tensor(x)
     return nest.map_structure(leaf, value)
 
+
+
+def _pack_nested_lists(value):
+    if isinstance(value, list):
+        return convert_to_tensor(value)
+    if isinstance(value, tuple):
+        items = [_pack_nested_lists(v) for v in value]
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+    if isinstance(value, dict):
+        return type(value)((k, _pack_nested_lists(v)) for k, v in value.items())
+    return value
 
 class TracedFunction:
     """`fn` over elements of `structures` (one structure per argument group: the element, or the state and

@@ -43,7 +43,8 @@ class ChooseFromDatasets(DatasetV2):
         self._stop = stop_on_empty_dataset
 
     def _cardinality(self):
-        return UNKNOWN if self._choices._cardinality() != INFINITE else INFINITE
+        # TF 2.21: infinite as soon as one data input is (whatever the choices), else unknown
+        return INFINITE if any(d._cardinality() == INFINITE for d in self._datasets) else UNKNOWN
 
     def _flat_iter(self):
         iterators = [d._flat_iter() for d in self._datasets]
@@ -143,10 +144,8 @@ class SampleFromDatasets(DatasetV2):
         self._stop = stop_on_empty_dataset
 
     def _cardinality(self):
-        counts = [d._cardinality() for d in self._datasets]
-        if all(n == INFINITE for n in counts):
-            return INFINITE
-        return UNKNOWN
+        # TF 2.21 (DirectedInterleave): infinite as soon as one member is, else unknown
+        return INFINITE if any(d._cardinality() == INFINITE for d in self._datasets) else UNKNOWN
 
     def _selections(self):
         seeds = self._seeds._flat_iter()

@@ -91,7 +91,7 @@ class FilterDataset(UnaryDataset):
         return with_bound_functions(self, values, "_predicate")
 
     def _cardinality(self):
-        return UNKNOWN if self._input._cardinality() != INFINITE else INFINITE
+        return UNKNOWN  # TF 2.21: unknown even over an infinite input (no count is known)
 
     def _flat_iter(self):
         predicate = self._predicate
@@ -149,7 +149,7 @@ class FlatMapDataset(UnaryDataset):
         return self._element_spec
 
     def _cardinality(self):
-        return INFINITE if self._input._cardinality() == INFINITE else UNKNOWN
+        return UNKNOWN  # TF 2.21: unknown even over an infinite input (no count is known)
 
     def __repr__(self):
         self.element_spec  # noqa: B018 - computed lazily
@@ -456,7 +456,7 @@ class UniqueDataset(UnaryDataset):
         super().__init__(input_dataset)
 
     def _cardinality(self):
-        return INFINITE if self._input._cardinality() == INFINITE else UNKNOWN
+        return UNKNOWN  # TF 2.21: unknown even over an infinite input (no count is known)
 
     def _flat_iter(self):
         seen = set()
@@ -475,7 +475,7 @@ class IgnoreErrorsDataset(UnaryDataset):
     _tf_name = "_IgnoreErrorsDataset"
 
     def _cardinality(self):
-        return UNKNOWN if self._input._cardinality() != INFINITE else INFINITE
+        return UNKNOWN  # TF 2.21: unknown even over an infinite input (no count is known)
 
     def _flat_iter(self):
         for item in self._input._flat_iter():

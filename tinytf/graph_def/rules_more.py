@@ -468,7 +468,7 @@ def _reverse(n, const):
 def _top_k(n, const):
     return "TopKV2", [n.refs[0], _int(const, "k", int(n.attrs["k"]))], \
         {**_t(n), "sorted": p.attr(bool(n.attrs.get("sorted", True))), "Tk": p.attr_type(dtypes.int32),
-         "index_type": p.attr_type(dtypes.int32)}
+         "index_type": p.attr_type(n.attrs.get("index_type", dtypes.int32))}
 
 
 def _in_top_k(n, const):  # tinytf (predictions, targets)
