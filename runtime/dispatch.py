@@ -298,9 +298,15 @@ def op_error(op, inputs, problem: str, exc_type=InvalidArgumentError):
 def _infer(op, inputs, attrs):
     try:
         return op.infer_outputs(inputs, attrs)
-    except (ValueError, TypeError) as e:
-        # TF: eager ops raise InvalidArgumentError; building a graph, a dtype mismatch is a TypeError
-        exc_type = TypeError if isinstance(e, TypeError) and state.graph is not None else InvalidArgumentError
+    except (ValueError, TypeError, InvalidArgumentError) as e:
+        # TF: eager ops raise InvalidArgumentError; building a graph, shape inference fails with a ValueError
+        # (TF converts the C++ InvalidArgumentError) and a dtype mismatch with a TypeError
+        if state.graph is None:
+            exc_type = InvalidArgumentError
+        elif isinstance(e, OpError):  # an op that fails as TF's kernel would (at run time in TF) keeps its class
+            exc_type = type(e)
+        else:
+            exc_type = TypeError if isinstance(e, TypeError) else ValueError
         raise op_error(op, inputs, str(e), exc_type) from None
 
 

@@ -91,7 +91,7 @@ def test_matmul_errors_name_the_shapes():
     def traced(x):
         return tf.matmul(x, tf.ones([4, 2]))
 
-    with pytest.raises(tf.errors.InvalidArgumentError, match="matmul: inner dimensions 3 and 4 do not match"):
+    with pytest.raises(ValueError, match="matmul: inner dimensions 3 and 4 do not match"):  # TF: while tracing
         traced.get_concrete_function(tf.TensorSpec([None, 3]))
 
 
@@ -264,7 +264,7 @@ def test_matrix_functions_on_partial_shapes():
                                 tf.linalg.matrix_transpose(x)))
     concrete = fn.get_concrete_function(tf.TensorSpec([None, 3, 3]))
     assert [o.shape.as_list() for o in concrete.outputs] == [[None, 3, 3], [None], [None], [None, 3], [None, 3, 3]]
-    with pytest.raises(tf.errors.InvalidArgumentError, match="matrix_inverse: .*square"):
+    with pytest.raises(ValueError, match="matrix_inverse: .*square"):
         fn.get_concrete_function(tf.TensorSpec([None, 3, 4]))
 
 

@@ -126,7 +126,7 @@ def test_run_time_errors_name_the_op():
 def test_trace_time_errors_still_surface():
     with pytest.raises(TypeError, match="float32"):  # the list packs as float32 (TF's rule), which no shape takes
         _partial(lambda x, n: tf.zeros([tf.cast(n, tf.float32), 2]), SPEC, N)
-    with pytest.raises(InvalidArgumentError, match="cannot broadcast"):
+    with pytest.raises(ValueError, match="cannot broadcast"):  # TF: shape inference's ValueError while tracing
         _partial(lambda x, n: tf.broadcast_to(x, [n, 3]), SPEC, N)
 
 

@@ -289,7 +289,7 @@ def test_write_of_an_inconsistent_shape():
         return tf.TensorArray(tf.float32, size=2).write(0, x).write(1, y).stack()
 
     for run in both_ways(f, tf.zeros([2]), tf.zeros([3])):
-        with pytest.raises(InvalidArgumentError, match=r"tensor_array_write: Incompatible shape for value \(\(3,\)\), "
+        with pytest.raises(ValueError, match=r"tensor_array_write: Incompatible shape for value \(\(3,\)\), "
                                                        r"expected \(\(2,\)\)"):
             run()
 

@@ -6,6 +6,7 @@ import numpy as np
 
 from tinytf.runtime import dtypes
 from tinytf.runtime.dispatch import convert_to_tensor as _convert
+from tinytf.runtime.graph import SymbolicTensor
 from tinytf.runtime.ops.array import fill, reshape
 from tinytf.runtime.ops.math import cast
 from tinytf.runtime.shapes import as_shape
@@ -16,6 +17,8 @@ def constant(value, dtype=None, shape=None, name=None):
     """A tensor holding a copy of `value`; with `shape`, a one-element value is broadcast (or a list reshaped)."""
     if isinstance(value, np.ndarray):
         value = value.copy()
+    if isinstance(value, SymbolicTensor):  # TF: a constant holds a value known now, not a graph's tensor
+        raise TypeError("Expected any non-tensor type, but got a tensor instead.")
     if isinstance(value, Tensor):
         tensor = value
         if dtype is not None and tensor.dtype is not dtypes.as_dtype(dtype):

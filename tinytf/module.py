@@ -91,9 +91,6 @@ class Module:
         wrapped.__name__ = method.__name__
         return wrapped
 
-    def __repr__(self):
-        return f"<{type(self).__name__} {self._name!r}>"
-
 
 def _snake_case(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()

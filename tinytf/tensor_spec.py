@@ -24,6 +24,11 @@ class TensorSpec:
     def from_tensor(cls, tensor, name=None):
         return cls(tensor._shape, tensor.dtype, name)
 
+    @classmethod
+    def from_spec(cls, spec, name=None):
+        """A TensorSpec with the shape and dtype of `spec` (any spec with both) and `name` (else spec's name)."""
+        return cls(spec.shape, spec.dtype, name if name is not None else getattr(spec, "name", None))
+
     def is_compatible_with(self, other) -> bool:
         dtype = getattr(other, "dtype", None)
         shape = getattr(other, "_shape", None) if not isinstance(other, TensorSpec) else other._shape

@@ -56,7 +56,10 @@ class _Stream:
 def _exp(t, x):
     """exp in the dtype t (float16 computes as float32, as Eigen's half does), correctly rounded from float64
     (the C library's expf agrees but for rare ties)."""
-    return t(math.exp(float(x)))
+    try:
+        return t(math.exp(float(x)))
+    except OverflowError:  # beyond float64 (a bound of 10000 stddevs): inf, as the C library's exp gives
+        return t(math.inf)
 
 
 def _log(t, x):

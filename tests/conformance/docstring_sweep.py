@@ -153,7 +153,9 @@ def p_tuple_gates_a_tf1_update(tf):
             for _ in range(3):
                 update_op = v.assign_add(1.0)
                 b = tf.tuple([a + v], [tf.group(update_op)])
-                out.append([float(sess.run(b)[0]), float(sess.run(v))])
+                # b's value is a race in TF (its read of v is not ordered after the update): only the update is
+                sess.run(b)
+                out.append(float(sess.run(v)))
     return out
 
 
@@ -175,3 +177,92 @@ def p_gradient_with_respect_to_a_ragged_tensor(tf):
             g2.watch(st)
 
     return [type(grad).__name__, grad.to_list(), val(g.gradient(s, v)), outcome(watch_sparse, "SparseTensor")]
+
+
+@program
+def p_checkpoint_of_a_root_object_names_itself_root(tf):
+    import tempfile
+
+    class SimpleModule(tf.Module):
+        def __init__(self, name=None):
+            super().__init__(name=name)
+            self.a_var = tf.Variable(5.0)
+            self.vars = [tf.Variable(1.0), tf.Variable(2.0)]
+
+    root = SimpleModule(name="root")
+    root.leaf = SimpleModule(name="leaf")
+    path = tf.train.Checkpoint(root).save(tempfile.mkdtemp() + "/ckpt")
+    view = tf.train.CheckpointView(path)
+    root.a_var.assign(0.0)
+    tf.train.Checkpoint(root).restore(path).assert_consumed()
+    return [dict(view.children(0)), sorted(n for n, _ in tf.train.list_variables(path)), float(root.a_var.numpy()),
+            " object at 0x" in repr(root)]
+
+
+@program
+def p_specs_from_values_and_specs(tf):
+    st = tf.SparseTensor(indices=[[0, 0], [1, 2]], values=[1, 2], dense_shape=[3, 4])
+    st.set_shape([3, None])
+    out = [str(st.shape), outcome(lambda: st.set_shape([1, 4]), "compatible"),
+           outcome(lambda: st.set_shape([3, 4, 5]), "compatible")]
+    out.append(str(tf.TensorSpec.from_spec(tf.TensorSpec([8, 3], tf.int32), "NewName")))
+    out.append(str(tf.TensorSpec.from_spec(tf.TensorSpec([8, None], tf.int32, name="a"))))
+    out.append(str(tf.data.DatasetSpec.from_value(tf.data.Dataset.range(3))))
+    return out
+
+
+@program
+def p_parsed_features_in_tf_order(tf):
+    ex = tf.train.Example(features=tf.train.Features(feature={
+        k: tf.train.Feature(int64_list=tf.train.Int64List(value=[i])) for i, k in enumerate("zamb")}))
+    features = {"z": tf.io.FixedLenFeature([1], tf.int64), "a": tf.io.VarLenFeature(tf.int64),
+                "m": tf.io.RaggedFeature(tf.int64), "b": tf.io.FixedLenFeature([1], tf.int64)}
+    serialized = ex.SerializeToString()
+    seq = tf.train.SequenceExample(context=ex.features).SerializeToString()
+    lists = {"y": tf.io.FixedLenSequenceFeature([], tf.int64, allow_missing=True), "c": tf.io.VarLenFeature(tf.int64),
+             "r": tf.io.RaggedFeature(tf.int64)}
+    context, sequences, lengths = tf.io.parse_sequence_example([seq], context_features=features,
+                                                               sequence_features=lists)
+    return [list(tf.io.parse_example([serialized], features)), list(tf.io.parse_single_example(serialized, features)),
+            list(context), list(sequences), list(lengths)]
+
+
+@program
+def p_truncated_normal_with_a_far_bound(tf):
+    stddevs = tf.math.exp(tf.random.stateless_uniform(shape=[2, 3], seed=[1, 2]))
+    y = tf.random.stateless_parameterized_truncated_normal(
+        shape=[10, 2, 3], seed=[7, 17], means=0.0, stddevs=stddevs, minvals=[-1.0, -2.0, -1000.0],
+        maxvals=[[10000.0], [1.0]])
+    return val(y)
+
+
+@program
+def p_constant_of_a_graph_tensor(tf):
+    @tf.function
+    def f(x):
+        return tf.constant(x)
+
+    out = [outcome(lambda: f(tf.constant(1.0)), "non-tensor"), val(tf.constant(tf.constant(2.0)))]
+    with tf.compat.v1.Graph().as_default():
+        i = tf.compat.v1.placeholder(shape=[None, None], dtype=tf.float32)
+        out.append(outcome(lambda: tf.constant(i), "non-tensor"))
+    return out
+
+
+@program
+def p_gfile_file_scheme(tf):
+    import tempfile
+
+    folder = tempfile.mkdtemp()
+    path = folder + "/x"
+    with tf.io.gfile.GFile("file://" + path, "w") as f:
+        f.write("qwert")
+        f.write("asdf")
+    out = [tf.io.gfile.GFile("file://" + path).read(), tf.io.gfile.exists("file://" + path)]
+    tf.io.gfile.copy(path, "file://" + path + "y", overwrite=True)
+    out.append(tf.io.gfile.GFile(path + "y").read())
+    out.append(tf.io.gfile.join("file:///tmp", "x"))
+    f = tf.io.gfile.GFile(path)
+    out += [f.read(3), f.seek(4), f.tell()]
+    out.append([p[len("file://" + folder):] for p in tf.io.gfile.glob("file://" + path + "*")])
+    return out

@@ -183,6 +183,11 @@ class DatasetSpec:
         self.element_spec = element_spec
         self._shape = dataset_shape
 
+    @staticmethod
+    def from_value(value):
+        """The spec of the dataset `value` (TF's DatasetSpec.from_value)."""
+        return DatasetSpec(value.element_spec)
+
     def __eq__(self, other):
         return isinstance(other, DatasetSpec) and other.element_spec == self.element_spec
 

@@ -11,10 +11,16 @@ import shutil
 from tinytf.runtime.errors import FailedPreconditionError, NotFoundError, OpError
 
 
-def _path(path) -> str:
+def _text(path) -> str:
     if hasattr(path, "numpy"):
         path = path.numpy()
     return path.decode("utf-8") if isinstance(path, bytes) else os.fspath(path)
+
+
+def _path(path) -> str:
+    """A local file name: TF's `file://` scheme names the local file system too."""
+    path = _text(path)
+    return path[len("file://"):] if path.startswith("file://") else path
 
 
 def _missing(path) -> NotFoundError:
@@ -35,7 +41,8 @@ def glob(pattern) -> list:
         else list(pattern)
     found = set()
     for p in patterns:
-        found.update(_glob.glob(_path(p)))
+        scheme = "file://" if _text(p).startswith("file://") else ""  # TF keeps the scheme in the matches
+        found.update(scheme + match for match in _glob.glob(_path(p)))
     return sorted(found)
 
 
@@ -110,7 +117,7 @@ def walk(top, topdown: bool = True, onerror=None):
 
 
 def join(path, *paths) -> str:
-    return os.path.join(_path(path), *[_path(p) for p in paths])
+    return os.path.join(_text(path), *[_text(p) for p in paths])
 
 
 class GFile:
@@ -147,8 +154,8 @@ class GFile:
             data = data.decode()
         f.write(data)
 
-    def seek(self, offset: int, whence: int = 0):
-        return self._open().seek(offset, whence)
+    def seek(self, offset: int, whence: int = 0) -> None:  # TF's returns nothing
+        self._open().seek(offset, whence)
 
     def tell(self) -> int:
         return self._open().tell()

@@ -194,7 +194,8 @@ def _parse(serialized, features, single):
     serialized = _serialized(serialized, "ParseExampleV2")
     outputs = _parsing.parse_example(serialized, defaults, sparse, dense, single, ragged)
     result = assemble(outputs, sparse, dense, ragged, ragged_keys, single)
-    return {key: _with_splits_dtype(result[key], features[key]) for key in features}
+    # TF's order: the sparse features, then the dense, then the ragged, each sorted by key
+    return {key: _with_splits_dtype(value, features[key]) for key, value in result.items()}
 
 
 def _with_splits_dtype(value, feature):
@@ -259,8 +260,9 @@ def _parse_sequence(serialized, context_features, sequence_features, single):
         lists[key] = ragged_result(outputs[at], list(outputs[at + 1:at + count]))
         at += count
     lengths = {key: outputs[at + i] for i, (key, *_rest) in enumerate(s_dense)}
-    order = lambda result, features: {key: _with_splits_dtype(result[key], features[key])  # noqa: E731
-                                      for key in (features or {})}
+    # TF's order, as parse_example's: sparse, dense, then ragged features, each sorted by key
+    order = lambda result, features: {key: _with_splits_dtype(value, features[key])  # noqa: E731
+                                      for key, value in result.items()}
     return order(context, context_features), order(lists, sequence_features), lengths
 
 

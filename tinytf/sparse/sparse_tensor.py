@@ -85,6 +85,10 @@ class SparseTensor(CompositeTensor):
     def get_shape(self) -> TensorShape:
         return self.shape
 
+    def set_shape(self, shape) -> None:
+        """Refine the static dense shape with `shape` (TF's ValueError when they are not compatible)."""
+        self._shape = self.shape.merge_with(TensorShape(shape) if not isinstance(shape, TensorShape) else shape).dims
+
     @property
     def _type_spec(self) -> SparseTensorSpec:
         return SparseTensorSpec(self._shape, self.dtype)

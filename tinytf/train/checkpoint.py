@@ -56,6 +56,8 @@ class Checkpoint:
         # `root/v/...`); the other objects hang under their keyword names
         root = vars(self).get("root")
         items = list(trackable.children(root)) if root is not None else []
+        if root is not None:
+            items.append(("root", self))  # TF 2.21 writes this edge too: the root node names itself "root"
         items += [(k, v) for k, v in vars(self).items() if not k.startswith("_") and k != "root"]
         if self._save_counter is not None:
             items.append(("save_counter", self._save_counter))
