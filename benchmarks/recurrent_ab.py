@@ -39,11 +39,32 @@ def _graph(fn, args, off: tuple = ()):
     return compiled
 
 
-def sides(name: str, off: list, other=None) -> dict:
-    """{label: callable}: the graph with all passes, one graph per pass in `off` without it, numpy, TF."""
+def _with_knob(knob: str, fn):
+    """fn run with a runtime constant changed for the call: `ops.loop_projection.PREFETCH_MIN_WORK=1e18` (a module
+    of tinytf.runtime, its attribute, the value: a number) for kernel choices that are no pass of their own."""
+    target, value = knob.split("=")
+    module_name, attribute = target.rsplit(".", 1)
+    module = importlib.import_module(f"tinytf.runtime.{module_name}")
+    value = type(getattr(module, attribute))(float(value))
+
+    def run():
+        saved = getattr(module, attribute)
+        setattr(module, attribute, value)
+        try:
+            return fn()
+        finally:
+            setattr(module, attribute, saved)
+    return run
+
+
+def sides(name: str, off: list, other=None, knobs=()) -> dict:
+    """{label: callable}: the graph with all passes, one graph per pass in `off` without it, the graph with
+    each of `knobs` set, numpy, TF."""
     workload = ALL[name]()
     graph = _graph(workload.fn, workload.args)
     result = {"graph": lambda: graph(*workload.args)}
+    for knob in knobs:
+        result[knob.rsplit(".", 1)[-1]] = _with_knob(knob, result["graph"])
     for pass_name in off:
         variant = _graph(workload.fn, workload.args, tuple(pass_name.split("+")))
         result[f"no {pass_name}"] = lambda variant=variant: variant(*workload.args)
@@ -82,6 +103,9 @@ def main(argv=None) -> int:
     parser.add_argument("workloads", nargs="+", help=", ".join(ALL))
     parser.add_argument("--off", action="append", default=[],
                         help="also time the graph with this pass off (repeatable; a+b for several at once)")
+    parser.add_argument("--knob", action="append", default=[],
+                        help="also time the graph with a runtime constant set, e.g. "
+                             "ops.loop_projection.PREFETCH_MIN_WORK=1e18 (repeatable)")
     parser.add_argument("--compare", choices=["tensorflow"])
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--calls", type=int, default=3)
@@ -89,7 +113,7 @@ def main(argv=None) -> int:
     other = importlib.import_module(args.compare) if args.compare else None
     print("\n".join(describe(other)))
     for name in args.workloads:
-        variants = sides(name, args.off, other)
+        variants = sides(name, args.off, other, args.knob)
         times = interleaved(variants, args.rounds, args.calls)
         base = statistics.median(cpu for cpu, _, _ in times["graph"])
         print(f"\n{name}: {args.rounds} rounds x {args.calls} calls, ms per call")

@@ -40,6 +40,10 @@ ADJACENT_MIN_BYTES = 8192
 # tens of microseconds, more on a loaded machine; rnn_unroll's flushes (64x256 @ 256x64) stay on the caller's.
 THREAD_MIN_WORK = 1 << 22
 
+# Elements added from which a reduce_sum's flush runs on the flush thread too (the LSTM step's bias gradient:
+# 8 steps of 32x512, 0.5 of its 20 ms of one-core time; rnn_unroll's 16 steps of 16x64 stay on the caller's).
+SUM_THREAD_MIN_ELEMENTS = 1 << 16
+
 _uids = itertools.count()
 
 
@@ -194,7 +198,10 @@ def _accumulate_matmul_kernel(acc, a, b, *, transpose_a, transpose_b):
 def _flush_sum(acc, axis, keepdims):
     terms = acc.pending
     acc.pending, acc.rows = [], 0
-    _in_background(acc, 0, _add_sum, terms, axis, keepdims)  # elementwise adds: not worth a hand-off
+    # elementwise adds, counted as work enough for the flush thread from SUM_THREAD_MIN_ELEMENTS on
+    elements = sum(np.size(x) for x in terms)
+    work = THREAD_MIN_WORK if elements >= SUM_THREAD_MIN_ELEMENTS else 0
+    _in_background(acc, work, _add_sum, terms, axis, keepdims)
 
 
 def _add_sum(acc, terms, axis, keepdims):
