@@ -121,6 +121,10 @@ def _prefetch(projection, source, weights, bias, transpose_b, down):
         return
     out = _out_for(projection, source, weights, start, stop, transpose_b, "spare")
     projection.spare = None  # the buffer is the task's until its block is taken
+    if out is None:  # allocated here, not by the flush thread: glibc gives that thread an arena of its own,
+        # whose freed top it trims, and the next call faults the pages in again (~90 a call)
+        out = np.empty(((stop - start) * source.shape[1], weights.shape[0 if transpose_b else 1]),
+                       np.result_type(source, weights))
     future = chunked.executor(1, "loop-flush").submit(_product, source, weights, bias, transpose_b, start, stop, out)
     projection.ahead = (start, stop, future)
 
