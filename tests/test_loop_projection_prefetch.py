@@ -2,7 +2,8 @@
 PREFETCH_MIN_WORK): the same bits as computing each block when its first step asks for it, in either
 direction, whatever the block size; blocks really come from the other thread; rows kept after their step are
 never overwritten by a block computed ahead; a loop that jumps or stops early gets its own rows; concurrent calls
-keep their own blocks; the LSTM step's loss and gradients are unchanged."""
+keep their own blocks; a block whose task has not started when the loop needs it is computed by the loop; the
+LSTM step's loss and gradients are unchanged."""
 
 import threading
 
@@ -24,9 +25,11 @@ PASSES = {"disable_all": False, "loop_variable_reads": True, "recurrent_projecti
 
 @pytest.fixture
 def ahead(monkeypatch):
-    """Every block is computed ahead (two threads allowed); yields the names of the threads that computed
+    """Every block is computed ahead (two threads allowed) and waited for (not cancelled when the loop gets there
+    first: the threads that ran them do not depend on timing); yields the names of the threads that computed
     blocks."""
     monkeypatch.setattr(loop_projection, "PREFETCH_MIN_WORK", 0)
+    monkeypatch.setattr(loop_projection, "CANCEL_UNSTARTED", False)
     monkeypatch.setattr(chunked, "num_threads", lambda: 2)
     threads, real = [], loop_projection._product
 
@@ -105,7 +108,9 @@ def test_a_jump_or_a_turn_reads_its_own_rows(monkeypatch, ahead):
     assert any(name.startswith("tinytf-loop-flush") for name in ahead), ahead  # (9, 13) was taken at 9
 
 
-def test_concurrent_calls_keep_their_own_blocks(monkeypatch, ahead):
+@pytest.mark.parametrize("cancel", [False, True])
+def test_concurrent_calls_keep_their_own_blocks(monkeypatch, ahead, cancel):
+    monkeypatch.setattr(loop_projection, "CANCEL_UNSTARTED", cancel)  # (True: some blocks here, some there)
     monkeypatch.setattr(loop_projection, "BLOCK_ROWS", 5 * 3)
     compiled = traced_with(_projected_sum(), (tf.constant(XS), tf.constant(W)), **PASSES)
     inputs = [XS * s for s in (1.0, -2.0, 0.5, 3.0)]
@@ -141,3 +146,21 @@ def _inline_call(work):
         return traced_with(work.fn, work.args, **PASSES)(*work.args)
     finally:
         loop_projection.PREFETCH_MIN_WORK = saved
+
+
+def test_a_block_whose_task_has_not_started_is_computed_by_the_loop(monkeypatch, ahead):
+    monkeypatch.setattr(loop_projection, "CANCEL_UNSTARTED", True)
+    monkeypatch.setattr(loop_projection, "BLOCK_ROWS", 5 * 4)
+    fn, args = _projected_sum(), (tf.constant(XS), tf.constant(W))
+    expected = _inline(fn, args)
+    compiled = traced_with(fn, args, **PASSES)
+    ahead.clear()
+    release = threading.Event()
+    busy = chunked.executor(1, "loop-flush").submit(release.wait, 30)  # the flush thread is held
+    try:
+        got = compiled(*args).numpy()
+    finally:
+        release.set()
+        busy.result()
+    np.testing.assert_array_equal(got, expected)
+    assert ahead and not any(name.startswith("tinytf-loop-flush") for name in ahead), ahead  # all cancelled

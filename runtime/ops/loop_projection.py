@@ -43,6 +43,10 @@ BLOCK_ROWS = 256
 # the caller's (a hand-off costs tens of microseconds).
 PREFETCH_MIN_WORK = 1 << 20
 
+# Whether a block whose task the flush thread has not started when the loop reaches it is computed by the loop
+# (False: always waited for; the tests that follow blocks onto that thread set it).
+CANCEL_UNSTARTED = True
+
 _uids = itertools.count()
 
 
@@ -143,7 +147,11 @@ def _project_kernel(projection, source, weights, index, bias=None, *, transpose_
         same = projection.source is source and projection.weights is weights and projection.bias is bias
         ahead, projection.ahead = projection.ahead, None
         projection.block = block = None  # the old block's view of the buffer goes before its count is read
-        if ahead is not None and same and t == (ahead[1] - 1 if down else ahead[0]):  # the block it starts
+        if ahead is not None and same and t == (ahead[1] - 1 if down else ahead[0]) \
+                and not (CANCEL_UNSTARTED and ahead[2].cancel()):
+            # the block computed ahead, once its task has run; a task the flush thread has not started yet (busy
+            # with another call's flushes, or not scheduled on a loaded machine) is cancelled and the block
+            # computed here: waiting for a thread's wake-up can cost more than the GEMM
             start, stop = ahead[0], ahead[1]
             product = ahead[2].result()
         else:  # a block computed ahead for nothing (the loop turned back or jumped) is left to its task: its
