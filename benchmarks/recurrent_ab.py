@@ -39,11 +39,32 @@ def _graph(fn, args, off: tuple = ()):
     return compiled
 
 
-def sides(name: str, off: list, other=None) -> dict:
-    """{label: callable}: the graph with all passes, one graph per pass in `off` without it, numpy, TF."""
+def _with_knob(knob: str, fn):
+    """fn run with a runtime constant changed for the call: `ops.loop_projection.PREFETCH_MIN_WORK=1e18` (a module
+    of tinytf.runtime, its attribute, the value: a number) for kernel choices that are no pass of their own."""
+    target, value = knob.split("=")
+    module_name, attribute = target.rsplit(".", 1)
+    module = importlib.import_module(f"tinytf.runtime.{module_name}")
+    value = type(getattr(module, attribute))(float(value))
+
+    def run():
+        saved = getattr(module, attribute)
+        setattr(module, attribute, value)
+        try:
+            return fn()
+        finally:
+            setattr(module, attribute, saved)
+    return run
+
+
+def sides(name: str, off: list, other=None, knobs=()) -> dict:
+    """{label: callable}: the graph with all passes, one graph per pass in `off` without it, the graph with
+    each of `knobs` set, numpy, TF."""
     workload = ALL[name]()
     graph = _graph(workload.fn, workload.args)
     result = {"graph": lambda: graph(*workload.args)}
+    for knob in knobs:
+        result[knob.rsplit(".", 1)[-1]] = _with_knob(knob, result["graph"])
     for pass_name in off:
         variant = _graph(workload.fn, workload.args, tuple(pass_name.split("+")))
         result[f"no {pass_name}"] = lambda variant=variant: variant(*workload.args)
@@ -58,8 +79,11 @@ def sides(name: str, off: list, other=None) -> dict:
 
 
 def interleaved(variants: dict, rounds: int, calls: int) -> dict:
-    """{label: [(cpu ms, wall ms, minor page faults) per call, one triple per round]}: each round runs every
-    side in turn, one untimed call then `calls` timed ones."""
+    """{label: [(cpu ms, wall ms, minor page faults, caller's cpu ms) per call, one tuple per round]}: each round
+    runs every side in turn, one untimed call then `calls` timed ones. The caller's CPU time (time.thread_time:
+    the calling thread's alone) is the critical path's length when the other threads' work (flushes, blocks
+    computed ahead, BLAS's or TensorFlow's workers) finds a free core: on a loaded machine, where wall time
+    measures the scheduler, it shows what moving work off the caller's thread gains."""
     times = {label: [] for label in variants}
     order = list(variants.items())
     for round_ in range(rounds):
@@ -69,11 +93,12 @@ def interleaved(variants: dict, rounds: int, calls: int) -> dict:
         for label, fn in order[round_ % len(order):] + order[:round_ % len(order)]:
             fn()
             faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-            cpu, wall = time.process_time(), time.perf_counter()
+            cpu, wall, own = time.process_time(), time.perf_counter(), time.thread_time()
             for _ in range(calls):
                 fn()
             times[label].append(((time.process_time() - cpu) / calls * 1e3, (time.perf_counter() - wall) / calls * 1e3,
-                                 (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults) / calls))
+                                 (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults) / calls,
+                                 (time.thread_time() - own) / calls * 1e3))
     return times
 
 
@@ -82,6 +107,9 @@ def main(argv=None) -> int:
     parser.add_argument("workloads", nargs="+", help=", ".join(ALL))
     parser.add_argument("--off", action="append", default=[],
                         help="also time the graph with this pass off (repeatable; a+b for several at once)")
+    parser.add_argument("--knob", action="append", default=[],
+                        help="also time the graph with a runtime constant set, e.g. "
+                             "ops.loop_projection.PREFETCH_MIN_WORK=1e18 (repeatable)")
     parser.add_argument("--compare", choices=["tensorflow"])
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--calls", type=int, default=3)
@@ -89,18 +117,17 @@ def main(argv=None) -> int:
     other = importlib.import_module(args.compare) if args.compare else None
     print("\n".join(describe(other)))
     for name in args.workloads:
-        variants = sides(name, args.off, other)
+        variants = sides(name, args.off, other, args.knob)
         times = interleaved(variants, args.rounds, args.calls)
-        base = statistics.median(cpu for cpu, _, _ in times["graph"])
+        base = statistics.median(row[0] for row in times["graph"])
         print(f"\n{name}: {args.rounds} rounds x {args.calls} calls, ms per call")
         print(f"{'side':28}{'CPU median':>12}{'CPU min':>10}{'wall median':>13}{'wall min':>10}{'faults':>8}"
-              f"{'graph/side CPU':>16}")
+              f"{'graph/side CPU':>16}{'caller CPU med':>16}{'min':>8}")
         for label, rows in times.items():
-            cpu = statistics.median(c for c, _, _ in rows)
-            wall = statistics.median(w for _, w, _ in rows)
-            faults = statistics.median(f for _, _, f in rows)
-            print(f"{label:28}{cpu:12.2f}{min(c for c, _, _ in rows):10.2f}{wall:13.2f}"
-                  f"{min(w for _, w, _ in rows):10.2f}{faults:8.0f}{base / cpu:15.2f}x")
+            cpu, wall, faults, own = (statistics.median(row[k] for row in rows) for k in range(4))
+            print(f"{label:28}{cpu:12.2f}{min(row[0] for row in rows):10.2f}{wall:13.2f}"
+                  f"{min(row[1] for row in rows):10.2f}{faults:8.0f}{base / cpu:15.2f}x{own:16.2f}"
+                  f"{min(row[3] for row in rows):8.2f}")
     return 0
 
 

@@ -72,6 +72,11 @@ class SlabStack:
         chunk, position = divmod(int(index), self.per_chunk)
         return self.chunks[chunk][position]
 
+    def take(self, index):
+        """Element `index` for the backward loop's one read of it (the row stays the stack's)."""
+        chunk, position = divmod(int(index), self.per_chunk)
+        return self.chunks[chunk][position]
+
     def __setitem__(self, index, value):
         if value is not None:  # only a take's release is expected: the row stays the stack's
             raise TypeError("a slab stack's elements are written by push")

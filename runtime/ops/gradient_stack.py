@@ -21,8 +21,21 @@ def new_stack_uid() -> int:
     return next(_uids)
 
 
+class Stack(list):
+    """A list with `take` (the generated code's `stack.take(i)` for gradient_stack_take: one method call where
+    the kernel call with its keyword attributes cost about twice as much, 11 times a step in an LSTM's backward
+    loop; slab stacks, ops/gradient_slab.py, have the same method)."""
+
+    __slots__ = ()
+
+    def take(self, index):
+        value = self[index]
+        self[index] = None  # the backward loop's one read of this element: its memory goes now, not after the loop
+        return value
+
+
 def _new_stack_kernel(*, uid):
-    return []  # private to one run of one loop: pushes append in place
+    return Stack()  # private to one run of one loop: pushes append in place
 
 
 def _push_kernel(stack, index, value):
@@ -35,9 +48,7 @@ def _read_kernel(stack, index, *, dtype, shape):
 
 
 def _take_kernel(stack, index, *, dtype, shape):
-    value = stack[index]
-    stack[index] = None  # the backward loop's one read of this element: its memory goes now, not after the loop
-    return value
+    return stack.take(index)
 
 
 def _infer_stack(*args, **attrs):
@@ -56,7 +67,7 @@ stack_read_op = register(OpDef(
 
 stack_take_op = register(OpDef(
     "gradient_stack_take", _take_kernel, lambda stack, index, *, dtype, shape: (dtype, shape),
-    differentiable=False, foldable=False,
+    differentiable=False, foldable=False, render="{0}.take({1})",
     doc="the value pushed at an iteration, released from the stack (made by the stack_release pass only)"))
 
 

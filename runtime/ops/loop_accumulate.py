@@ -40,6 +40,10 @@ ADJACENT_MIN_BYTES = 8192
 # tens of microseconds, more on a loaded machine; rnn_unroll's flushes (64x256 @ 256x64) stay on the caller's.
 THREAD_MIN_WORK = 1 << 22
 
+# Elements added from which a reduce_sum's flush runs on the flush thread too (the LSTM step's bias gradient:
+# 8 steps of 32x512, 0.5 of its 20 ms of one-core time; rnn_unroll's 16 steps of 16x64 stay on the caller's).
+SUM_THREAD_MIN_ELEMENTS = 1 << 16
+
 _uids = itertools.count()
 
 
@@ -194,13 +198,28 @@ def _accumulate_matmul_kernel(acc, a, b, *, transpose_a, transpose_b):
 def _flush_sum(acc, axis, keepdims):
     terms = acc.pending
     acc.pending, acc.rows = [], 0
-    _in_background(acc, 0, _add_sum, terms, axis, keepdims)  # elementwise adds: not worth a hand-off
+    # elementwise adds, counted as work enough for the flush thread from SUM_THREAD_MIN_ELEMENTS on
+    elements = sum(np.size(x) for x in terms)
+    if elements < SUM_THREAD_MIN_ELEMENTS:
+        _in_background(acc, 0, _add_sum, terms, axis, keepdims)
+        return
+    # on the flush thread, into an array allocated here: glibc gives that thread an arena of its own, whose
+    # freed top it trims, and the next call faults its pages in again
+    pair = terms[:2]  # what np.add(terms[0], terms[1]) would make: their broadcast shape and result type
+    added = np.empty(np.broadcast_shapes(*(np.shape(x) for x in pair)), np.result_type(*pair))
+    _in_background(acc, THREAD_MIN_WORK, _add_sum, terms, axis, keepdims, added)
 
 
-def _add_sum(acc, terms, axis, keepdims):
+def _add_sum(acc, terms, axis, keepdims, added=None):
     # sum_t reduce(x_t) == reduce(sum_t x_t): the pending operands are added elementwise into one new array
-    # (not stacked: that array would be as large as all of them) and reduced once
-    added = np.array(terms[0], copy=True) if len(terms) == 1 else np.add(terms[0], terms[1])
+    # (not stacked: that array would be as large as all of them) and reduced once; `added`, when given, is
+    # that array, allocated by the caller's thread (see _flush_sum)
+    if added is None:
+        added = np.array(terms[0], copy=True) if len(terms) == 1 else np.add(terms[0], terms[1])
+    elif len(terms) == 1:
+        np.copyto(added, terms[0])
+    else:
+        np.add(terms[0], terms[1], out=added)
     for x in terms[2:]:
         np.add(added, x, out=added)
     terms.clear()
