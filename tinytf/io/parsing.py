@@ -194,7 +194,8 @@ def _parse(serialized, features, single):
     serialized = _serialized(serialized, "ParseExampleV2")
     outputs = _parsing.parse_example(serialized, defaults, sparse, dense, single, ragged)
     result = assemble(outputs, sparse, dense, ragged, ragged_keys, single)
-    return {key: _with_splits_dtype(result[key], features[key]) for key in features}
+    # TF's order: the sparse keys, then the dense keys, then the ragged keys, each sorted (as assembled)
+    return {key: _with_splits_dtype(value, features[key]) for key, value in result.items()}
 
 
 def _with_splits_dtype(value, feature):

@@ -367,6 +367,9 @@ def make_batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False, 
         return IterableBatches(x, steps)
     if x is None:
         raise ValueError("Unexpected value for `x`: None. Pass the input data.")
+    if any(isinstance(leaf, (bool, int, float, complex, str, bytes)) for leaf in nest.flatten((x, y, sample_weight))):
+        # Keras 3 takes arrays, tensors and structures of them: a Python list of values is not an array to it
+        raise ValueError(f"Unrecognized data type: x={x} (of type {type(x)})")
     return ArrayBatches(x, y, sample_weight, batch_size, shuffle, class_weight, steps)
 
 

@@ -140,7 +140,7 @@ class Trainer:
             return None
         if isinstance(loss, (list, tuple)):
             return [Trainer._resolve_loss(item) for item in loss]
-        if isinstance(loss, dict):
+        if isinstance(loss, dict) and "class_name" not in loss:  # per output; a loss's config has a class_name
             return {key: Trainer._resolve_loss(item) for key, item in loss.items()}
         resolved = losses_module.get(loss)
         if isinstance(resolved, losses_module.Loss):
