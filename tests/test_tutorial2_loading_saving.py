@@ -125,3 +125,33 @@ def test_parse_example_orders_sparse_dense_ragged_keys(wrap):
     parsed = wrap(lambda s: tf.io.parse_single_example(s, spec))(tf.constant(example))
     assert list(parsed) == ["z", "a", "b", "r"]
     assert float(parsed["a"]) == 2.0 and parsed["r"].numpy().tolist() == [3, 4]
+
+
+def test_feature_column_functions_log_tf_deprecation_once(caplog, monkeypatch):
+    from tinytf import deprecation_warning
+
+    monkeypatch.setattr(deprecation_warning, "_warned", set())
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        age = tf.feature_column.numeric_column("age")
+        tf.feature_column.numeric_column("fee")
+        tf.feature_column.bucketized_column(age, boundaries=[18, 25])
+        animal = tf.feature_column.categorical_column_with_vocabulary_list("Type", ["Cat", "Dog"])
+        tf.feature_column.crossed_column([animal, "Breed1"], hash_bucket_size=10)
+    messages = [r.getMessage() for r in caplog.records]
+    assert [m.split(": ", 1)[1].split(" (")[0] for m in messages] == [
+        "numeric_column", "bucketized_column", "categorical_column_with_vocabulary_list", "crossed_column"]
+    assert "feature_column_v2) is deprecated" in messages[0] and "tf.keras.utils.FeatureSpace" in messages[0]
+    assert "HashedCrossing" in messages[3] and __file__ in messages[0]
+    assert tf.feature_column.numeric_column.__name__ == "numeric_column" and age.key == "age"
+
+
+def test_functional_model_warns_of_an_extra_dict_entry_and_ignores_it():
+    inputs = {"b": tf.keras.Input((1,), name="b"), "a": tf.keras.Input((1,), name="a")}
+    model = tf.keras.Model(inputs, tf.keras.layers.concatenate([inputs["b"], inputs["a"]]))
+    given = {"a": tf.constant([[1.0]]), "b": tf.constant([[2.0]]), "target": tf.constant([[5.0]])}
+    with pytest.warns(UserWarning, match="doesn't match the expected structure") as record:
+        out = model(given)
+    assert "Expected: {'b': 'b', 'a': 'a'}" in str(record[0].message)
+    assert "'target': 'Tensor(shape=(1, 1))'" in str(record[0].message)
+    np.testing.assert_array_equal(out.numpy(), [[2.0, 1.0]])
+    np.testing.assert_array_equal(tf.function(model)(given).numpy(), [[2.0, 1.0]])

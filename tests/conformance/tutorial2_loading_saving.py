@@ -124,3 +124,18 @@ def p_tutorial2_make_csv_dataset_ignore_errors(tf):
         strict = tf.data.experimental.CsvDataset(path, [0, 0], header=True)
         return [rows, outcome(lambda: [val(r) for r in strict], "not a valid int32"),
                 [val(r) for r in strict.ignore_errors()]]
+
+
+@program
+def p_tutorial2_functional_dict_with_an_extra_column(tf):
+    # the preprocessing-layers tutorial feeds every dataframe column, its label included, to a dict-input model
+    inputs = {"b": tf.keras.Input((1,), name="b"), "a": tf.keras.Input((1,), name="a")}
+    joined = tf.keras.layers.concatenate([inputs["b"], inputs["a"] * 10])
+    model = tf.keras.Model(inputs, tf.keras.layers.Dense(1, kernel_initializer="ones")(joined))
+    features = {"a": data((4, 1)), "b": data((4, 1), seed=1), "target": data((4, 1), seed=2)}
+    model.compile(optimizer="sgd", loss="mse")
+    dataset = tf.data.Dataset.from_tensor_slices((features, data((4,), seed=3))).batch(2)
+    history = model.fit(dataset, epochs=2, verbose=0)
+    return [val(model({"a": tf.constant([[1.0]]), "b": tf.constant([[2.0]]), "z": tf.constant([[5.0]])})),
+            [round(v, 4) for v in history.history["loss"]],
+            outcome(lambda: model({"a": tf.constant([[1.0]])}), 'Missing data for input "b"')]
