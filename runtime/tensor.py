@@ -93,9 +93,12 @@ class EagerTensor(Tensor):
         return bool(self._value)
 
     def __index__(self):
-        if not self.dtype.is_integer:
-            raise TypeError(f"only integer scalar tensors can be used as an index, not {self.dtype.name}")
-        return int(self._value)
+        # TF calls numpy's __index__ on the value: a bool or float scalar has none (AttributeError, which a
+        # py_function reports as UnknownError), an array refuses with TypeError
+        value = self._value
+        if isinstance(value, np.ndarray) and value.ndim == 0:
+            value = value[()]
+        return value.__index__()
 
     def __int__(self):
         return int(self._value)

@@ -221,8 +221,8 @@ def p_gfile_basics(tf):
             f.write("hi\nthere\n")
         with g.GFile(os.path.join(d.path, "a", "x.txt")) as f:
             lines = f.readlines()
-        return [g.exists(os.path.join(d.path, "a", "b")), g.isdir(os.path.join(d.path, "a")), g.listdir(
-            os.path.join(d.path, "a")), [os.path.basename(p) for p in g.glob(os.path.join(d.path, "a", "*"))], lines,
+        return [g.exists(os.path.join(d.path, "a", "b")), g.isdir(os.path.join(d.path, "a")), sorted(g.listdir(
+            os.path.join(d.path, "a"))), [os.path.basename(p) for p in g.glob(os.path.join(d.path, "a", "*"))], lines,
             outcome(lambda: g.listdir(os.path.join(d.path, "zz")), "")]
 
 

@@ -14,10 +14,12 @@ from tinytf.runtime.ops.csv import CSV_DTYPES, convert_field, split_record
 from tinytf.runtime.tensor import Tensor
 
 from ..constant import convert_to_tensor
+from ..deprecation_warning import warn_once
 from ..io.compressed import compression_of, open_for_reading
 from ..tensor_spec import TensorSpec
 from .dataset import DatasetV2
 from .readers import FileSource, matching_files
+from .structure import ElementError
 
 
 def _record_default(default, index):
@@ -108,16 +110,22 @@ class CsvDataset(FileSource, DatasetV2):
             if self._header:
                 next(records, None)
             for index, record in enumerate(records):
-                fields = split_record(record, self._delim, self._quoted, index)
-                columns = self._columns(len(fields))
-                if columns is not None:
-                    if len(fields) <= columns[-1]:
-                        raise InvalidArgumentError(f"Expect {columns[-1] + 1} fields but have {len(fields)} in record")
-                    fields = [fields[c] for c in columns]
-                if len(fields) != n:
-                    have = "more" if len(fields) > n else len(fields)
-                    raise InvalidArgumentError(f"Expect {n} fields but have {have} in record")
-                yield tuple(self._convert(c, field) for c, field in enumerate(fields))
+                try:
+                    yield self._row(record, index, n)
+                except InvalidArgumentError as error:  # one bad record: ignore_errors() drops it, as in TF
+                    yield ElementError(error)
+
+    def _row(self, record, index, n):
+        fields = split_record(record, self._delim, self._quoted, index)
+        columns = self._columns(len(fields))
+        if columns is not None:
+            if len(fields) <= columns[-1]:
+                raise InvalidArgumentError(f"Expect {columns[-1] + 1} fields but have {len(fields)} in record")
+            fields = [fields[c] for c in columns]
+        if len(fields) != n:
+            have = "more" if len(fields) > n else len(fields)
+            raise InvalidArgumentError(f"Expect {n} fields but have {have} in record")
+        return tuple(self._convert(c, field) for c, field in enumerate(fields))
 
     def _convert(self, column, field):
         if field == b"" or field == self._na:
@@ -235,7 +243,9 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
     if shuffle:
         dataset = dataset.shuffle(len(files), seed=shuffle_seed)
     dataset = dataset.interleave(file_dataset, cycle_length=num_parallel_reads or 1, block_length=1)
-    if ignore_errors:
+    if ignore_errors:  # TF calls its deprecated experimental.ignore_errors here, which logs its notice
+        warn_once("ignore_errors", "tensorflow.python.data.experimental.ops.error_ops",
+                  "Use `tf.data.Dataset.ignore_errors` instead.", depth=1)
         dataset = dataset.ignore_errors()
     if shuffle:
         dataset = dataset.shuffle(shuffle_buffer_size, seed=shuffle_seed)

@@ -7,6 +7,7 @@ import numpy as np
 from tinytf.runtime import dtypes, nest
 from tinytf.runtime.tensor import EagerTensor
 
+from ..deprecation_warning import warn_once
 from .autoshard import SHARD_HINT, AutoShardPolicy  # noqa: F401
 from .csv_datasets import CsvDataset, make_csv_dataset  # noqa: F401
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, DatasetV2  # noqa: F401
@@ -76,8 +77,27 @@ def _common_spec(column):
     return TensorSpec(dims, column[0].dtype)
 
 
+# TF 2.21's deprecation notices of the experimental transformations that became Dataset methods:
+# (the module TF names, its "Instructions for updating" text), logged once on the first call
+_DEPRECATED = {
+    "enumerate": ("enumerate_dataset", "tensorflow.python.data.experimental.ops.enumerate_ops",
+                  "Use `tf.data.Dataset.enumerate()`."),
+    "ragged_batch": ("dense_to_ragged_batch", "tensorflow.python.data.experimental.ops.batching",
+                     "Use `tf.data.Dataset.ragged_batch` instead."),
+    "unbatch": ("unbatch", "tensorflow.python.data.experimental.ops.batching", "Use `tf.data.Dataset.unbatch()`."),
+    "unique": ("unique", "tensorflow.python.data.experimental.ops.unique", "Use `tf.data.Dataset.unique(...)"),
+    "ignore_errors": ("ignore_errors", "tensorflow.python.data.experimental.ops.error_ops",
+                      "Use `tf.data.Dataset.ignore_errors` instead."),
+    "take_while": ("take_while", "tensorflow.python.data.experimental.ops.take_while_ops",
+                   "Use `tf.data.Dataset.take_while(...)"),
+    "scan": ("scan", "tensorflow.python.data.experimental.ops.scan_ops", "Use `tf.data.Dataset.scan(...) instead"),
+}
+
+
 def _transformation(method):
     def make(*args, **kwargs):
+        if method in _DEPRECATED:
+            warn_once(*_DEPRECATED[method])
         return lambda dataset: getattr(dataset, method)(*args, **kwargs)
     make.__name__ = method
     make.__doc__ = f"`tf.data.experimental.{method}(...)`: the transformation for Dataset.apply."

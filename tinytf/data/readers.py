@@ -148,7 +148,7 @@ class TextLineDataset(FileReaderDataset):
     """`tf.data.TextLineDataset(filenames, compression_type=None, buffer_size=None, num_parallel_reads=None)`:
     each line of each file without its line ending ("\\n" or "\\r\\n")."""
 
-    _tf_name = "_TextLineDataset"
+    _tf_name = "TextLineDatasetV2"  # the class TF 2.21 returns (its repr)
 
     def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None, name=None):
         super().__init__(filenames, compression_type, buffer_size, num_parallel_reads, "TextLineDataset")
@@ -165,7 +165,7 @@ class TFRecordDataset(FileReaderDataset):
     """`tf.data.TFRecordDataset(filenames, compression_type=None, buffer_size=None, num_parallel_reads=None)`:
     each record of each file, its checksums verified (DataLossError at a damaged record)."""
 
-    _tf_name = "_TFRecordDataset"
+    _tf_name = "TFRecordDatasetV2"  # the class TF 2.21 returns (its repr)
 
     def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None, name=None):
         super().__init__(filenames, compression_type, buffer_size, num_parallel_reads, "TFRecordDataset")

@@ -50,7 +50,7 @@ def listdir(path) -> list:
     path = _path(path)
     if not os.path.isdir(path):
         raise _missing(path)
-    return sorted(os.listdir(path))
+    return os.listdir(path)  # the directory's own order, as TF's (unsorted)
 
 
 def makedirs(path) -> None:

@@ -23,9 +23,14 @@ def input_signature(model, name="keras_tensor") -> list:
     if shape is None:
         raise ValueError("The model provided has never called. It must be called at least once before export.")
     dtype = getattr(model, "compute_dtype", None) or "float32"
+    try:  # a Sequential or functional model serves its inputs' dtypes (strings into a TextVectorization)
+        input_dtypes = [getattr(t, "dtype", None) for t in nest.flatten(model.inputs)] if model.inputs else []
+    except (AttributeError, ValueError, TypeError):
+        input_dtypes = []
 
     def spec(s, index):
-        return TensorSpec((None,) + tuple(s)[1:], dtype, name if index == 0 else f"{name}_{index}")
+        own = input_dtypes[index] if index < len(input_dtypes) and input_dtypes[index] is not None else dtype
+        return TensorSpec((None,) + tuple(s)[1:], own, name if index == 0 else f"{name}_{index}")
 
     if isinstance(shape, tuple) and all(isinstance(d, int) or d is None for d in shape):
         return [spec(shape, 0)]
@@ -55,11 +60,12 @@ class _ExportedObject:
         self.non_trainable_variables: list = []
         self._collections: list = []  # (name, [variables]) in the order they were added
         self._all_variables: list = []
+        self._misc_assets: list = []  # lookup tables the endpoints read (Keras' name for the list)
 
     def _checkpoint_children(self):
         return ([("variables", self.variables), ("trainable_variables", self.trainable_variables),
                  ("non_trainable_variables", self.non_trainable_variables)] + list(self._collections)
-                + [("_all_variables", self._all_variables)])
+                + [("_all_variables", self._all_variables), ("_misc_assets", self._misc_assets)])
 
 
 def _tensor_spec(spec) -> TensorSpec:
@@ -185,12 +191,16 @@ class ExportArchive:
         if "serving_default" not in self._endpoint_names:
             signatures["serving_default"] = signatures[self._endpoint_names[0]]
         used, seen = [], set()  # the variables the endpoints read: trainable first, as Keras lists them
+        tables = []  # and the lookup tables (a TextVectorization's vocabulary): resources, not variables
         for concrete in signatures.values():
-            for variable in [v for v in concrete.variables if v.trainable] + list(concrete.variables):
+            readable = [v for v in concrete.variables if hasattr(v, "trainable")]
+            tables += [v for v in concrete.variables if not hasattr(v, "trainable") and v not in tables]
+            for variable in [v for v in readable if v.trainable] + readable:
                 if id(variable) not in seen:
                     seen.add(id(variable))
                     used.append(variable)
         self._tf_trackable._all_variables = used
+        self._tf_trackable._misc_assets = tables
         save(self._tf_trackable, filepath, signatures=signatures, options=options)
         if verbose:
             endpoints = "\n\n".join(_endpoint_text(signatures[name], name) for name in self._endpoint_names)

@@ -87,6 +87,15 @@ def pythonify_logs(logs) -> dict:
     return result
 
 
+def flatten_callbacks(callbacks) -> list:
+    """Keras 3 takes one callback or any nesting of lists of them (its tree.flatten): the flat list."""
+    if callbacks is None:
+        return []
+    if isinstance(callbacks, (list, tuple)):
+        return [leaf for item in callbacks for leaf in flatten_callbacks(item)]
+    return [callbacks]
+
+
 class CallbackList(Callback):
     """Calls each hook on every callback in order. Only the callbacks that override a hook are called for it,
     and the logs are turned into Python numbers only when one of them will read them: a fit with no batch
@@ -94,7 +103,7 @@ class CallbackList(Callback):
 
     def __init__(self, callbacks=None, model=None, **params):
         super().__init__()
-        self.callbacks = list(callbacks or [])
+        self.callbacks = flatten_callbacks(callbacks)
         self._readers: dict = {}
         if model is not None:
             self.set_model(model)

@@ -55,8 +55,9 @@ def assert_input_compatibility(input_spec, inputs, layer_name: str) -> None:
     if input_spec is None:
         return
     specs = nest.flatten(input_spec)
-    if isinstance(inputs, dict) and not isinstance(input_spec, dict) and specs and \
-            all(getattr(spec, "name", None) for spec in specs):
+    if isinstance(inputs, dict) and isinstance(input_spec, dict):  # Keras 3 names a dict's specs by its keys:
+        inputs = inputs_by_name(inputs, sorted(input_spec))  # extra entries are not checked (Functional warns)
+    elif isinstance(inputs, dict) and specs and all(getattr(spec, "name", None) for spec in specs):
         inputs = inputs_by_name(inputs, [spec.name for spec in specs])
     flat = nest.flatten(inputs)
     if len(flat) != len(specs):

@@ -347,6 +347,13 @@ def capped_steps(steps):
     return steps
 
 
+def refuse_python_values(x, y=None, sample_weight=None) -> None:
+    """Keras 3 takes arrays, tensors and structures of them: a Python list of values (strings, numbers) is not
+    an array to it, and fit/evaluate/predict refuse it, naming x."""
+    if any(isinstance(leaf, (bool, int, float, complex, str, bytes)) for leaf in nest.flatten((x, y, sample_weight))):
+        raise ValueError(f"Unrecognized data type: x={x} (of type {type(x)})")
+
+
 def make_batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False, class_weight=None, steps=None):
     """The right batch source for the data given."""
     steps = capped_steps(steps)
@@ -367,6 +374,7 @@ def make_batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False, 
         return IterableBatches(x, steps)
     if x is None:
         raise ValueError("Unexpected value for `x`: None. Pass the input data.")
+    refuse_python_values(x, y, sample_weight)
     return ArrayBatches(x, y, sample_weight, batch_size, shuffle, class_weight, steps)
 
 

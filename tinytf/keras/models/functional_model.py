@@ -3,6 +3,8 @@ the model replays those calls in order on real tensors (eagerly, or inside a tf.
 
 from __future__ import annotations
 
+import warnings
+
 import tinytf as _tf
 from tinytf.runtime import nest
 
@@ -183,12 +185,23 @@ class Functional(Model):
         return functional_from_config(config, custom_objects)
 
     # --- running -----------------------------------------------------------------------------------------------
+    def _warn_inputs_struct_mismatch(self, inputs) -> None:
+        """Keras 3's warning when a dict holds more than the model's inputs (the extra entries go unused)."""
+        expected = nest.map_structure(lambda x: "None" if x is None else x.name, self._inputs_struct)
+        received = {key: "None" if value is None else
+                    f"Tensor(shape={tuple(_tf.TensorShape(getattr(value, 'shape', None)).as_list())})"
+                    for key, value in inputs.items()}
+        warnings.warn(f"The structure of `inputs` doesn't match the expected structure.\nExpected: {expected}\n"
+                      f"Received: inputs={received}", stacklevel=2)
+
     def _flatten_inputs(self, inputs) -> list:
         if isinstance(self._inputs_struct, dict) and isinstance(inputs, dict):
             missing = set(self._inputs_struct) - set(inputs)
             if missing:
                 raise ValueError(f"Model {self.name!r} is missing inputs {sorted(missing)}; it expects the keys "
                                  f"{sorted(self._inputs_struct)}")
+            if set(inputs) - set(self._inputs_struct):
+                self._warn_inputs_struct_mismatch(inputs)
             flat = nest.flatten({k: inputs[k] for k in self._inputs_struct})
         elif isinstance(inputs, dict):  # a dict for list or single inputs: matched by the Inputs' names (Keras 3)
             flat = inputs_by_name(inputs, [t.name for t in self._flat_inputs])

@@ -17,7 +17,7 @@ from .. import metrics as metrics_module
 from .. import optimizers as optimizers_module
 from .. import serialization
 from ..callbacks import CallbackList, History, ProgbarLogger
-from ..callbacks.callback import pythonify_logs
+from ..callbacks.callback import flatten_callbacks, pythonify_logs
 from . import data_adapter
 from .compile_metrics import CompiledMetric, CompileMetrics
 from .dataset_epochs import RAN_OUT_OF_DATA
@@ -140,7 +140,7 @@ class Trainer:
             return None
         if isinstance(loss, (list, tuple)):
             return [Trainer._resolve_loss(item) for item in loss]
-        if isinstance(loss, dict):
+        if isinstance(loss, dict) and "class_name" not in loss:  # per output; a loss's config has a class_name
             return {key: Trainer._resolve_loss(item) for key, item in loss.items()}
         resolved = losses_module.get(loss)
         if isinstance(resolved, losses_module.Loss):
@@ -400,7 +400,7 @@ class Trainer:
 
     # --- fit ---------------------------------------------------------------------------------------------------
     def _callbacks(self, callbacks, verbose, **params) -> CallbackList:
-        callbacks = list(callbacks or [])
+        callbacks = flatten_callbacks(callbacks)
         if verbose and not any(isinstance(c, ProgbarLogger) for c in callbacks):
             callbacks.append(ProgbarLogger())
         return CallbackList(callbacks, model=self, verbose=verbose, **params)
@@ -440,7 +440,8 @@ class Trainer:
         train = data_adapter.make_batches(x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch)
         self._build_from_data(train)
         history = History()
-        callback_list = self._callbacks([*(callbacks or []), history], verbose, epochs=epochs, steps=train.steps)
+        callback_list = self._callbacks([*flatten_callbacks(callbacks), history], verbose, epochs=epochs,
+                                        steps=train.steps)
         self.stop_training = False
         callback_list.on_train_begin()
         initial_epoch = getattr(self, "_initial_epoch", None) or initial_epoch  # BackupAndRestore resumes here
@@ -520,7 +521,8 @@ class Trainer:
             logs = function(*leaves)
             callback_list.on_test_batch_end(step, logs)
         _begin_the_step_that_found_the_end(batches, callback_list.on_test_batch_begin, step)
-        logs = self._python_logs(self._metrics_result_or_logs(logs))
+        # no batch at all (an empty validation set): Keras 3's logs stay {}, so fit logs no val_ entries
+        logs = {} if logs is None else self._python_logs(self._metrics_result_or_logs(logs))
         callback_list.on_test_end(logs)
         return self._batch_result(logs, return_dict)
 
@@ -528,6 +530,7 @@ class Trainer:
         """The model's outputs for every sample, as numpy arrays (same structure as the outputs)."""
         verbose = self._verbose(verbose)
         if data_adapter.is_array_like(x) or isinstance(x, dict):
+            data_adapter.refuse_python_values(x)
             batches = data_adapter.ArrayBatches(x, batch_size=batch_size, steps=data_adapter.capped_steps(steps))
         else:
             batches = data_adapter.make_batches(x, steps=steps)

@@ -9,6 +9,7 @@ import io
 import json
 import zipfile
 
+from .. import losses
 from ..config import safe_mode_scope
 from . import layer_assets, layer_config, weights_file
 
@@ -56,7 +57,11 @@ def load_model(filepath, custom_objects=None, compile: bool = True, safe_mode: b
     compile_config = config.get("compile_config")
     if compile and compile_config:  # compiled first, so the file's optimizer state has an optimizer to go to
         accepted = inspect.signature(model.compile).parameters
-        model.compile(**{k: v for k, v in compile_config.items() if k in accepted})
+        arguments = {k: v for k, v in compile_config.items() if k in accepted}
+        if isinstance(arguments.get("loss"), dict) and "class_name" in arguments["loss"]:
+            # Keras 3 deserializes the stored loss, so the loaded model's `loss` is a Loss object again
+            arguments["loss"] = losses.get(arguments["loss"])
+        model.compile(**arguments)
         model.optimizer.build(model.trainable_variables)
     weights_file.load_weights_from(io.BytesIO(weights), model)
     return model
