@@ -18,6 +18,8 @@ from tinytf.runtime.ops.fingerprint import siphash24
 class VocabularyTable(LookupTable):
     """token -> index (or index -> token when inverted), with Keras' mask and OOV handling in `_find`."""
 
+    _saves_as_tf_table = False  # its mask and OOV rules are Python: not written in TF's ops
+
     def __init__(self, key_dtype, value_dtype, *, invert: bool, num_oov_indices: int, oov_start: int,
                  default_value, mask_key=None, mask_value=None, oov_method: str = "floormod", salt=None):
         super().__init__(key_dtype, value_dtype)
