@@ -189,3 +189,34 @@ def test_a_table_tinytf_does_not_save_is_named(tmp_path):
 
     with pytest.raises(NotImplementedError, match="DenseHashTable"):
         tf.saved_model.save(Holder(), str(tmp_path / "dense"))
+
+
+# --- Keras lookup layers --------------------------------------------------------------------------------------------
+def test_keras_lookup_file_is_the_one_tensorflow_loaded(written, recorded):
+    assert _tool().digest(os.path.join(written, "keras_lookup")) == recorded["keras_digest"]
+
+
+def test_tensorflow_computes_keras_3s_numbers_from_tinytfs_keras_file(recorded):
+    assert recorded["keras"] == recorded["keras_own"]
+
+
+def test_tinytf_loads_its_keras_lookup_file(written, recorded, passes):
+    assert _tool().run_keras(tf, os.path.join(written, "keras_lookup")) == recorded["keras"]
+
+
+def test_keras_lookup_layers_round_trip_eagerly_and_in_a_function(tmp_path, recorded, passes):
+    tool = _tool()
+    model = tool.keras_lookup_model(tf.keras)
+    inputs = [tf.constant(tool.KERAS_WORDS), tf.constant(tool.KERAS_NUMBERS, tf.int64)]
+    eager = [x.numpy().tolist() for x in model(inputs)]
+    graph = [x.numpy().tolist() for x in tf.function(lambda a, b: model([a, b]))(*inputs)]
+    assert eager == graph == [recorded["keras_own"][f"output_{i}"] for i in range(4)]
+    tf.saved_model.save(model, str(tmp_path / "m"))
+    assert tool.run_keras(tf, str(tmp_path / "m")) == recorded["keras_own"]
+
+
+def test_keras_lookup_with_no_oov_index_is_named(tmp_path):
+    text = tf.keras.Input(shape=(), dtype="string")
+    model = tf.keras.Model(text, tf.keras.layers.StringLookup(vocabulary=["a"], num_oov_indices=0)(text))
+    with pytest.warns(UserWarning, match="num_oov_indices=0"):
+        tf.saved_model.save(model, str(tmp_path / "m"))

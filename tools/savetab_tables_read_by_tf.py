@@ -7,7 +7,8 @@
 The module holds a StaticHashTable of a KeyValueTensorInitializer, one of a vocabulary file (an asset: the file
 is deleted after the save, so the loader must read the SavedModel's copy), StaticVocabularyTables of strings
 and of integers, and a MutableHashTable whose entries were inserted before the save (the checkpoint carries them);
-and a tf.train.Checkpoint of a MutableHashTable's entries, which TensorFlow restores (`checkpoint`). The
+a tf.train.Checkpoint of a MutableHashTable's entries, which TensorFlow restores (`checkpoint`); and a Keras
+model of StringLookup and IntegerLookup layers (`keras`, against Keras 3's own layers: `keras_own`). The
 JSON holds the SavedModel's digest (saved_model.pb parsed and serialized deterministically, the variables' and
 assets' bytes) and what TensorFlow computed: the lookups, an insert through a saved function, the signature.
 tests/test_savetab_tables.py writes the files again with tinytf, checks the digest, and that tinytf's own
@@ -68,6 +69,30 @@ def tables_module(tf, vocab_path):
     return Tables()
 
 
+KERAS_WORDS = ["apple", "kiwi", "", "cherry", "zz"]
+KERAS_NUMBERS = [3, 42, 0, 7, 9]
+
+
+def keras_lookup_model(keras):
+    """A Functional model of StringLookup and IntegerLookup layers: one OOV index, several (hashed strings,
+    floormod integers), mask tokens (keras: tinytf's or Keras 3's)."""
+    text = keras.Input(shape=(), dtype="string", name="text")
+    number = keras.Input(shape=(), dtype="int64", name="number")
+    outputs = [keras.layers.StringLookup(vocabulary=["apple", "banana", "cherry"], num_oov_indices=1)(text),
+               keras.layers.StringLookup(vocabulary=["apple", "banana", "cherry"], num_oov_indices=3,
+                                         mask_token="")(text),
+               keras.layers.IntegerLookup(vocabulary=[3, 5, 7], num_oov_indices=2)(number),
+               keras.layers.IntegerLookup(vocabulary=[3, 5, 7], mask_token=0)(number)]
+    return keras.Model([text, number], outputs)
+
+
+def run_keras(tf, path) -> dict:
+    loaded = tf.saved_model.load(path)
+    out = loaded.signatures["serving_default"](inputs=tf.constant(KERAS_WORDS),
+                                               inputs_1=tf.constant(KERAS_NUMBERS, tf.int64))
+    return {k: v.numpy().tolist() for k, v in out.items()}
+
+
 def checkpoint_holder(tf):
     """A module with a MutableHashTable, a StaticHashTable and a variable, for tf.train.Checkpoint."""
 
@@ -105,6 +130,8 @@ def write(tf, folder) -> None:
     tf.saved_model.save(module, os.path.join(folder, "tables_module"), signatures={"serving_default": module.lookup})
     os.remove(vocab)  # the loader must read the SavedModel's own copy
     write_checkpoint(tf, os.path.join(folder, "checkpoint", "ckpt"))
+    if hasattr(tf, "keras") and tf.__name__ == "tinytf":
+        tf.saved_model.save(keras_lookup_model(tf.keras), os.path.join(folder, "keras_lookup"))
 
 
 def digest(path) -> str:
@@ -145,8 +172,15 @@ def main(argv) -> None:
     import tensorflow as tf
 
     record = {"digest": digest(os.path.join(folder, "tables_module")),
+              "keras_digest": digest(os.path.join(folder, "keras_lookup")),
               "read": run(tf, os.path.join(folder, "tables_module")),
               "checkpoint": read_checkpoint(tf, os.path.join(folder, "checkpoint", "ckpt"))}
+    import keras
+
+    record["keras"] = run_keras(tf, os.path.join(folder, "keras_lookup"))
+    model = keras_lookup_model(keras)
+    own = model([tf.constant(KERAS_WORDS), tf.constant(KERAS_NUMBERS, tf.int64)])
+    record["keras_own"] = {f"output_{i}": v.numpy().tolist() for i, v in enumerate(own)}
     # the same module built and saved by TensorFlow itself: what tinytf's file must compute
     write(tf, os.path.join(folder, "by_tf"))
     record["tf_own"] = run(tf, os.path.join(folder, "by_tf", "tables_module"))

@@ -47,7 +47,7 @@ _Y = {"Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "L
       "Ceil", "Round", "Rint", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Tanh", "Erf",
       "IsNan", "IsInf", "IsFinite", "LogicalNot", "Sigmoid", "Cast", "Transpose"}
 _Y |= {"Asinh", "Acosh", "Atanh", "Erfc", "Invert", "ZerosLike", "Cosh", "Sinh"}
-_Z |= {"BitwiseAnd", "BitwiseOr", "BitwiseXor", "MulNoNan", "LeftShift", "RightShift", "Polygamma", "Zeta"}
+_Z |= {"Add", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "MulNoNan", "LeftShift", "RightShift", "Polygamma", "Zeta"}
 _Y |= {"Lgamma", "Digamma", "Ndtri", "Erfinv"}
 _ACTIVATIONS = {"Relu", "Relu6", "Softplus", "Softsign", "Elu", "Selu", "LeakyRelu"}
 _OTHER = {"MatMul": "product", "Softmax": "softmax", "LogSoftmax": "logsoftmax", "ReadVariableOp": "value",

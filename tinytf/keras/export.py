@@ -23,9 +23,14 @@ def input_signature(model, name="keras_tensor") -> list:
     if shape is None:
         raise ValueError("The model provided has never called. It must be called at least once before export.")
     dtype = getattr(model, "compute_dtype", None) or "float32"
+    try:  # a Functional model's inputs keep their own dtypes (a StringLookup's string input), as Keras 3's
+        input_dtypes = [getattr(x, "dtype", None) for x in (model.inputs or [])]  # make_input_spec uses
+    except (AttributeError, ValueError, TypeError):
+        input_dtypes = []
 
     def spec(s, index):
-        return TensorSpec((None,) + tuple(s)[1:], dtype, name if index == 0 else f"{name}_{index}")
+        own = input_dtypes[index] if index < len(input_dtypes) and input_dtypes[index] is not None else dtype
+        return TensorSpec((None,) + tuple(s)[1:], own, name if index == 0 else f"{name}_{index}")
 
     if isinstance(shape, tuple) and all(isinstance(d, int) or d is None for d in shape):
         return [spec(shape, 0)]

@@ -42,7 +42,7 @@ from .object_functions import functions_of
 from .options import SaveOptions
 from .proto import SavedModel
 from .signatures import SignatureMap, canonical_signatures
-from .tables import TableFunction, extra_children, graph_def_node, is_saved_table, write_function
+from .tables import TableFunction, describe_table, extra_children, graph_def_node, is_saved_table, write_function
 from .tables import input_signature as table_input_signature
 from .tables import output_signature as table_output_signature
 from .tf_library import TFLibrary, native_collection
@@ -343,6 +343,7 @@ def _describe(saver, obj, node, graph, meta=None):
         node.asset.asset_file_def_index = _asset_file_def(saver, meta, obj)
     elif is_saved_table(obj):
         node.resource.SetInParent()
+        describe_table(obj, node)
         if hasattr(obj, "_checkpoint_state"):  # a MutableHashTable: the functions that save and restore it
             saveable = node.saveable_objects["table"]
             for field, role in (("save_function", "save_fn"), ("restore_function", "restore_fn")):

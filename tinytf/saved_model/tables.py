@@ -15,6 +15,7 @@ initializing op the keys and values or the file, and the checkpoint a MutableHas
 
 from __future__ import annotations
 
+import json
 import os
 
 import numpy as np
@@ -27,11 +28,28 @@ from tinytf.runtime.tensor import EagerTensor
 
 from ..lookup.initializers import KeyValueTensorInitializer, TableInitializerBase, TextFileInitializer
 from ..lookup.mutable_tables import MutableHashTable
-from ..lookup.tables import LookupTable, StaticHashTable
+from ..lookup.tables import LookupTable, StaticHashTable, python_keys
 from . import structure
 from .asset import Asset
 
 ROLES = ("_create_resource", "_initialize", "_destroy_resource")
+# The type of the settings a Keras vocabulary table keeps in its SavedObject's serialized_user_proto (JSON), which
+# TF's loader ignores (the node has no registered_name) and tinytf's rebuilds the table from.
+KERAS_VOCABULARY = "type.tinytf/keras.VocabularyTable"
+
+
+def describe_table(table, node) -> None:
+    """Fill a table's SavedObject beyond its kind: a Keras vocabulary table's settings."""
+    if hasattr(table, "_saved_settings"):
+        node.serialized_user_proto.type_url = KERAS_VOCABULARY
+        node.serialized_user_proto.value = json.dumps(table._saved_settings(), sort_keys=True).encode()
+
+
+def _keras_vocabulary_table(key_dtype, value_dtype, settings):
+    # Keras is imported only when a SavedModel holds one of its tables (loading any SavedModel need not import it)
+    from ..keras.layers.preprocessing.vocabulary_table import VocabularyTable
+
+    return VocabularyTable._from_saved_settings(key_dtype, value_dtype, settings)
 
 
 def is_saved_table(obj) -> bool:
@@ -150,14 +168,15 @@ def write_function(saver, function: TableFunction, name: str):
                                            "offset": p.attr(int(initializer._offset))})
             asset = dict(extra_children(saver, initializer))["_filename"]
             return w.outputs([(w.const("Const", 1, one), one)], [node]), [table, asset], [], ("unknown", one)
-        if initializer is None:  # a MutableHashTable starts empty: its entries come from the checkpoint
+        if initializer is None and isinstance(table, MutableHashTable):  # its entries come from the checkpoint
             del w.fdef.signature.input_arg[:]
             return w.outputs([(w.const("Const", 1, one), one)]), [], [], ("unknown", one)
         keys_arg = w.arg("keys", table.key_dtype)
         values_arg = w.arg("values", table.value_dtype)
         node = w.node("key_value_init/LookupTableImportV2", "LookupTableImportV2", [handle, keys_arg, values_arg],
                       _types(table))
-        keys, values = initializer._key_values()
+        # a Keras vocabulary table has no initializer: its current entries are imported
+        keys, values = initializer._key_values() if initializer is not None else table._export()
         return (w.outputs([(w.const("Const", 1, one), one)], [node]), [table, keys, values], [],
                 ("unknown", one))
     if role == "save_fn":
@@ -236,6 +255,11 @@ def restore_table(graph, node_id, library, objects, bound_of):
     if made is None:
         return None
     key_dtype, value_dtype = _attr_dtype(made, "key_dtype"), _attr_dtype(made, "value_dtype")
+    if node.serialized_user_proto.type_url == KERAS_VOCABULARY:
+        table = _keras_vocabulary_table(key_dtype, value_dtype, json.loads(node.serialized_user_proto.value))
+        name = _concrete_name(graph, children["_initialize"])
+        _initialize(table, _function_def(library, name), bound_of(name), objects)
+        return table
     if made.op == "MutableHashTableV2":
         shape = shape_of_proto(made.attr["value_shape"].shape) if "value_shape" in made.attr else ()
         default = np.zeros(shape or (), dtype=object if value_dtype.is_string else value_dtype.np)
@@ -265,6 +289,9 @@ def _initialize(table, fdef, bound: list, objects):
     for node in fdef.node_def:
         if node.op == "LookupTableImportV2":
             keys, values = (_numpy(value(r)) for r in node.input[1:3])
+            if not hasattr(table, "_import_checked"):  # a Keras vocabulary table: its entries as they were
+                table._entries = dict(zip(python_keys(keys), python_keys(values)))
+                continue
             table._initializer = KeyValueTensorInitializer(keys, values)
             table._initializer.initialize(table)
         elif node.op == "InitializeTableFromTextFileV2":
