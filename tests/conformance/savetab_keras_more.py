@@ -43,3 +43,66 @@ def p_savetab_reversible_embedding(tf):
     out["model"] = val(model(np.array([[1, 2, 6]])))
     out["bad_reverse"] = outcome(lambda: layer(tf.ones([1, 4]), reverse=True), "")
     return out
+
+
+def _teacher_student(keras, fixed):
+    teacher = keras.Sequential([keras.Input((4,)), keras.layers.Dense(6, activation="relu", name="h"),
+                                keras.layers.Dense(3, name="out")])
+    student = keras.Sequential([keras.Input((4,)), keras.layers.Dense(6, name="h"), keras.layers.Dense(3, name="out")])
+    fixed(teacher, seed=1)
+    fixed(student, seed=5)
+    return teacher, student
+
+
+@program
+def p_savetab_distillation(tf):
+    keras = tf.keras
+    dist = keras.distillation
+    x = np.linspace(-1.0, 1.0, 48).reshape(12, 4).astype("float32")
+    y = np.arange(12) % 3
+    out = {}
+    for name, losses, weights, student_weight in (
+            ("logits_by_name", dist.LogitsDistillation(2.0), None, 0.5),
+            ("kl_instance", dist.LogitsDistillation(4.0, loss=keras.losses.KLDivergence()), None, 0.2),
+            ("both", [dist.LogitsDistillation(3.0, loss="categorical_crossentropy"),
+                      dist.FeatureDistillation("mse", "h", "h")], [1.0, 0.25], 0.3),
+            ("feature_only", dist.FeatureDistillation(keras.losses.MeanAbsoluteError()), None, 0.0)):
+        teacher, student = _teacher_student(keras, fixed_weights)
+        distiller = dist.Distiller(teacher, student, losses, distillation_loss_weights=weights,
+                                   student_loss_weight=student_weight)
+        distiller.compile(optimizer=keras.optimizers.SGD(0.1), loss="sparse_categorical_crossentropy",
+                          metrics=["accuracy"])
+        history = distiller.fit(x, y, epochs=2, batch_size=6, shuffle=False, verbose=0)
+        out[name] = {"history": {k: [round(v, 5) for v in vs] for k, vs in history.history.items()},
+                     "evaluate": {k: round(float(v), 5) for k, v in
+                                  distiller.evaluate(x, y, verbose=0, return_dict=True).items()},
+                     "predict": val(np.round(distiller.predict(x[:2], verbose=0), 5)),
+                     "metrics": [m.name for m in distiller.metrics],
+                     "counts": [len(distiller.trainable_weights), len(distiller.weights), teacher.trainable]}
+    logits = dist.LogitsDistillation(2.0, loss=["kl_divergence", None])
+    t = [tf.constant([[1.0, 2.0, 0.5]]), tf.constant([[0.0, 1.0]])]
+    s = [tf.constant([[0.5, 1.0, 1.5]]), tf.constant([[2.0, 1.0]])]
+    out["structured"] = round(float(logits.compute_loss(t, s)), 6)
+    out["structured_fn"] = round(float(tf.function(lambda a, b: logits.compute_loss(a, b))(t, s)), 6)
+    out["feature_value"] = round(float(dist.FeatureDistillation("cosine_similarity").compute_loss(t[0], s[0])), 6)
+    out["configs"] = [dist.LogitsDistillation(3.0).get_config(), dist.FeatureDistillation().get_config(),
+                      dist.FeatureDistillation(["mse", None], "h", "h").get_config()]
+    teacher, student = _teacher_student(keras, fixed_weights)
+    wide = keras.Sequential([keras.Input((5,)), keras.layers.Dense(3)])
+    out["errors"] = {
+        "temperature": outcome(lambda: dist.LogitsDistillation(0.0), "temperature must be positive"),
+        "all_none": outcome(lambda: dist.LogitsDistillation(loss=[None]), "non-`None`"),
+        "feature_none": outcome(lambda: dist.FeatureDistillation(loss=None), "non-`None`"),
+        "weight": outcome(lambda: dist.Distiller(teacher, student, dist.LogitsDistillation(),
+                                                 student_loss_weight=1.5), "between 0.0 and 1.0"),
+        "none_losses": outcome(lambda: dist.Distiller(teacher, student, None), "cannot be `None`"),
+        "weights_count": outcome(lambda: dist.Distiller(teacher, student, [dist.LogitsDistillation()],
+                                                        distillation_loss_weights=[1.0, 2.0]), "must match"),
+        "shapes": outcome(lambda: dist.Distiller(wide, student, dist.LogitsDistillation()), "incompatible"),
+        "layer": outcome(lambda: dist.Distiller(teacher, student, dist.FeatureDistillation("mse", "nope", "h")),
+                         "In teacher model"),
+        "teacher_type": outcome(lambda: dist.Distiller("t", student, dist.LogitsDistillation()), "keras.Model"),
+        "compile": outcome(lambda: dist.Distiller(teacher, student, dist.LogitsDistillation()).compile("sgd"),
+                           "'loss' cannot be `None`"),
+    }
+    return out

@@ -70,3 +70,8 @@ __all__ += ["quantizers", "Quantizer"]
 from .stateless_scope import StatelessScope, SymbolicScope  # noqa: E402
 
 __all__ += ["StatelessScope", "SymbolicScope"]
+
+# keras.distillation (distillation/, helper savetab)
+from . import distillation  # noqa: E402
+
+__all__ += ["distillation"]
