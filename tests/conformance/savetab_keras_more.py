@@ -19,7 +19,7 @@ def p_savetab_reversible_embedding(tf):
         fixed_weights(layer, seed=1)
         hidden = layer(ids)
         logits = layer(hidden, reverse=True)
-        graph_logits = tf.function(lambda h: layer(h, reverse=True))(hidden)
+        graph_logits = tf.function(lambda h, layer=layer: layer(h, reverse=True))(hidden)
         with tf.GradientTape() as tape:
             loss = tf.reduce_sum(layer(layer(ids), reverse=True) ** 2)
         grads = tape.gradient(loss, layer.trainable_weights)
