@@ -106,3 +106,46 @@ def p_savetab_distillation(tf):
                            "'loss' cannot be `None`"),
     }
     return out
+
+
+@program
+def p_savetab_legacy_saving(tf):
+    keras = tf.keras
+    legacy = keras.legacy.saving
+    dense = keras.layers.Dense(3, activation="relu", name="d", kernel_regularizer=keras.regularizers.L2(0.1))
+    out = {"dense": legacy.serialize_keras_object(dense),
+           "loss": legacy.serialize_keras_object(keras.losses.Huber(delta=2.0)),
+           "initializer": legacy.serialize_keras_object(keras.initializers.GlorotUniform(seed=3)),
+           "none": legacy.serialize_keras_object(None)}
+    restored = legacy.deserialize_keras_object(out["dense"], module_objects={"Dense": keras.layers.Dense,
+                                                                             "L2": keras.regularizers.L2})
+    out["restored"] = [type(restored).__name__, restored.name, restored.units,
+                       type(restored.kernel_regularizer).__name__]
+    # (a name found only in module_objects raises AttributeError in TF 2.21's Keras: it reads a registry attribute
+    # Keras 3 no longer has; tinytf looks the name up there, as the function's documentation says)
+    out["by_name"] = type(legacy.deserialize_keras_object("Zeros", custom_objects={
+        "Zeros": keras.initializers.Zeros})).__name__
+    out["custom"] = legacy.deserialize_keras_object(
+        {"class_name": "Huber", "config": {"delta": 3.0}}, custom_objects={"Huber": keras.losses.Huber}).get_config()
+    out["unknown"] = outcome(lambda: legacy.deserialize_keras_object({"class_name": "Nope", "config": {}},
+                                                                     module_objects={}), "Unknown object")
+    out["improper"] = outcome(lambda: legacy.deserialize_keras_object({"config": {}}), "Improper config format")
+    out["uninterpretable"] = outcome(lambda: legacy.deserialize_keras_object(3), "Could not interpret")
+    out["no_config"] = outcome(lambda: legacy.serialize_keras_object(object()), "get_config")
+    return out
+
+
+@program
+def p_savetab_draw_segmentation_masks(tf):
+    draw = tf.keras.visualization.draw_segmentation_masks
+    images = (np.arange(2 * 3 * 4 * 3).reshape(2, 3, 4, 3) * 2.7 % 255).astype("float32")
+    masks = (np.arange(24).reshape(2, 3, 4, 1) % 4).astype("int32") - 1
+    return {"default": val(draw(images, masks)),
+            "classes": val(draw(images, masks, num_classes=3, alpha=0.5)),
+            "mapping": val(draw(images, np.maximum(masks, 0), num_classes=2,
+                                color_mapping={0: [255, 0, 0], 1: [0, 0, 255]}, ignore_index=5)),
+            "unblended": val(draw(images, masks, num_classes=4, blend=False)),
+            "channels_first": val(draw(np.transpose(images, (0, 3, 1, 2)), np.transpose(masks, (0, 3, 1, 2)),
+                                       data_format="channels_first")),
+            "rank": outcome(lambda: draw(images[0], masks[0]), "batched 4D"),
+            "dtype": outcome(lambda: draw(images, masks.astype("float32")), "integer dtype")}
