@@ -220,3 +220,12 @@ def test_keras_lookup_with_no_oov_index_is_named(tmp_path):
     model = tf.keras.Model(text, tf.keras.layers.StringLookup(vocabulary=["a"], num_oov_indices=0)(text))
     with pytest.warns(UserWarning, match="num_oov_indices=0"):
         tf.saved_model.save(model, str(tmp_path / "m"))
+
+
+def test_keras_model_holding_a_table_goes_both_ways(written, recorded, passes):
+    """A subclassed Keras model with a StaticHashTable attribute: TF 2.21 loaded tinytf's file and computed what
+    the same model computes in TF (`keras_table_own`); tinytf's loader computes it too."""
+    assert recorded["keras_table"] == recorded["keras_table_own"]
+    assert _tool().run_keras_table(tf, os.path.join(written, "keras_table")) == recorded["keras_table"]
+    model = _tool().keras_model_with_table(tf)
+    assert model(tf.constant(["a", "b", "z"])).numpy().tolist() == recorded["keras_table"]

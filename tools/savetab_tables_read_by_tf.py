@@ -86,11 +86,40 @@ def keras_lookup_model(keras):
     return keras.Model([text, number], outputs)
 
 
+def keras_model_with_table(tf):
+    """A subclassed Keras model that holds a StaticHashTable beside its Dense layer (fixed weights)."""
+    import numpy as np
+
+    keras = tf.keras
+
+    class Tagger(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.table = tf.lookup.StaticHashTable(
+                tf.lookup.KeyValueTensorInitializer(["a", "b"], tf.constant([1, 2], tf.int64)), -1)
+            self.dense = keras.layers.Dense(2)
+
+        def call(self, x):
+            ids = self.table.lookup(x)
+            return self.dense(tf.cast(tf.expand_dims(ids, -1), tf.float32))
+
+    model = Tagger()
+    model(tf.constant(["a"]))
+    model.dense.set_weights([np.array([[0.5, -1.0]], "float32"), np.array([0.25, 0.0], "float32")])
+    model.serve = tf.function(lambda x: model(x), input_signature=[tf.TensorSpec([None], tf.string)])
+    return model
+
+
 def run_keras(tf, path) -> dict:
     loaded = tf.saved_model.load(path)
     out = loaded.signatures["serving_default"](inputs=tf.constant(KERAS_WORDS),
                                                inputs_1=tf.constant(KERAS_NUMBERS, tf.int64))
     return {k: v.numpy().tolist() for k, v in out.items()}
+
+
+def run_keras_table(tf, path) -> list:
+    loaded = tf.saved_model.load(path)
+    return loaded.signatures["serving_default"](x=tf.constant(["a", "b", "z"]))["output_0"].numpy().tolist()
 
 
 def checkpoint_holder(tf):
@@ -132,6 +161,8 @@ def write(tf, folder) -> None:
     write_checkpoint(tf, os.path.join(folder, "checkpoint", "ckpt"))
     if hasattr(tf, "keras") and tf.__name__ == "tinytf":
         tf.saved_model.save(keras_lookup_model(tf.keras), os.path.join(folder, "keras_lookup"))
+        tagger = keras_model_with_table(tf)
+        tf.saved_model.save(tagger, os.path.join(folder, "keras_table"), signatures={"serving_default": tagger.serve})
 
 
 def digest(path) -> str:
@@ -178,6 +209,8 @@ def main(argv) -> None:
     import keras
 
     record["keras"] = run_keras(tf, os.path.join(folder, "keras_lookup"))
+    record["keras_table"] = run_keras_table(tf, os.path.join(folder, "keras_table"))
+    record["keras_table_own"] = keras_model_with_table(tf)(tf.constant(["a", "b", "z"])).numpy().tolist()
     model = keras_lookup_model(keras)
     own = model([tf.constant(KERAS_WORDS), tf.constant(KERAS_NUMBERS, tf.int64)])
     record["keras_own"] = {f"output_{i}": v.numpy().tolist() for i, v in enumerate(own)}
