@@ -23,6 +23,9 @@ FILL_MODES = ("constant", "nearest", "reflect", "wrap")
 
 def _map_coordinates(c: np.ndarray, n: int, mode: str) -> np.ndarray:
     """scipy's map_coordinate for coordinates outside [0, n - 1]; constant mode marks them with -1."""
+    low, high = c < 0, c > n - 1
+    if not (low.any() or high.any()):  # the common case: every sample inside the image
+        return c
     c = c.copy()
     if n <= 1:
         outside = (c < 0) | (c > n - 1)
@@ -59,13 +62,15 @@ def _window_index(index: np.ndarray, n: int, mode: str) -> np.ndarray:
     (whole-sample symmetric, d c b | a b c d)."""
     if n <= 1:
         return np.zeros_like(index)
+    low, high = index < 0, index >= n
+    if not (low.any() or high.any()):
+        return index
     if mode == "reflect":
         period = 2 * n
         folded = index % period
         return np.where(folded >= n, period - 1 - folded, folded)
     period = 2 * n - 2
     out = index.copy()
-    low, high = out < 0, out >= n
     v = out[low]
     v = period * (-v // period) + v
     out[low] = np.where(v <= 1 - n, v + period, -v)
@@ -87,27 +92,29 @@ def affine_resample(image: np.ndarray, matrix, offset, order: int = 1, mode: str
     rows, cols = image.shape
     matrix = np.asarray(matrix, dtype=np.float64)
     offset = np.asarray(offset, dtype=np.float64)
-    i, j = np.meshgrid(np.arange(rows, dtype=np.float64), np.arange(cols, dtype=np.float64), indexing="ij")
-    c0 = (0.0 + i * matrix[0, 0] + j * matrix[0, 1]) + offset[0]  # scipy's order of the sums
-    c1 = (0.0 + i * matrix[1, 0] + j * matrix[1, 1]) + offset[1]
+    i = np.arange(rows, dtype=np.float64)[:, None]
+    j = np.arange(cols, dtype=np.float64)[None, :]
+    c0 = (i * matrix[0, 0] + j * matrix[0, 1]) + offset[0]  # scipy's order of the sums (0.0 + x is x)
+    c1 = (i * matrix[1, 0] + j * matrix[1, 1]) + offset[1]
     c0, c1 = _map_coordinates(c0, rows, mode), _map_coordinates(c1, cols, mode)
     constant = (c0 <= -1.0) | (c1 <= -1.0) if mode == "constant" else None
-    data = image.astype(np.float64)
+    flat = image.astype(np.float64).ravel()  # gathers by flat index: row * cols + col
     if order == 0:
         r = _window_index(np.floor(c0 + 0.5).astype(np.int64), rows, mode)
         s = _window_index(np.floor(c1 + 0.5).astype(np.int64), cols, mode)
-        out = data[r, s]
+        out = flat[r * cols + s]
     else:
         r0, s0 = np.floor(c0), np.floor(c1)
         wr, ws = c0 - r0, c1 - s0
         r0, s0 = r0.astype(np.int64), s0.astype(np.int64)
-        r_lo, r_hi = _window_index(r0, rows, mode), _window_index(r0 + 1, rows, mode)
+        r_lo, r_hi = _window_index(r0, rows, mode) * cols, _window_index(r0 + 1, rows, mode) * cols
         s_lo, s_hi = _window_index(s0, cols, mode), _window_index(s0 + 1, cols, mode)
+        vr, vs = 1.0 - wr, 1.0 - ws
         # scipy sums the window's points in order, each value times its row weight times its column weight
-        out = data[r_lo, s_lo] * (1.0 - wr) * (1.0 - ws)
-        out += data[r_lo, s_hi] * (1.0 - wr) * ws
-        out += data[r_hi, s_lo] * wr * (1.0 - ws)
-        out += data[r_hi, s_hi] * wr * ws
+        out = flat[r_lo + s_lo] * vr * vs
+        out += flat[r_lo + s_hi] * vr * ws
+        out += flat[r_hi + s_lo] * wr * vs
+        out += flat[r_hi + s_hi] * wr * ws
     if constant is not None:
         out = np.where(constant, float(cval), out)
     return _cast(out, image.dtype)
