@@ -5,50 +5,60 @@ from __future__ import annotations
 
 from typing import Optional
 
+from .dimension import Dimension, dimension_value
+
 Shape = Optional[tuple]
 
 
 class TensorShape:
     """A possibly partial shape, as `tf.TensorShape`."""
 
-    __slots__ = ("dims",)
+    __slots__ = ("_dims",)
 
     def __init__(self, dims):
         if isinstance(dims, TensorShape):
-            dims = dims.dims
+            dims = dims._dims
         elif isinstance(dims, int) or hasattr(dims, "__index__") and not hasattr(dims, "__len__"):
             dims = (int(dims),)  # TF: TensorShape(2) is the shape [2]
         elif dims is not None:
-            dims = tuple(None if d is None else int(d) for d in dims)
-        self.dims = dims
+            try:
+                dims = tuple(None if d is None else int(d) for d in dims)
+            except TypeError:  # an unknown Dimension among them (int(Dimension(None)) fails)
+                dims = tuple(None if d is None else int(d) for d in map(dimension_value, dims))
+        self._dims = dims  # the tuple of ints and Nones every internal user reads (or None: unknown rank)
+
+    @property
+    def dims(self):
+        """TF's list of `Dimension` objects (a new list each time), or None when the rank is unknown."""
+        return None if self._dims is None else [Dimension(d) for d in self._dims]
 
     @property
     def rank(self):
-        return None if self.dims is None else len(self.dims)
+        return None if self._dims is None else len(self._dims)
 
     ndims = rank
 
     def as_list(self) -> list:
-        if self.dims is None:
+        if self._dims is None:
             raise ValueError("as_list() is not defined on an unknown TensorShape.")
-        return list(self.dims)
+        return list(self._dims)
 
     def is_fully_defined(self) -> bool:
-        return self.dims is not None and None not in self.dims
+        return self._dims is not None and None not in self._dims
 
     def num_elements(self):
         if not self.is_fully_defined():
             return None
         n = 1
-        for d in self.dims:
+        for d in self._dims:
             n *= d
         return n
 
     def is_compatible_with(self, other) -> bool:
-        return compatible(self.dims, as_shape(other))
+        return compatible(self._dims, as_shape(other))
 
     def merge_with(self, other) -> TensorShape:
-        merged = merge(self.dims, as_shape(other))
+        merged = merge(self._dims, as_shape(other))
         if merged is False:
             raise ValueError(f"Shapes {self} and {TensorShape(as_shape(other))} are not compatible")
         return TensorShape(merged)
@@ -90,7 +100,7 @@ class TensorShape:
 
     def concatenate(self, other) -> TensorShape:
         other = as_shape(other)
-        return TensorShape(None if self.dims is None or other is None else self.dims + other)
+        return TensorShape(None if self._dims is None or other is None else self._dims + other)
 
     def __add__(self, other):
         return self.concatenate(other)
@@ -101,9 +111,9 @@ class TensorShape:
     def most_specific_compatible_shape(self, other) -> TensorShape:
         """The most specific shape every shape compatible with self or with other is compatible with."""
         other = as_shape(other)
-        if self.dims is None or other is None or len(self.dims) != len(other):
+        if self._dims is None or other is None or len(self._dims) != len(other):
             return TensorShape(None)
-        return TensorShape([a if a == b else None for a, b in zip(self.dims, other)])
+        return TensorShape([a if a == b else None for a, b in zip(self._dims, other)])
 
     def most_specific_common_supertype(self, others):
         result = self
@@ -117,59 +127,62 @@ class TensorShape:
         """True when every dim of `other` is unknown or equal to self's (and the ranks agree)."""
         if not isinstance(other, TensorShape):
             return False
-        return is_subshape(self.dims, other.dims)
+        return is_subshape(self._dims, other._dims)
 
     def __bool__(self):  # TF: a shape of known rank is true, also a scalar's (len 0)
-        return self.dims is not None
+        return self._dims is not None
 
     def __len__(self):
-        if self.dims is None:
+        if self._dims is None:
             raise ValueError("Cannot take the length of shape with unknown rank.")
-        return len(self.dims)
+        return len(self._dims)
 
     def __iter__(self):
-        if self.dims is None:
+        if self._dims is None:
             raise ValueError("Cannot iterate over a shape with unknown rank.")
-        return iter(self.dims)
+        return iter(self._dims)
 
     def __getitem__(self, key):
         if isinstance(key, slice):
-            return TensorShape(self.dims[key])
-        return self.dims[key]
+            return TensorShape(self._dims[key])
+        return self._dims[key]
 
     def __eq__(self, other):
         try:
-            return self.dims == as_shape(other)
+            return self._dims == as_shape(other)
         except (TypeError, ValueError):
             return NotImplemented
 
     def __hash__(self):
-        return hash(self.dims)
+        return hash(self._dims)
 
     def __repr__(self):
-        if self.dims is None:
+        if self._dims is None:
             return "TensorShape(None)"
-        return f"TensorShape({list(self.dims)})"
+        return f"TensorShape({list(self._dims)})"
 
     def __str__(self):
-        if self.dims is None:
+        if self._dims is None:
             return "<unknown>"
-        if len(self.dims) == 1:
-            return f"({self.dims[0]},)"
-        return "(" + ", ".join(str(d) for d in self.dims) + ")"
+        if len(self._dims) == 1:
+            return f"({self._dims[0]},)"
+        return "(" + ", ".join(str(d) for d in self._dims) + ")"
 
 
 def as_shape(value) -> Shape:
     """Normalize a TensorShape, list, tuple or None into the internal tuple form."""
     if isinstance(value, TensorShape):
-        return value.dims
+        return value._dims
     if value is None:
         return None
     if hasattr(value, "numpy") and not isinstance(value, (list, tuple)):
         value = value.numpy().tolist()
     if isinstance(value, int):
         return (value,)
-    return tuple(None if d is None else int(d) for d in value)
+    try:
+        return tuple(None if d is None else int(d) for d in value)
+    except TypeError:  # an unknown Dimension among them
+        return tuple(None if d is None else int(d) for d in map(dimension_value, value))
 
 
 def compatible(a: Shape, b: Shape) -> bool:

@@ -65,6 +65,10 @@ EXPORTED_ELSEWHERE = {
     "py_function": "EagerPyFunc: drawn in TensorBoard; runs only in the process holding the function",
     "numpy_function": "PyFunc: drawn in TensorBoard; runs only in the process holding the function",
 }
+EXPORTED_ELSEWHERE.update({  # tf.lookup's tables: TF 2.21 loaded tinytf's SavedModels of them and ran these
+    **{f"lookup_table_{name}": "TF's LookupTable*V2 on the table a SavedModel binds (tests/test_savetab_tables.py, "
+       "tools/savetab_tables_read_by_tf.py)" for name in ("find", "insert", "remove", "size", "export", "import")},
+})
 EXPORTED_ELSEWHERE.update({  # TF1's queues: TF 2.21 imported and ran the export (tests/test_tf1_queues.py)
     **{name: "TF's Queue*V2 ops on the FIFOQueueV2 (...) node the exporter writes for the captured queue "
        "(tests/test_tf1_queues.py::test_queue_graphs_export_as_tf_writes_them)"

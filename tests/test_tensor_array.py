@@ -10,7 +10,8 @@ from tinytf.runtime.errors import InvalidArgumentError
 
 
 def graph_output_shapes(fn, *args):
-    return [t.shape.dims for t in tf.function(fn).get_concrete_function(*args).graph.outputs]
+    return [None if t.shape.rank is None else tuple(t.shape.as_list())
+            for t in tf.function(fn).get_concrete_function(*args).graph.outputs]
 
 
 # --- eager and graph give the same results ------------------------------------------------------------------

@@ -3,6 +3,7 @@
 the table object itself. The tables live in tinytf/lookup (the face); the runtime only knows this protocol:
 
     table._find(keys, default) -> values (numpy, keys.shape + value_shape)
+    table._vocabulary_size() -> int (the entries a vocabulary's out-of-vocabulary buckets follow)
     table._insert(keys, values), table._remove(keys), table._size() -> int64 scalar
     table._export() -> (keys, values), table._import(keys, values)
 
@@ -15,6 +16,7 @@ import numpy as np
 
 from .. import dtypes, shapes
 from ..registry import OpDef, register
+from .fingerprint import fingerprint64
 
 
 def _check_keys(keys, key_dtype):
@@ -22,7 +24,7 @@ def _check_keys(keys, key_dtype):
         raise TypeError(f"the table's keys are {key_dtype.name}, but the keys given are {keys.dtype.name}")
 
 
-def _infer_find(table, keys, default, *, key_dtype, value_dtype, value_shape):
+def _infer_find(table, keys, default, *, key_dtype, value_dtype, value_shape, num_oov_buckets=0):
     _check_keys(keys, key_dtype)
     if default.dtype is not value_dtype:
         raise TypeError(f"the table's values are {value_dtype.name}, but the default value is {default.dtype.name}")
@@ -31,8 +33,29 @@ def _infer_find(table, keys, default, *, key_dtype, value_dtype, value_shape):
     return value_dtype, tuple(keys._shape) + tuple(value_shape)
 
 
-def _find_kernel(table, keys, default, *, key_dtype, value_dtype, value_shape):
-    return table._find(keys, default)
+def _find_kernel(table, keys, default, *, key_dtype, value_dtype, value_shape, num_oov_buckets=0):
+    values = table._find(keys, default)
+    if num_oov_buckets:
+        values = _with_oov_buckets(table, keys, values, default, num_oov_buckets)
+    return values
+
+
+def _with_oov_buckets(table, keys, ids, default, num_buckets):
+    """TF's StaticVocabularyTable: a key the vocabulary lacks (its id is the default, -1) goes to bucket
+    vocabulary size + Fingerprint64(key) % num_buckets, integers hashed by their decimal text. The rule lives in
+    the op, as in TF's graph (StringToHashBucketFast, LookupTableFindV2, SelectV2), so a table restored from a
+    SavedModel as a plain hash table computes the same ids."""
+    ids = np.array(ids, dtype=np.int64)
+    missing = ids == np.asarray(default)
+    if not missing.any():
+        return ids
+    vocabulary = table._vocabulary_size()
+    flat_keys, flat_ids, flat_missing = np.asarray(keys).reshape(-1), ids.reshape(-1), missing.reshape(-1)
+    for i in np.flatnonzero(flat_missing).tolist():
+        key = flat_keys[i]
+        data = key if isinstance(key, bytes) else str(int(key)).encode()
+        flat_ids[i] = vocabulary + fingerprint64(data) % num_buckets
+    return ids
 
 
 lookup_find_op = register(OpDef(

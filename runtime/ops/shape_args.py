@@ -53,7 +53,7 @@ def shape_arg(value, what: str):
     if type(value) in (list, tuple) and all(type(d) is int for d in value):  # the common case, kept cheap
         return tuple(value)
     if isinstance(value, TensorShape):
-        return tuple(value.dims) if value.dims is not None else value
+        return value._dims if value._dims is not None else value
     if not _contains_symbolic(value):
         known = np.asarray(_substitute_known(value))
         if known.size and known.dtype.kind not in "iu":

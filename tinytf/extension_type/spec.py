@@ -153,7 +153,7 @@ def _common(a, b):
     if isinstance(a, TensorSpec) and isinstance(b, TensorSpec):
         return TensorSpec(_common_shape(a._shape, b._shape), a.dtype) if a.dtype is b.dtype else _NO_COMMON
     if isinstance(a, TensorShape) and isinstance(b, TensorShape):
-        return TensorShape(_common_shape(a.dims, b.dims))
+        return TensorShape(_common_shape(a._dims, b._dims))
     if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
         items = tuple(_common(x, y) for x, y in zip(a, b))
         return _NO_COMMON if any(i is _NO_COMMON for i in items) else items
@@ -172,7 +172,7 @@ class ExtensionTypeBatchEncoder:
             if isinstance(leaf, TensorSpec):
                 return TensorSpec(None if leaf._shape is None else (batch_size,) + leaf._shape, leaf.dtype)
             if isinstance(leaf, TensorShape):
-                return TensorShape(None if leaf.dims is None else (batch_size,) + leaf.dims)
+                return TensorShape(None if leaf._dims is None else (batch_size,) + leaf._dims)
             if hasattr(leaf, "_batch"):
                 return leaf._batch(batch_size)
             return leaf
@@ -184,7 +184,7 @@ class ExtensionTypeBatchEncoder:
             if isinstance(leaf, TensorSpec):
                 return TensorSpec(None if leaf._shape is None else leaf._shape[1:], leaf.dtype)
             if isinstance(leaf, TensorShape):
-                return TensorShape(None if leaf.dims is None else leaf.dims[1:])
+                return TensorShape(None if leaf._dims is None else leaf._dims[1:])
             if hasattr(leaf, "_unbatch"):
                 return leaf._unbatch()
             return leaf

@@ -87,7 +87,7 @@ def hashable(spec):
     if isinstance(spec, ImmutableDict):
         return ("mapping", tuple((k, hashable(spec[k])) for k in _sorted_keys(spec)))
     if isinstance(spec, TensorShape):
-        return ("shape", spec.dims)
+        return ("shape", spec._dims)
     if isinstance(spec, TensorSpec):
         return ("tensor", spec._shape, spec.dtype.name)
     return spec

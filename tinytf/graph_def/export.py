@@ -20,6 +20,8 @@ from tinytf.runtime.ops.gradient_stack import stack_new_op
 
 from . import protos as p
 from .rules import NodeView, rule_for
+from .rules_lookup import OUTPUT_ARGS as _LOOKUP_OUTPUT_ARGS
+from .rules_lookup import SEPARATE_OUTPUTS as _LOOKUP_SEPARATE_OUTPUTS
 from .rules_tensor_list import empty_gradient_list_rule, list_clear_rule, stack_elements, stack_rule
 from .rules_toplevel import OUTPUT_ARGS as _TOPLEVEL_OUTPUT_ARGS
 from .rules_toplevel import SEPARATE_OUTPUTS as _TOPLEVEL_SEPARATE_OUTPUTS
@@ -45,7 +47,7 @@ _Y = {"Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "L
       "Ceil", "Round", "Rint", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Tanh", "Erf",
       "IsNan", "IsInf", "IsFinite", "LogicalNot", "Sigmoid", "Cast", "Transpose"}
 _Y |= {"Asinh", "Acosh", "Atanh", "Erfc", "Invert", "ZerosLike", "Cosh", "Sinh"}
-_Z |= {"BitwiseAnd", "BitwiseOr", "BitwiseXor", "MulNoNan", "LeftShift", "RightShift", "Polygamma", "Zeta"}
+_Z |= {"Add", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "MulNoNan", "LeftShift", "RightShift", "Polygamma", "Zeta"}
 _Y |= {"Lgamma", "Digamma", "Ndtri", "Erfinv"}
 _ACTIVATIONS = {"Relu", "Relu6", "Softplus", "Softsign", "Elu", "Selu", "LeakyRelu"}
 _OTHER = {"MatMul": "product", "Softmax": "softmax", "LogSoftmax": "logsoftmax", "ReadVariableOp": "value",
@@ -76,6 +78,9 @@ _OTHER["EncodeWav"] = "contents"
 _SEPARATE["CTCGreedyDecoder"] = ("decoded_indices", "decoded_values", "decoded_shape", "log_probability")
 # the top level's leftovers and fake quantization (rules_toplevel.py)
 _OTHER.update(_TOPLEVEL_OUTPUT_ARGS)
+# tf.lookup's table ops (rules_lookup.py)
+_OTHER.update(_LOOKUP_OUTPUT_ARGS)
+_SEPARATE.update(_LOOKUP_SEPARATE_OUTPUTS)
 _SEPARATE.update(_TOPLEVEL_SEPARATE_OUTPUTS)
 
 

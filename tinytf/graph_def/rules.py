@@ -336,6 +336,8 @@ def rule_for(n: NodeView, const):
         return _softmax_other_axis(n, const, tf_op, axis % rank, rank)
     if op in ("equal", "not_equal"):
         return tf_op, n.refs, {**_t(n), "incompatible_shape_error": p.attr(True)}
+    if op == "add" and n.inputs[0].dtype.is_string:  # TF's AddV2 takes no strings: tf.add of strings writes Add
+        return "Add", n.refs, _t(n)
     if op == "no_op":
         return tf_op, [], {}
     if op in _SIMPLE:

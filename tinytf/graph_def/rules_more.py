@@ -1103,10 +1103,6 @@ UNEXPORTED = {
        for name in ("tensor_array_sum", "gradient_list_fill")},
     "cross_hashed": "the dense, one-value-a-row case of TF's SparseCrossHashed (Keras' HashedCrossing); TF's op "
                     "takes sparse and dense lists with sparse outputs: not written",
-    **{f"lookup_table_{name}": "a tf.lookup table op (TF's LookupTable*V2): the table is a Python resource the "
-       "graph captures like a variable, and the exporter writes no HashTableV2 node or table initializer for it, "
-       "so the GraphDef could not run: not written"
-       for name in ("find", "insert", "remove", "size", "export", "import")},
     "dataset_bind": "a tf.data pipeline over Python sources bound to graph tensors: no dataset graph exists to "
                     "export",
     "dataset_cardinality": "the cardinality of a tf.data pipeline over Python sources bound to graph tensors: no "
@@ -1290,3 +1286,10 @@ from .rules_toplevel import UNEXPORTED as _TOPLEVEL_UNEXPORTED  # noqa: E402
 RULES.update(_TOPLEVEL_RULES)
 TF_NAMES.update(_TOPLEVEL_TF_NAMES)
 UNEXPORTED.update(_TOPLEVEL_UNEXPORTED)
+
+# tf.lookup's table ops (helper savetab: tables in SavedModels)
+from .rules_lookup import RULES as _LOOKUP_RULES  # noqa: E402
+from .rules_lookup import TF_NAMES as _LOOKUP_TF_NAMES  # noqa: E402
+
+RULES.update(_LOOKUP_RULES)
+TF_NAMES.update(_LOOKUP_TF_NAMES)

@@ -20,6 +20,8 @@ from tinytf.runtime.resource import Resource
 from ..saved_model.attr_codec import array_of_proto, dtype_of_enum, shape_of_proto
 from . import op_names
 from .tf1_import import Replay
+from .tf_import_lookup import CONVERTERS as LOOKUP_CONVERTERS
+from .tf_import_lookup import OUTPUT_ARGS as LOOKUP_OUTPUT_ARGS
 
 
 class _Node:
@@ -449,6 +451,7 @@ def _table() -> dict:
         "VariableShape": _variable_shape,
         "UnsortedSegmentSum": lambda n: [tf.math.unsorted_segment_sum(*n.inputs)],
         "Slice": lambda n: [tf.slice(n.inputs[0], n.inputs[1], n.inputs[2])],
+        **LOOKUP_CONVERTERS,
     }
 
 
@@ -523,7 +526,8 @@ def _in_dependency_order(nodes) -> list:
 
 
 # Ops with several output arguments: a FunctionDef names an output `node:arg:i`, counted within its argument.
-_OUTPUT_ARGS = {"TensorListPopBack": ("output_handle", "tensor"), "TensorListConcatV2": ("tensor", "lengths")}
+_OUTPUT_ARGS = {"TensorListPopBack": ("output_handle", "tensor"), "TensorListConcatV2": ("tensor", "lengths"),
+                **LOOKUP_OUTPUT_ARGS}
 
 
 def _function_ref(ref, env, outputs, ops=None):

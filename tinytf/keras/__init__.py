@@ -70,3 +70,18 @@ __all__ += ["quantizers", "Quantizer"]
 from .stateless_scope import StatelessScope, SymbolicScope  # noqa: E402
 
 __all__ += ["StatelessScope", "SymbolicScope"]
+
+# keras.distillation (distillation/, helper savetab)
+from . import distillation  # noqa: E402
+
+__all__ += ["distillation"]
+
+# keras.legacy (legacy/, helper savetab)
+from . import legacy  # noqa: E402
+
+__all__ += ["legacy"]
+
+# keras.visualization's draw_segmentation_masks (visualization/, helper savetab)
+from . import visualization  # noqa: E402
+
+__all__ += ["visualization"]

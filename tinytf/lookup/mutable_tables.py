@@ -103,6 +103,8 @@ class DenseHashTable(MutableHashTable):
     `initial_num_buckets` (a power of two, 2**17 by default) and doubles when the table is more than 80%
     full, as TF's; which bucket holds which key is not TF's (TF leaves export's order unspecified)."""
 
+    _saves_as_tf_table = False  # its buckets (MutableDenseHashTableV2) have no SavedModel writer here
+
     def __init__(self, key_dtype, value_dtype, default_value, empty_key, deleted_key, initial_num_buckets=None,
                  name="MutableDenseHashTable", checkpoint=True, experimental_is_anonymous=False):
         super().__init__(key_dtype, value_dtype, default_value, name=name, checkpoint=checkpoint)

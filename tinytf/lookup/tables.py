@@ -73,6 +73,9 @@ class LookupTable(Resource):
     """What every table shares: dtypes, the captured resource protocol, and lookup through the graph op."""
 
     _graph_name = "table"
+    # a SavedModel writes the table as TF does (saved_model/tables.py) and the exporter its ops
+    # (graph_def/rules_lookup.py); a table whose rule has no TF form there says False
+    _saves_as_tf_table = True
     dtype = RESOURCE  # how an op's error message shows the table among its inputs
     _shape = ()
 
@@ -95,6 +98,11 @@ class LookupTable(Resource):
     def name(self):
         return None  # tables made eagerly are anonymous resources in TF 2: their name is None
 
+    def _checkpoint_children(self):
+        """A table is a node of the object graph (a SavedModel binds it to the functions that use it); what it
+        holds below it (its initializer, its functions) the SavedModel writer adds (saved_model/tables.py)."""
+        return []
+
     def _attrs(self) -> dict:
         return {"key_dtype": self._key_dtype, "value_dtype": self._value_dtype, "value_shape": self._value_shape}
 
@@ -115,6 +123,9 @@ class LookupTable(Resource):
         return numpy_values(items, self._value_dtype, keys.shape, self._value_shape)
 
     def _size(self) -> int:
+        return len(self._entries)
+
+    def _vocabulary_size(self) -> int:
         return len(self._entries)
 
     def _export(self):
@@ -201,6 +212,7 @@ class StaticVocabularyTable(LookupTable):
         super().__init__(key_dtype, dtypes.int64, name=name)
         self._num_oov_buckets = int(num_oov_buckets)
         self._given_name = name
+        self._initializer = initializer
         if initializer is not None:
             initializer.initialize(self)
 
@@ -211,17 +223,9 @@ class StaticVocabularyTable(LookupTable):
     def _size(self) -> int:
         return len(self._entries) + self._num_oov_buckets
 
-    def _find(self, keys, default):
-        keys = np.asarray(keys)
-        get, vocabulary, buckets = self._entries.get, len(self._entries), self._num_oov_buckets
-        ids = [get(k) for k in python_keys(keys)]
-        flat = python_keys(keys)
-        out = [i if i is not None else vocabulary + oov_hash(flat[n], buckets) for n, i in enumerate(ids)]
-        return np.asarray(out, dtype=np.int64).reshape(keys.shape)
-
     def lookup(self, keys, name=None):
         """The ids of `keys`: a vocabulary key's own id, any other key its hash bucket after the vocabulary."""
         keys = keys_tensor(keys, self._key_dtype, "StaticVocabularyTable")
-        default = convert_to_tensor(np.int64(-1))
-        return map_values(keys, lambda k: apply(lookup_ops.lookup_find_op, [self, k, default], self._attrs(),
-                                                name=name))
+        default = convert_to_tensor(np.int64(-1))  # a vocabulary miss, which the op sends to a bucket
+        attrs = {**self._attrs(), "num_oov_buckets": self._num_oov_buckets}
+        return map_values(keys, lambda k: apply(lookup_ops.lookup_find_op, [self, k, default], attrs, name=name))

@@ -42,7 +42,7 @@ def encode_spec(value, out: struct_pb2.StructuredValue, encode) -> None:
 def _encode_field(value, encode) -> struct_pb2.StructuredValue:
     out = struct_pb2.StructuredValue()
     if isinstance(value, TensorShape):
-        out.tensor_shape_value.CopyFrom(shape_proto(value.dims))
+        out.tensor_shape_value.CopyFrom(shape_proto(value._dims))
     elif hasattr(value, "as_numpy_dtype") and hasattr(value, "name") and not hasattr(value, "_shape"):
         out.tensor_dtype_value = dtype_enum(value)
     elif isinstance(value, ImmutableDict):

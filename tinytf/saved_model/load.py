@@ -26,6 +26,7 @@ from .graph_io import Library
 from .proto import SavedModel
 from .save import SAVED_MODEL_FILE
 from .signatures import SignatureMap
+from .tables import restore_table
 from .tf_library import native_functions
 
 
@@ -97,6 +98,7 @@ def load(export_dir, tags=None, options=None):
                                 "trackable_dict_wrapper": {}, "signature_map": {}}.get(identifier, None)
             if objects[node_id] is None:
                 objects[node_id] = _UserObject()
+    table_functions = _restore_tables(meta, graph, objects, reader)
     concretes = {}
 
     def concrete(name, param_names=()):  # rebuilt on first use, shared by every function that lists it
@@ -109,6 +111,8 @@ def load(export_dir, tags=None, options=None):
 
     for node_id, node in enumerate(graph.nodes):
         kind = node.WhichOneof("kind")
+        if node_id in table_functions:  # a table's own function: the table is restored already
+            continue
         if kind == "function":
             spec = node.function.function_spec
             signature = _python_signature(spec)
@@ -120,7 +124,7 @@ def load(export_dir, tags=None, options=None):
             bare = node.bare_concrete_function
             objects[node_id] = SignatureFunction(concrete(bare.concrete_function_name), list(bare.argument_keywords),
                                                  bare.allowed_positional_arguments)
-        elif objects[node_id] is None:
+        elif objects[node_id] is None and kind != "resource":
             raise ValueError(f"tinytf does not load SavedModel objects of kind {kind!r} (node {node_id})")
     for node_id, node in enumerate(graph.nodes):  # then the edges
         parent = objects[node_id]
@@ -151,6 +155,55 @@ def load(export_dir, tags=None, options=None):
         if options is not None and getattr(options, "experimental_load_function_aliases", False):
             object.__setattr__(root, "function_aliases", _function_aliases(meta, graph, objects))
     return root
+
+
+def _restore_tables(meta, graph, objects, reader) -> set:
+    """Rebuild the lookup tables of the object graph's resource nodes (saved_model/tables.py), with a mutable
+    table's entries from the checkpoint; returns the node ids of the tables' own functions (and of the functions
+    those list as their traces), which are not loaded as functions."""
+    library = list(meta.graph_def.library.function)
+    bound = {name: [objects[i].asset_path if isinstance(objects[i], Asset) else objects[i]
+                    for i in saved.bound_inputs] for name, saved in graph.concrete_functions.items()}
+    skipped_names, table_state = set(), _table_checkpoint_keys(reader)
+    for node_id, node in enumerate(graph.nodes):
+        if node.WhichOneof("kind") != "resource":
+            continue
+        table = restore_table(graph, node_id, library, objects, bound.get)
+        if table is None:
+            raise ValueError(f"tinytf does not load the SavedModel resource of node {node_id} (only tf.lookup "
+                             "hash tables: HashTableV2, MutableHashTableV2)")
+        objects[node_id] = table
+        key = table_state.get(node_id)
+        if key is not None and hasattr(table, "_restore_checkpoint_state"):
+            table._restore_checkpoint_state({"table": {suffix: reader.get_tensor(key + suffix)
+                                                       for suffix in ("-keys", "-values")}})
+        for child in node.children:
+            skipped_names.update(_function_names(graph.nodes[child.node_id]))
+        for saveable in node.saveable_objects.values():
+            for i in (saveable.save_function, saveable.restore_function):
+                skipped_names.update(_function_names(graph.nodes[i]))
+    return {i for i, n in enumerate(graph.nodes)
+            if n.WhichOneof("kind") in ("function", "bare_concrete_function") and _function_names(n)
+            and set(_function_names(n)) <= skipped_names}
+
+
+def _function_names(node) -> list:
+    kind = node.WhichOneof("kind")
+    if kind == "function":
+        return list(node.function.concrete_functions)
+    if kind == "bare_concrete_function":
+        return [node.bare_concrete_function.concrete_function_name]
+    return []
+
+
+def _table_checkpoint_keys(reader) -> dict:
+    """node id -> checkpoint key of a table's "table" attribute (its "-keys" and "-values" tensors)."""
+    if not reader.has_tensor(trackable.OBJECT_GRAPH_KEY):
+        return {}
+    graph = trackable_object_graph_pb2.TrackableObjectGraph()
+    graph.ParseFromString(reader.get_tensor(trackable.OBJECT_GRAPH_KEY))
+    return {i: a.checkpoint_key for i, node in enumerate(graph.nodes) for a in node.attributes
+            if a.name == "table"}
 
 
 def _function_aliases(meta, graph, objects) -> dict:

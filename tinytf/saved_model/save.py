@@ -26,8 +26,10 @@ import numpy as np
 from tensorboard.compat.proto import meta_graph_pb2, trackable_object_graph_pb2
 
 from tinytf.runtime import dtypes
+from tinytf.runtime.tensor import EagerTensor
 
 from ..function import Function
+from ..lookup.tables import LookupTable
 from ..train import trackable
 from ..train.bundle import write_bundle
 from ..variables import Variable
@@ -40,6 +42,9 @@ from .object_functions import functions_of
 from .options import SaveOptions
 from .proto import SavedModel
 from .signatures import SignatureMap, canonical_signatures
+from .tables import TableFunction, describe_table, extra_children, graph_def_node, is_saved_table, write_function
+from .tables import input_signature as table_input_signature
+from .tables import output_signature as table_output_signature
 from .tf_library import TFLibrary, native_collection
 
 SAVED_MODEL_FILE = "saved_model.pb"
@@ -61,6 +66,8 @@ class _Saver:
         self._counter = 0
         self.asset_paths: dict = {}  # id(asset.asset_path) -> the Asset's node id
         self.asset_files: list = []  # (source path, file name under assets/) in asset_file_def order
+        self.table_parts: dict = {}  # id(table or initializer) -> its extra children (tables.extra_children)
+        self.table_functions: dict = {}  # id(TableFunction) -> (saved name, FunctionDef, bound, specs, output)
 
     def _add(self, obj) -> int:
         if id(obj) in self.index:
@@ -74,12 +81,14 @@ class _Saver:
         """Breadth first from the root, as tf.train.Checkpoint numbers objects; tf.functions and the
         signature map are children too."""
         self._add(self.root)
+        self.table_parts = {}
         self.paths = [[]]  # node id -> its first breadth-first path of local names (its checkpoint key)
         position = 0
         while position < len(self.objects):
             obj = self.objects[position]
             items = [] if isinstance(obj, (Function, SignatureMap)) else list(trackable.children(obj))
             items += functions_of(obj)
+            items += extra_children(self, obj)
             if position == 0 and self.signatures is not None:
                 items.append(("signatures", self.signatures))
             if isinstance(obj, SignatureMap):
@@ -104,6 +113,38 @@ class _Saver:
             self.tf_library.add(graph, name, {id(c.placeholder): c.outer for c in graph.captures.values()})
         return self.concrete[key][0]
 
+    def table_function(self, function) -> str:
+        """The saved name of a table's function (tables.write_function), written once."""
+        key = id(function)
+        if key not in self.table_functions:
+            self._counter += 1
+            base = {"_create_resource": "_creator", "_initialize": "_initializer",
+                    "_destroy_resource": "_destroyer"}.get(function.role, function.role)
+            name = f"__inference_{base}_{self._counter}"
+            self.table_functions[key] = (name, function) + tuple(write_function(self, function, name))
+        return self.table_functions[key][0]
+
+    def constant_node(self, object_graph, value) -> int:
+        """A captured value as a constant of the SavedObjectGraph and of graph_def; returns its node id."""
+        node_name = f"constant_{len(self.constants)}"
+        tensor = value if hasattr(value, "numpy") else EagerTensor(
+            np.asarray(value), dtypes.string if np.asarray(value).dtype == object else dtypes.as_dtype(
+                np.asarray(value).dtype))
+        self.constants.append((node_name, tensor))
+        node = object_graph.nodes.add()
+        node.constant.operation = node_name
+        self.objects.append(tensor)
+        return len(object_graph.nodes) - 1
+
+    def table_bound_inputs(self, bound, object_graph) -> list:
+        ids = []
+        for item in bound:
+            if id(item) in self.index:  # the table, or the Asset of its vocabulary file
+                ids.append(self.index[id(item)])
+            else:
+                ids.append(self.constant_node(object_graph, item))
+        return ids
+
     def bound_inputs(self, concrete, object_graph) -> list:
         graph = concrete.unoptimized_graph
         by_placeholder = {id(c.placeholder): c for c in graph.captures.values() if c.kind != "argument"}
@@ -114,6 +155,10 @@ class _Saver:
                 continue
             outer = capture.outer
             if capture.kind == "resource":
+                if isinstance(outer, LookupTable) and not is_saved_table(outer):
+                    raise NotImplementedError(f"tf.saved_model.save: {concrete.name} uses a {type(outer).__name__}, "
+                                              "which tinytf does not write in a SavedModel yet (tf.lookup's "
+                                              "StaticHashTable, StaticVocabularyTable and MutableHashTable it does)")
                 if id(outer) not in self.index:
                     raise AssertionError(
                         f"Tried to export a function which references an 'untracked' resource. TensorFlow objects "
@@ -125,12 +170,7 @@ class _Saver:
             elif id(outer) in self.asset_paths:  # an Asset's path: the function is bound to the asset
                 ids.append(self.asset_paths[id(outer)])
             else:  # a captured eager tensor: a constant node of the SavedObjectGraph and of graph_def
-                node_name = f"constant_{len(self.constants)}"
-                self.constants.append((node_name, outer))
-                node = object_graph.nodes.add()
-                node.constant.operation = node_name
-                self.objects.append(outer)
-                ids.append(len(object_graph.nodes) - 1)
+                ids.append(self.constant_node(object_graph, outer))
         return ids
 
 
@@ -160,6 +200,11 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
             node.attributes.add(name=trackable.VALUE_ATTRIBUTE, full_name=obj_.name.removesuffix(":0"),
                                 checkpoint_key=key)
             variables[key] = obj_._array  # written as is: no copy of a value the save only reads
+        elif is_saved_table(obj_) and hasattr(obj_, "_checkpoint_state"):  # a MutableHashTable's entries
+            for attribute, value in obj_._checkpoint_state().items():
+                key = trackable.variable_key(saver.paths[node_id], attribute)
+                node.attributes.add(name=attribute, full_name=attribute, checkpoint_key=key)
+                variables.update({key + suffix: part for suffix, part in value.items()})
     variables[trackable.OBJECT_GRAPH_KEY] = np.array(checkpoint_graph.SerializeToString(), dtype=object)
     _write_atomically(export_dir, payload, meta_graph, variables, saver.asset_files)
 
@@ -211,7 +256,13 @@ def _meta_graph(saver) -> meta_graph_pb2.MetaGraphDef:
         args, kwargs = concrete.structured_input_signature
         saved.canonicalized_input_signature.CopyFrom(structure.encode((tuple(args), dict(kwargs))))
         saved.output_signature.CopyFrom(structure.encode(concrete.structured_outputs))
+    for name, function, _, bound, specs, output in list(saver.table_functions.values()):
+        saved = graph.concrete_functions[name]
+        saved.bound_inputs.extend(saver.table_bound_inputs(bound, graph))
+        saved.canonicalized_input_signature.CopyFrom(table_input_signature(specs))
+        saved.output_signature.CopyFrom(table_output_signature(output, function.table))
     meta.graph_def.library.function.extend(saver.tf_library.functions())
+    meta.graph_def.library.function.extend(entry[2] for entry in saver.table_functions.values())
     native_collection(meta, saver.library)
     if saver.tf_library.failures:
         name, reason = saver.tf_library.failures[0]
@@ -233,6 +284,13 @@ def _meta_graph(saver) -> meta_graph_pb2.MetaGraphDef:
         elif isinstance(obj, Asset):
             index = graph.nodes[node_id].asset.asset_file_def_index
             graph_nodes[node_id] = meta.asset_file_def[index].tensor_info.name.removesuffix(":0")
+        elif is_saved_table(obj):  # as TF's graph_def: the creating op of each table
+            op, attrs = graph_def_node(obj)
+            name = f"{'hash_table' if op == 'HashTableV2' else 'MutableHashTable'}_{node_id}"
+            node = meta.graph_def.node.add(name=name, op=op)
+            for key, value in attrs.items():
+                node.attr[key].CopyFrom(value)
+            graph_nodes[node_id] = name
     for node_id, node in enumerate(graph.nodes):
         if node.WhichOneof("kind") == "constant":
             graph_nodes[node_id] = node.constant.operation
@@ -283,6 +341,19 @@ def _describe(saver, obj, node, graph, meta=None):
         _function_spec(node.function.function_spec, obj)
     elif isinstance(obj, Asset):
         node.asset.asset_file_def_index = _asset_file_def(saver, meta, obj)
+    elif is_saved_table(obj):
+        node.resource.SetInParent()
+        describe_table(obj, node)
+        if hasattr(obj, "_checkpoint_state"):  # a MutableHashTable: the functions that save and restore it
+            saveable = node.saveable_objects["table"]
+            for field, role in (("save_function", "save_fn"), ("restore_function", "restore_fn")):
+                bare = graph.nodes.add()
+                bare.bare_concrete_function.concrete_function_name = saver.table_function(TableFunction(obj, role))
+                saver.objects.append(None)
+                setattr(saveable, field, len(graph.nodes) - 1)
+    elif isinstance(obj, TableFunction):
+        node.function.concrete_functions.append(saver.table_function(obj))
+        _empty_function_spec(node.function.function_spec)
     elif isinstance(obj, SignatureMap):
         node.user_object.identifier = "signature_map"
         node.user_object.version.producer = node.user_object.version.min_consumer = 1
@@ -322,6 +393,16 @@ def _function_spec(spec, function):
     # written even when absent (a none_value), as TF writes it: TF's loader decodes the field either way
     signature = None if function.input_signature is None else tuple(function.input_signature)
     spec.input_signature.CopyFrom(structure.encode(signature))
+
+
+def _empty_function_spec(spec):
+    """The FunctionSpec of a function without arguments (a table's), as TF writes it."""
+    full = spec.fullargspec.named_tuple_value
+    full.name = "FullArgSpec"
+    for key, value in (("args", []), ("varargs", None), ("varkw", None), ("defaults", None), ("kwonlyargs", []),
+                       ("kwonlydefaults", None), ("annotations", {})):
+        full.values.add(key=key).value.CopyFrom(structure.encode(value))
+    spec.input_signature.CopyFrom(structure.encode(()))
 
 
 def _signature_def(meta, key, wrapper, function_name, bound):

@@ -50,7 +50,7 @@ class TFLibrary:
             outer = captured.get(id(tensor))
             if tensor.dtype is RESOURCE:
                 attrs["_user_specified_name"].s = b"resource"
-                if outer is not None and hasattr(outer, "dtype"):
+                if outer is not None and hasattr(outer, "dtype") and outer.dtype is not RESOURCE:  # a variable
                     handle = arg.handle_data.add(dtype=p.type_enum(outer.dtype))
                     handle.shape.CopyFrom(p.shape_proto(getattr(outer, "_shape", None)))
                 continue

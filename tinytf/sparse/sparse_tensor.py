@@ -87,7 +87,7 @@ class SparseTensor(CompositeTensor):
 
     def set_shape(self, shape) -> None:
         """Refine the static dense shape with `shape` (TF's ValueError when they are not compatible)."""
-        self._shape = self.shape.merge_with(TensorShape(shape) if not isinstance(shape, TensorShape) else shape).dims
+        self._shape = self.shape.merge_with(TensorShape(shape) if not isinstance(shape, TensorShape) else shape)._dims
 
     @property
     def _type_spec(self) -> SparseTensorSpec:

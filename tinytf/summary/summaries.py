@@ -83,7 +83,7 @@ def image(name, data, step=None, max_outputs=3, description=None):
     rank = data.shape.rank
     if rank is not None and rank != 4:
         raise ValueError(f"Tensor  must have rank 4.  Received rank {rank}, shape {data.shape}")
-    channels = data.shape.dims[3] if rank == 4 else None
+    channels = data.shape[3] if rank == 4 else None
     if channels is not None and channels not in (1, 2, 3, 4):
         raise ValueError(f"tf.summary.image: images must have 1, 2, 3 or 4 channels, got shape {data.shape}")
     return _write("images", name, data, step, {"description": description or "", "max_outputs": int(max_outputs)})

@@ -149,6 +149,11 @@ __all__ = ["Layer", "InputSpec", "Input", "InputLayer", "Dense", "Activation", "
            "MultiHeadAttention", "GaussianNoise", "GaussianDropout",
            "SpatialDropout1D", "SpatialDropout2D", "ActivityRegularization", "Identity", "UnitNormalization"]
 
+# keras.layers.ReversibleEmbedding (helper savetab)
+from .reversible_embedding import ReversibleEmbedding  # noqa: E402
+
+__all__ += ["ReversibleEmbedding"]
+
 # the text and category preprocessing layers (tinytf/keras/layers/preprocessing/)
 from .preprocessing.category_encoding import CategoryEncoding  # noqa: E402
 from .preprocessing.discretization import Discretization  # noqa: E402

@@ -1,13 +1,26 @@
 """keras.preprocessing.image: the legacy image namespace TF 2.21 still exposes. Here: array_to_img,
-img_to_array, load_img, save_img (keras.utils' own functions) and smart_resize (Keras' crop to the target's
-aspect ratio, then resize). ImageDataGenerator, its iterators and the random_* / apply_* transforms of
-Keras 2 are not here (see docs/keras.md)."""
+img_to_array, load_img, save_img (keras.utils' own functions), smart_resize (Keras' crop to the target's
+aspect ratio, then resize), ImageDataGenerator and its iterators (image_generator.py, image_iterators.py) and
+the apply_* / random_* transforms (image_transforms.py, resampling as scipy.ndimage does: image_affine.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ..utils.image_utils import array_to_img, img_to_array, load_img, save_img
+from .image_generator import ImageDataGenerator
+from .image_iterators import DirectoryIterator, Iterator, NumpyArrayIterator
+from .image_transforms import (
+    apply_affine_transform,
+    apply_brightness_shift,
+    apply_channel_shift,
+    random_brightness,
+    random_channel_shift,
+    random_rotation,
+    random_shear,
+    random_shift,
+    random_zoom,
+)
 
 
 def smart_resize(x, size, interpolation="bilinear", data_format="channels_last", **kwargs):
@@ -46,4 +59,7 @@ def smart_resize(x, size, interpolation="bilinear", data_format="channels_last",
     return img
 
 
-__all__ = ["array_to_img", "img_to_array", "load_img", "save_img", "smart_resize"]
+__all__ = ["DirectoryIterator", "ImageDataGenerator", "Iterator", "NumpyArrayIterator", "apply_affine_transform",
+           "apply_brightness_shift", "apply_channel_shift", "array_to_img", "img_to_array", "load_img",
+           "random_brightness", "random_channel_shift", "random_rotation", "random_shear", "random_shift",
+           "random_zoom", "save_img", "smart_resize"]

@@ -18,6 +18,29 @@ from tinytf.runtime.ops.fingerprint import siphash24
 class VocabularyTable(LookupTable):
     """token -> index (or index -> token when inverted), with Keras' mask and OOV handling in `_find`."""
 
+    # a SavedModel writes it as a HashTableV2 of its entries, and its lookup as Keras 3's TF backend writes it
+    # (graph_def/rules_lookup.py); `_saved_settings` lets tinytf's loader rebuild the table itself
+    _saves_as_tf_table = True
+
+    def _saved_settings(self) -> dict:
+        """What a SavedModel keeps of this table besides its entries, so tinytf's loader rebuilds it."""
+        def plain(value):
+            return value.decode("latin-1") if isinstance(value, bytes) else value
+
+        return {"invert": self._invert, "num_oov_indices": self._num_oov, "oov_start": self._oov_start,
+                "default_value": plain(self._default), "mask_key": plain(self._mask_key),
+                "mask_value": plain(self._mask_value), "hash_integers": self._hash_integers, "salt": self._salt}
+
+    @classmethod
+    def _from_saved_settings(cls, key_dtype, value_dtype, settings: dict):
+        def raw(value, dtype):
+            return value.encode("latin-1") if isinstance(value, str) and dtype.is_string else value
+
+        return cls(key_dtype, value_dtype, invert=settings["invert"], num_oov_indices=settings["num_oov_indices"],
+                   oov_start=settings["oov_start"], default_value=raw(settings["default_value"], value_dtype),
+                   mask_key=raw(settings["mask_key"], key_dtype), mask_value=raw(settings["mask_value"], value_dtype),
+                   oov_method="farmhash" if settings["hash_integers"] else "floormod", salt=settings["salt"])
+
     def __init__(self, key_dtype, value_dtype, *, invert: bool, num_oov_indices: int, oov_start: int,
                  default_value, mask_key=None, mask_value=None, oov_method: str = "floormod", salt=None):
         super().__init__(key_dtype, value_dtype)
