@@ -1014,3 +1014,14 @@ SAMPLES.update({
     "quantize_and_dequantize_v4_grad": [lambda: apply(OPS["quantize_and_dequantize_v4_grad"],
                                                       [c([1.0] * 8), c(_QDQ_X), c(-1.0), c(1.5)], {"axis": -1})],
 })
+
+# TF's quantized dtypes (helper toplvl2): quantize, dequantize, quantized_concat
+_Q_X = [1.0, -2.0, 3.5, -4.5, 0.3, 7.0]
+SAMPLES.update({
+    "quantize_v2": [lambda: [tf.quantization.quantize(c(_Q_X), -4.0, 4.0, T, mode=mode)
+                             for T in (tf.qint8, tf.quint16) for mode in ("MIN_COMBINED", "MIN_FIRST", "SCALED")]],
+    "dequantize": [lambda: [tf.quantization.dequantize(tf.constant([3, -7, 100], tf.qint8), -2.0, 1.0, mode=mode)
+                            for mode in ("MIN_COMBINED", "MIN_FIRST", "SCALED")]],
+    "quantized_concat": [lambda: tf.quantization.quantized_concat(
+        0, [tf.constant([3, 200], tf.quint8), tf.constant([7], tf.quint8)], [-1.0, 0.0], [1.0, 4.0])],
+})

@@ -193,3 +193,10 @@ from .variable_creator import variable_creator_scope  # noqa: E402,F401
 from .volume_patches import extract_volume_patches  # noqa: E402,F401
 
 random.experimental = _random_experimental  # tf.random.experimental (index_shuffle and TF's aliases)
+
+# isort: split
+# Top-level leftovers of TF 2.21, second part (issue 11's breadth, helper toplvl2): quantized dtypes
+qint8, quint8, qint16, quint16, qint32 = _dtypes.qint8, _dtypes.quint8, _dtypes.qint16, _dtypes.quint16, _dtypes.qint32
+from .quantization.quantized_types import quantize_v2 as _quantize_v2  # noqa: E402
+
+compat.v1.quantize_v2 = _quantize_v2  # TF1's name (deprecated in TF 2.21, its order of arguments)

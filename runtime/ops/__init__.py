@@ -63,6 +63,7 @@ from . import (  # noqa: F401
     pool3d,
     py_function,
     python_print,
+    quantize,
     quantize_dequantize,
     queue,
     ragged,
