@@ -1025,3 +1025,7 @@ SAMPLES.update({
     "quantized_concat": [lambda: tf.quantization.quantized_concat(
         0, [tf.constant([3, 200], tf.quint8), tf.constant([7], tf.quint8)], [-1.0, 0.0], [1.0, 4.0])],
 })
+
+# tf.math.sobol_sample (helper toplvl2)
+SAMPLES.update({"sobol_sample": [lambda: [tf.math.sobol_sample(3, 5),
+                                          tf.math.sobol_sample(40, 7, skip=9, dtype=tf.float64)]]})

@@ -81,6 +81,7 @@ from . import (  # noqa: F401
     select,
     set_ops,
     sets,
+    sobol,
     sorting,
     sparse,
     special_inverse,

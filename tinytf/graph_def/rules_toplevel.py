@@ -103,3 +103,5 @@ UNEXPORTED = {name: "tf.CriticalSection's lock: TF's graph holds a MutexV2 resou
 UNEXPORTED.update({name: "TF's quantized-dtype ops (QuantizeV2, Dequantize, QuantizedConcat): no GraphDef rule "
                          "written yet; a graph holding one refuses to export, naming the op"
                    for name in ("quantize_v2", "dequantize", "quantized_concat")})
+UNEXPORTED["sobol_sample"] = ("TF's SobolSample: no GraphDef rule written yet (helper toplvl2); a graph holding one "
+                              "refuses to export, naming the op")
