@@ -1029,3 +1029,13 @@ SAMPLES.update({
 # tf.math.sobol_sample (helper toplvl2)
 SAMPLES.update({"sobol_sample": [lambda: [tf.math.sobol_sample(3, 5),
                                           tf.math.sobol_sample(40, 7, skip=9, dtype=tf.float64)]]})
+SAMPLES.update({
+    "quantized_max_pool": [lambda: tf.compat.v1.nn.quantized_max_pool(
+        tf.constant(np.arange(32).reshape(1, 4, 4, 2), tf.quint8), -1.0, 2.0, [1, 2, 2, 1], [1, 1, 1, 1], "SAME")],
+    "quantized_avg_pool": [lambda: tf.compat.v1.nn.quantized_avg_pool(
+        tf.constant(np.arange(32).reshape(1, 4, 4, 2), tf.quint8), -1.0, 2.0, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")],
+    "quantized_conv2d": [lambda: tf.compat.v1.nn.quantized_conv2d(
+        tf.constant(np.arange(32).reshape(1, 4, 4, 2), tf.quint8), tf.constant(np.arange(8).reshape(2, 2, 2, 1) * 30,
+                                                                               tf.quint8),
+        -1.0, 2.0, -0.5, 0.5, [1, 1, 1, 1], "SAME")],
+})

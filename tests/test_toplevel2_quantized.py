@@ -118,3 +118,50 @@ def test_no_gradient():
         q = tf.quantization.quantize(x, -1.0, 1.0, tf.quint8)
         y = tf.quantization.dequantize(q.output, q.output_min, q.output_max)
     assert tape.gradient(y, x) is None
+
+
+def _quint8_input():
+    rng = np.random.default_rng(5)
+    x = tf.constant(rng.uniform(-1, 3, (2, 5, 6, 3)).astype(np.float32))
+    return tf.quantization.quantize(x, -1.0, 3.0, tf.quint8)
+
+
+# TF's reference kernel (TF_ENABLE_ONEDNN_OPTS=0) truncates the average; oneDNN's rounds it
+AVG_POOL_REFERENCE = {
+    ((1, 3, 2, 1), (1, 2, 2, 1), "SAME"): [130, 115, 96, 190, 155, 33, 154, 100, 141, 131, 143, 119],
+    ((1, 2, 2, 1), (1, 1, 1, 1), "VALID"): [130, 115, 96, 104, 118, 46, 190, 155, 33, 193, 159, 105],
+    ((1, 3, 3, 1), (1, 3, 3, 1), "SAME"): [137, 107, 100, 160, 138, 106, 146, 170, 149, 135, 94, 152],
+}
+
+
+@pytest.mark.parametrize("key", sorted(AVG_POOL_REFERENCE))
+def test_quantized_avg_pool_reference_kernel(key, passes):
+    ksize, strides, padding = key
+    q = _quint8_input()
+
+    def pool(x, low, high):
+        return tf.compat.v1.nn.quantized_avg_pool(x, low, high, ksize, strides, padding)
+    for result in (pool(q.output, q.output_min, q.output_max),
+                   tf.function(pool)(q.output, q.output_min, q.output_max)):
+        assert result.output.dtype is tf.quint8
+        assert result.output.numpy().reshape(-1)[:12].tolist() == AVG_POOL_REFERENCE[key]
+        assert float(result.min_output) == -1.0 and float(result.max_output) == 3.0
+    # the truncated mean of the levels inside each window, against numpy
+    levels = q.output.numpy().astype(np.int64)
+    if padding == "VALID" and strides == (1, 1, 1, 1):
+        want = (levels[:, :-1, :-1] + levels[:, 1:, :-1] + levels[:, :-1, 1:] + levels[:, 1:, 1:]) // 4
+        np.testing.assert_array_equal(pool(q.output, q.output_min, q.output_max).output.numpy(), want)
+
+
+def test_quantized_conv2d_against_float_convolution():
+    q = _quint8_input()
+    w = tf.quantization.quantize(tf.constant(np.linspace(-0.5, 0.7, 72, dtype=np.float32).reshape(3, 2, 3, 4)),
+                                 -0.5, 0.7, tf.quint8)
+    r = tf.compat.v1.nn.quantized_conv2d(q.output, w.output, q.output_min, q.output_max, w.output_min, w.output_max,
+                                         [1, 1, 1, 1], "SAME")
+    # the levels are exact products of zero-point-offset levels: scaled, they are the convolution of the dequantized
+    # operands (MIN_FIRST dequantization is what zero points stand for)
+    x = tf.quantization.dequantize(q.output, q.output_min, q.output_max, mode="MIN_FIRST")
+    f = tf.quantization.dequantize(w.output, w.output_min, w.output_max, mode="MIN_FIRST")
+    step = float(r.max_output) / 2147483647.0
+    np.testing.assert_allclose(r.output.numpy() * step, tf.nn.conv2d(x, f, 1, "SAME").numpy(), atol=0.05)

@@ -203,6 +203,7 @@ from .conv_generic import conv  # noqa: E402,F401
 from .gradient_registry import RegisterGradient, no_gradient  # noqa: E402,F401
 from .none_tensor import NoneTensorSpec  # noqa: E402,F401
 from .optional_spec import OptionalSpec  # noqa: E402,F401
+from .quantization import quantized_nn as _quantized_nn  # noqa: E402
 from .quantization.quantized_types import quantize_v2 as _quantize_v2  # noqa: E402
 from .runtime.ops.sobol import sobol_sample as _sobol_sample  # noqa: E402
 from .tensor_array_spec import TensorArraySpec  # noqa: E402,F401
@@ -212,3 +213,6 @@ qint8, quint8, qint16, quint16, qint32 = _dtypes.qint8, _dtypes.quint8, _dtypes.
 import_graph_def = graph_util.import_graph_def  # tf.import_graph_def is tf.graph_util.import_graph_def in TF 2.21
 compat.v1.quantize_v2 = _quantize_v2  # TF1's name (deprecated in TF 2.21, its order of arguments)
 math.sobol_sample = _sobol_sample
+for _name in ("quantized_avg_pool", "quantized_conv2d", "quantized_max_pool"):  # TF1's quantized nn ops
+    setattr(compat.v1.nn, _name, getattr(_quantized_nn, _name))
+del _name

@@ -65,6 +65,7 @@ from . import (  # noqa: F401
     python_print,
     quantize,
     quantize_dequantize,
+    quantized_nn,
     queue,
     ragged,
     random,

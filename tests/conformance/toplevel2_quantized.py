@@ -147,3 +147,36 @@ def p_quantized_concat(tf):
                                                 [qx.output_max, qy.output_max])
     rows.append(val(joined(tf.constant([[0.5], [-0.25]]), tf.constant([[5.5, 1.0], [2.0, 0.0]]))))
     return rows
+
+
+def _quint8_inputs(tf):
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    x = tf.constant(rng.uniform(-1, 3, (2, 5, 6, 3)).astype(np.float32))
+    w = tf.constant(rng.uniform(-0.5, 0.7, (3, 2, 3, 4)).astype(np.float32))
+    return tf.quantization.quantize(x, -1.0, 3.0, tf.quint8), tf.quantization.quantize(w, -0.5, 0.7, tf.quint8)
+
+
+@program
+def p_quantized_conv2d(tf):
+    qx, qw = _quint8_inputs(tf)
+    rows = []
+    for strides, padding in (([1, 1, 1, 1], "VALID"), ([1, 1, 1, 1], "SAME"), ([1, 2, 2, 1], "SAME")):
+        rows.append(val(tf.compat.v1.nn.quantized_conv2d(qx.output, qw.output, qx.output_min, qx.output_max,
+                                                         qw.output_min, qw.output_max, strides, padding)))
+    rows.append(outcome(lambda: tf.compat.v1.nn.quantized_conv2d(
+        qx.output, qw.output, qx.output_min, qx.output_max, qw.output_min, qw.output_max, [1, 2, 1, 1], "VALID"),
+        "equal length strides"))
+    return rows
+
+
+@program
+def p_quantized_max_pool(tf):
+    qx, _ = _quint8_inputs(tf)
+    rows = []
+    for ksize, strides, padding in (([1, 3, 2, 1], [1, 2, 2, 1], "SAME"), ([1, 2, 2, 1], [1, 1, 1, 1], "VALID"),
+                                    ([1, 3, 3, 1], [1, 3, 3, 1], "SAME")):
+        rows.append(val(tf.compat.v1.nn.quantized_max_pool(qx.output, qx.output_min, qx.output_max, ksize, strides,
+                                                           padding)))
+    return rows

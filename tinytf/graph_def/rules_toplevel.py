@@ -105,3 +105,6 @@ UNEXPORTED.update({name: "TF's quantized-dtype ops (QuantizeV2, Dequantize, Quan
                    for name in ("quantize_v2", "dequantize", "quantized_concat")})
 UNEXPORTED["sobol_sample"] = ("TF's SobolSample: no GraphDef rule written yet (helper toplvl2); a graph holding one "
                               "refuses to export, naming the op")
+UNEXPORTED.update({name: "TF1's quantized nn ops (QuantizedMaxPool, QuantizedAvgPool, QuantizedConv2D): no GraphDef "
+                         "rule written yet (helper toplvl2)"
+                   for name in ("quantized_max_pool", "quantized_avg_pool", "quantized_conv2d")})
