@@ -29,9 +29,13 @@ def _limits(dtype):
 
 
 def _round_away(x):
-    """std::round / Eigen's round: halves away from zero."""
-    return np.trunc(x + np.copysign(x.dtype.type(0.5), x)) if x.dtype == np.float64 else \
-        np.where(np.abs(x - np.trunc(x)) >= _F32(0.5), np.trunc(x) + np.sign(x), np.trunc(x)).astype(x.dtype)
+    """std::round / Eigen's round: halves away from zero. A float32 value plus 0.5 is exact in float64 (and a
+    float32 too large for that is already an integer), so one float64 add and trunc round it exactly."""
+    x = np.asarray(x)
+    y = x.astype(np.float64)
+    y += np.copysign(np.float32(0.5), x)
+    np.trunc(y, out=y)  # in place: fresh megabyte arrays cost page faults (docs/architecture.md)
+    return y.astype(x.dtype)
 
 
 def _to_storage(values, dtype):

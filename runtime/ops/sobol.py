@@ -86,9 +86,9 @@ def _kernel(dim, num_results, skip, *, dtype):
     gray = index ^ (index >> np.uint64(1))
     points = np.zeros((count, dim), np.uint64)
     for j in range(_BITS):
-        bit = ((gray >> np.uint64(j)) & np.uint64(1)).astype(bool)
+        bit = (gray >> np.uint64(j)) & np.uint64(1)
         if bit.any():
-            points[bit] ^= v[:, j]
+            points ^= bit[:, None] * v[:, j]  # v_j where bit j of the Gray code is set, 0 elsewhere
     return (points / 2.0 ** _BITS).astype(dtype.np)
 
 
