@@ -11,7 +11,8 @@ import numpy as np
 # TF's DataType enum values (types.proto), which `as_datatype_enum` reports
 _ENUM = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "string": 7, "complex64": 8,
          "int64": 9, "bool": 10, "bfloat16": 14, "uint16": 17, "complex128": 18, "float16": 19, "resource": 20,
-         "variant": 21, "uint32": 22, "uint64": 23}
+         "variant": 21, "uint32": 22, "uint64": 23, "qint8": 11, "quint8": 12, "qint32": 13, "qint16": 15,
+         "quint16": 16}
 _FLOATING = ("float16", "bfloat16", "float32", "float64")
 _COMPLEX_PARTS = {"complex64": "float32", "complex128": "float64"}
 
@@ -22,10 +23,10 @@ class DType:
     __slots__ = ("name", "np", "is_floating", "is_integer", "is_bool", "is_unsigned", "is_complex", "is_string",
                  "is_numeric", "is_number", "is_inexact", "_limits")
 
-    def __init__(self, name: str, np_type):
+    def __init__(self, name: str, np_type, quantized: bool = False):
         self.name = name
         self.np = np.dtype(np_type)
-        kind = self.np.kind
+        kind = "Q" if quantized else self.np.kind  # a quantized type stores integers but is no integer type for TF
         self.is_floating = name in _FLOATING
         self.is_integer = kind in "iu"
         self.is_unsigned = kind == "u"
@@ -44,6 +45,12 @@ class DType:
             self._limits = (int(info.min), int(info.max))
         else:
             self._limits = None
+        if quantized:
+            self._limits = "quantized"
+
+    @property
+    def is_quantized(self) -> bool:
+        return isinstance(self._limits, str)
 
     @property
     def min(self):
@@ -56,21 +63,21 @@ class DType:
         return self._limit(1, "maximum")
 
     def _limit(self, index, word):
+        if self.is_quantized:
+            raise TypeError(f"Cannot find {word} value of {self} with quantized type {self}.")
         if self._limits is None:
             raise TypeError(f"Cannot find {word} value of {self} with type {self}.")
         return self._limits[index]
 
     @property
     def as_numpy_dtype(self):
+        if self.is_quantized:  # TF's numpy face of a quantized type: a one-field record, [('qint8', 'i1')]
+            return np.dtype([(self.name, self.np)])
         return object if self.is_string else self.np.type
 
     @property
     def as_datatype_enum(self) -> int:
         return _ENUM[self.name]
-
-    @property
-    def is_quantized(self) -> bool:
-        return False
 
     @property
     def is_numpy_compatible(self) -> bool:
@@ -136,15 +143,24 @@ bool_ = DType("bool", np.bool_)
 complex64 = DType("complex64", np.complex64)
 complex128 = DType("complex128", np.complex128)
 string = DType("string", object)
+# TF's quantized types: their tensors hold the integers of the storage type (what .numpy() returns), and no
+# arithmetic op accepts them (is_integer and is_number are False): only quantize/dequantize and data movement
+qint8 = DType("qint8", np.int8, quantized=True)
+quint8 = DType("quint8", np.uint8, quantized=True)
+qint16 = DType("qint16", np.int16, quantized=True)
+quint16 = DType("quint16", np.uint16, quantized=True)
+qint32 = DType("qint32", np.int32, quantized=True)
+QUANTIZED = (qint8, quint8, qint16, quint16, qint32)
 
 ALL = (float16, bfloat16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_,
        complex64, complex128, string)
-BY_NAME = {d.name: d for d in ALL}
+BY_NAME = {d.name: d for d in ALL + QUANTIZED}
 BY_NAME.update(half=float16, float=float32, double=float64)
 # keyed by numpy dtype objects and by numpy scalar types, so both `arr.dtype` and `np.float32` resolve
 BY_NP: dict = {d.np: d for d in ALL}
 BY_NP.update({d.np.type: d for d in ALL})
-_BY_ENUM = {_ENUM[d.name]: d for d in ALL}
+BY_NP.update({d.as_numpy_dtype: d for d in QUANTIZED})  # the record types, never the storage integers
+_BY_ENUM = {_ENUM[d.name]: d for d in ALL + QUANTIZED}
 # numpy's fixed-width text and bytes arrays (np.array(["a"])) hold strings too
 _TEXT_KINDS = "SU"
 

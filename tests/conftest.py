@@ -19,6 +19,18 @@ def _reset_global_state():
     tf.config.run_functions_eagerly(False)
 
 
+@pytest.fixture(autouse=True)
+def _undo_gradient_registrations():
+    """tf.RegisterGradient / tf.no_gradient last for the process, as in TF: undone after each test (a docs page,
+    a conformance program), so that one test's gradient does not leak into the next."""
+    from tinytf import gradient_registry
+
+    before = set(gradient_registry._REGISTERED)
+    yield
+    for name in set(gradient_registry._REGISTERED) - before:
+        gradient_registry._unregister(name)
+
+
 @pytest.fixture
 def all_passes():
     """For tests about optimized graphs: every pass on, even when the suite runs with TINYTF_PASSES=none."""

@@ -1014,3 +1014,28 @@ SAMPLES.update({
     "quantize_and_dequantize_v4_grad": [lambda: apply(OPS["quantize_and_dequantize_v4_grad"],
                                                       [c([1.0] * 8), c(_QDQ_X), c(-1.0), c(1.5)], {"axis": -1})],
 })
+
+# TF's quantized dtypes (helper toplvl2): quantize, dequantize, quantized_concat
+_Q_X = [1.0, -2.0, 3.5, -4.5, 0.3, 7.0]
+SAMPLES.update({
+    "quantize_v2": [lambda: [tf.quantization.quantize(c(_Q_X), -4.0, 4.0, T, mode=mode)
+                             for T in (tf.qint8, tf.quint16) for mode in ("MIN_COMBINED", "MIN_FIRST", "SCALED")]],
+    "dequantize": [lambda: [tf.quantization.dequantize(tf.constant([3, -7, 100], tf.qint8), -2.0, 1.0, mode=mode)
+                            for mode in ("MIN_COMBINED", "MIN_FIRST", "SCALED")]],
+    "quantized_concat": [lambda: tf.quantization.quantized_concat(
+        0, [tf.constant([3, 200], tf.quint8), tf.constant([7], tf.quint8)], [-1.0, 0.0], [1.0, 4.0])],
+})
+
+# tf.math.sobol_sample (helper toplvl2)
+SAMPLES.update({"sobol_sample": [lambda: [tf.math.sobol_sample(3, 5),
+                                          tf.math.sobol_sample(40, 7, skip=9, dtype=tf.float64)]]})
+SAMPLES.update({
+    "quantized_max_pool": [lambda: tf.compat.v1.nn.quantized_max_pool(
+        tf.constant(np.arange(32).reshape(1, 4, 4, 2), tf.quint8), -1.0, 2.0, [1, 2, 2, 1], [1, 1, 1, 1], "SAME")],
+    "quantized_avg_pool": [lambda: tf.compat.v1.nn.quantized_avg_pool(
+        tf.constant(np.arange(32).reshape(1, 4, 4, 2), tf.quint8), -1.0, 2.0, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")],
+    "quantized_conv2d": [lambda: tf.compat.v1.nn.quantized_conv2d(
+        tf.constant(np.arange(32).reshape(1, 4, 4, 2), tf.quint8), tf.constant(np.arange(8).reshape(2, 2, 2, 1) * 30,
+                                                                               tf.quint8),
+        -1.0, 2.0, -0.5, 0.5, [1, 1, 1, 1], "SAME")],
+})

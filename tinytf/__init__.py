@@ -193,3 +193,26 @@ from .variable_creator import variable_creator_scope  # noqa: E402,F401
 from .volume_patches import extract_volume_patches  # noqa: E402,F401
 
 random.experimental = _random_experimental  # tf.random.experimental (index_shuffle and TF's aliases)
+
+# isort: split
+# Top-level leftovers of TF 2.21, second part (issue 11's breadth, helper toplvl2): quantized dtypes, tf.TypeSpec and
+# the specs TF exports beside it, gradients registered by op type, tf.Operation, tf.import_graph_def, tf.conv
+from . import operation_attrs as _operation_attrs  # noqa: E402,F401  (Operation.node_def and get_attr)
+from .compat.v1.ops import Operation  # noqa: E402,F401  (the class of graph.get_operations()' items)
+from .conv_generic import conv  # noqa: E402,F401
+from .gradient_registry import RegisterGradient, no_gradient  # noqa: E402,F401
+from .none_tensor import NoneTensorSpec  # noqa: E402,F401
+from .optional_spec import OptionalSpec  # noqa: E402,F401
+from .quantization import quantized_nn as _quantized_nn  # noqa: E402
+from .quantization.quantized_types import quantize_v2 as _quantize_v2  # noqa: E402
+from .runtime.ops.sobol import sobol_sample as _sobol_sample  # noqa: E402
+from .tensor_array_spec import TensorArraySpec  # noqa: E402,F401
+from .type_spec_base import TypeSpec  # noqa: E402,F401
+
+qint8, quint8, qint16, quint16, qint32 = _dtypes.qint8, _dtypes.quint8, _dtypes.qint16, _dtypes.quint16, _dtypes.qint32
+import_graph_def = graph_util.import_graph_def  # tf.import_graph_def is tf.graph_util.import_graph_def in TF 2.21
+compat.v1.quantize_v2 = _quantize_v2  # TF1's name (deprecated in TF 2.21, its order of arguments)
+math.sobol_sample = _sobol_sample
+for _name in ("quantized_avg_pool", "quantized_conv2d", "quantized_max_pool"):  # TF1's quantized nn ops
+    setattr(compat.v1.nn, _name, getattr(_quantized_nn, _name))
+del _name

@@ -10,10 +10,12 @@ from tinytf.runtime import shapes
 from tinytf.runtime.shapes import TensorShape
 
 from .tensor_spec import TensorSpec
+from .type_spec_base import TypeSpec as _PublicTypeSpec
 
 
-class TypeSpec:
-    """The static description of a composite: hashable, comparable, and able to (un)flatten values."""
+class TypeSpec(_PublicTypeSpec):
+    """The static description of a composite: hashable, comparable, and able to (un)flatten values (tf.TypeSpec,
+    its base, gives equality, subtyping and common supertypes)."""
 
     __slots__ = ()
     value_type: type = object

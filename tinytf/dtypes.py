@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tinytf.runtime.dtypes import QUANTIZED as _quantized
 from tinytf.runtime.dtypes import (  # noqa: F401
     DType,
     as_dtype,
@@ -16,6 +17,11 @@ from tinytf.runtime.dtypes import (  # noqa: F401
     int16,
     int32,
     int64,
+    qint8,
+    qint16,
+    qint32,
+    quint8,
+    quint16,
     string,
     uint8,
     uint16,
@@ -29,3 +35,5 @@ from tinytf.runtime.ops.saturate import saturate_cast  # noqa: F401
 bool = bool_  # noqa: A001 - TF's name
 half = float16
 double = float64
+# TF's quantized types (helper toplvl2); TF's set also holds their _ref twins, which TF2 programs never see
+QUANTIZED_DTYPES = frozenset(_quantized)

@@ -12,6 +12,22 @@ def type_spec_from_value(value):
         return TensorSpec(value._shape, value.dtype)
     if hasattr(type(value), "_type_spec"):
         return value._type_spec
+    if value is None:
+        from .none_tensor import NoneTensorSpec
+
+        return NoneTensorSpec()
+    from tinytf.runtime.ops.tensor_array import TensorArray
+
+    if isinstance(value, TensorArray):
+        from .tensor_array_spec import TensorArraySpec
+
+        return TensorArraySpec.from_value(value)
+    from .data.iterator import Optional
+
+    if isinstance(value, Optional):
+        from .optional_spec import OptionalSpec
+
+        return OptionalSpec.from_value(value)
     from .constant import convert_to_tensor
 
     try:

@@ -31,9 +31,9 @@ def _fast_binary(python_op, slow, out_bool=False, floats_only=False, divides=Fal
             kind = type(other)
             dtype = self.dtype
             if kind is EagerTensor:
-                # the op checks for zero; strings (kept 0-d arrays) and complex numbers (unordered) go to the op
-                ok = (other.dtype is dtype and not (divides and dtype.is_integer)
-                      and not (dtype.is_string or dtype.is_complex))
+                # the op checks for zero; strings (kept 0-d arrays), complex numbers (unordered) and quantized
+                # types (no arithmetic) go to the op
+                ok = other.dtype is dtype and dtype.is_numeric and not (divides and dtype.is_integer)
                 value = other._value
             elif kind is float:
                 ok = dtype.is_floating

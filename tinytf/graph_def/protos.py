@@ -14,6 +14,8 @@ _TYPES = {
     "uint16": types_pb2.DT_UINT16, "uint32": types_pb2.DT_UINT32, "uint64": types_pb2.DT_UINT64,
     "bool": types_pb2.DT_BOOL, "complex64": types_pb2.DT_COMPLEX64, "complex128": types_pb2.DT_COMPLEX128,
     "string": types_pb2.DT_STRING, "resource": types_pb2.DT_RESOURCE, "variant": types_pb2.DT_VARIANT,
+    "qint8": types_pb2.DT_QINT8, "quint8": types_pb2.DT_QUINT8, "qint16": types_pb2.DT_QINT16,
+    "quint16": types_pb2.DT_QUINT16, "qint32": types_pb2.DT_QINT32,
 }
 TYPE_NAMES = {number: name for name, number in _TYPES.items()}
 

@@ -47,3 +47,6 @@ from .serialize import (  # noqa: E402, F401
     serialize_sparse,
     serialize_tensor,
 )
+
+# isort: split
+from .sparse_feature import SparseFeature  # noqa: E402,F401  (helper toplvl2)

@@ -17,6 +17,7 @@ from tinytf.runtime.tensor import Tensor
 
 from ..ragged import RaggedTensor
 from ..sparse import SparseTensor
+from . import sparse_feature
 
 
 class FixedLenFeature(collections.namedtuple("FixedLenFeature", ["shape", "dtype", "default_value"])):
@@ -190,12 +191,15 @@ def _serialized(value, op_name: str) -> Tensor:
 
 
 def _parse(serialized, features, single):
+    requested = features
+    features, composite = sparse_feature.expand(features)  # tf.io.SparseFeature: parsed as its keys' VarLens
     sparse, dense, ragged, defaults, ragged_keys = _config(features)
     serialized = _serialized(serialized, "ParseExampleV2")
     outputs = _parsing.parse_example(serialized, defaults, sparse, dense, single, ragged)
     result = assemble(outputs, sparse, dense, ragged, ragged_keys, single)
     # TF's order: the sparse features, then the dense, then the ragged, each sorted by key
-    return {key: _with_splits_dtype(value, features[key]) for key, value in result.items()}
+    result = {key: _with_splits_dtype(value, features[key]) for key, value in result.items()}
+    return sparse_feature.combine(result, composite, requested)
 
 
 def _with_splits_dtype(value, feature):

@@ -1,6 +1,6 @@
 """tf.quantization: fake quantization and quantize_and_dequantize (float in, float out, as quantization-aware
-training uses them) with TF's nudged or widened ranges and gradients. The ops that produce TF's quantized dtypes
-(quantize, dequantize, quantized_concat) are not here: tinytf has no qint8/quint8 tensors."""
+training uses them) with TF's nudged or widened ranges and gradients; and quantize, dequantize and quantized_concat,
+between float32 and TF's quantized dtypes (qint8, quint8, ...: quantized_types.py)."""
 
 from __future__ import annotations
 
@@ -103,3 +103,8 @@ def quantize_and_dequantize_v2(input, input_min, input_max, signed_input=True, n
 
     return _quantize_and_dequantize(quantize_and_dequantize_v4_op, input, input_min, input_max, signed_input,
                                     num_bits, range_given, round_mode, name, narrow_range, axis)
+
+
+# isort: split
+# quantize / dequantize / quantized_concat (helper toplvl2): TF's quantized dtypes
+from .quantized_types import dequantize, quantize, quantized_concat  # noqa: E402,F401
