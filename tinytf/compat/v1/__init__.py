@@ -19,7 +19,14 @@ from .session import InteractiveSession, Session, get_default_session  # noqa: F
 from .v1_argument_order import *  # noqa: F401,F403
 from .v1_asserts import *  # noqa: F401,F403
 from .v1_functions import *  # noqa: F401,F403
-from .variable_scope import AUTO_REUSE, VariableScope, get_variable, get_variable_scope, variable_scope  # noqa: F401
+from .variable_scope import (  # noqa: F401
+    AUTO_REUSE,
+    VariableScope,
+    create_partitioned_variables,
+    get_variable,
+    get_variable_scope,
+    variable_scope,
+)
 from .variables import (  # noqa: F401
     add_to_collection,
     get_collection,
@@ -122,3 +129,7 @@ from . import saved_model_v1 as _saved_model_v1  # noqa: E402
 for _name in _saved_model_v1.__all__:
     setattr(globals()["saved_model"], _name, getattr(_saved_model_v1, _name))
 del _name
+
+# isort: split
+# The last leftovers (helper v1more): partitioned variables (partitioned_variables.py, saved as TF saves them)
+from .partitioned_variables import *  # noqa: E402,F401,F403
