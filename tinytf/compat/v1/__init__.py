@@ -132,4 +132,7 @@ del _name
 
 # isort: split
 # The last leftovers (helper v1more): partitioned variables (partitioned_variables.py, saved as TF saves them)
+# session extras: persistent session tensors (session_tensors.py), conditional accumulators (accumulators.py)
+from .accumulators import *  # noqa: E402,F401,F403
 from .partitioned_variables import *  # noqa: E402,F401,F403
+from .session_tensors import delete_session_tensor, get_session_handle, get_session_tensor  # noqa: E402,F401
