@@ -134,5 +134,16 @@ del _name
 # The last leftovers (helper v1more): partitioned variables (partitioned_variables.py, saved as TF saves them)
 # session extras: persistent session tensors (session_tensors.py), conditional accumulators (accumulators.py)
 from .accumulators import *  # noqa: E402,F401,F403
+from .build_and_devices import *  # noqa: E402,F401,F403
+from .graph_checks import *  # noqa: E402,F401,F403
 from .partitioned_variables import *  # noqa: E402,F401,F403
 from .session_tensors import delete_session_tensor, get_session_handle, get_session_tensor  # noqa: E402,F401
+from .sparse_feeds import *  # noqa: E402,F401,F403
+
+# namespaces of tf.compat.v1 whose names TF 2.21 gives as TF2 objects (tf2_same_objects.py); tf.compat.v1.version
+# and .types hold what tf.version and tf.types hold
+for _namespace in ("audio", "autograph", "experimental", "manip", "quantization", "sets", "signal",
+                   "spectral", "test"):
+    _tf1_aliases.alias_namespace(globals(), _namespace)
+del _namespace
+from ... import types, version  # noqa: E402,F401

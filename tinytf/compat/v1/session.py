@@ -25,6 +25,7 @@ from ...queue.session_state import running as _running
 from . import default_session
 from .graph import Graph, get_default_graph
 from .session_tensors import TensorHandle, kept_handle
+from .sparse_feeds import SparseTensor, expand_sparse_feeds
 
 
 class Session:
@@ -48,6 +49,8 @@ class Session:
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Evaluate `fetches` (a tensor, an op, a name like "y:0", or nested lists/tuples/dicts of them);
         `feed_dict` maps placeholders (or their names) to values."""
+        if feed_dict and any(key.__class__ is SparseTensor for key in feed_dict):
+            feed_dict = expand_sparse_feeds(feed_dict)  # a sparse_placeholder fed whole: its three parts
         previous = _running.session
         _running.session = self  # the queues its ops touch use this Session's contents (queue/session_state.py)
         try:
