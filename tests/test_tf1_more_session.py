@@ -65,3 +65,26 @@ def test_kept_tensor_fed_back_gives_the_value_itself():
         with v1.Session() as sess:
             kept = sess.run(kept_op)
             np.testing.assert_allclose(sess.run(feed * 2.0, {feed: kept}), 2 * a @ a.T)
+
+
+def test_a_take_waiting_in_a_closed_session_ends():
+    graph = v1.Graph()
+    with graph.as_default():
+        acc = v1.ConditionalAccumulator(tf.float32, shape=[])
+        take = acc.take_grad(1)
+        sess = v1.Session()
+        errors = []
+
+        def run():
+            try:
+                sess.run(take)
+            except Exception as e:  # noqa: BLE001 - the class is what the test checks
+                errors.append(e)
+
+        waiter = threading.Thread(target=run, daemon=True)
+        waiter.start()
+        waiter.join(0.2)
+        assert waiter.is_alive()  # blocked: no gradient yet
+        sess.close()
+        waiter.join(10)
+        assert not waiter.is_alive() and isinstance(errors[0], tf.errors.CancelledError)

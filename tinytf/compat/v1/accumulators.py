@@ -14,7 +14,7 @@ import numpy as np
 
 from tinytf.runtime import dtypes as _dtypes
 from tinytf.runtime.dispatch import apply, convert_to_tensor
-from tinytf.runtime.errors import InvalidArgumentError
+from tinytf.runtime.errors import CancelledError, InvalidArgumentError
 from tinytf.runtime.ops import accumulator as ops
 from tinytf.runtime.ops.math import cast
 from tinytf.runtime.resource import Resource
@@ -94,7 +94,10 @@ class ConditionalAccumulatorBase(Resource):
     def _wait_for(self, num_required: int) -> _State:
         if num_required < 1:
             raise InvalidArgumentError(f"Argument num_required must be positive, but was {num_required}")
-        wait_until(self._cond, lambda: self._state().count >= num_required)
+        session = current_key()  # a take blocked in a Session's thread ends when that Session closes
+        wait_until(self._cond, lambda: self._state().count >= num_required or getattr(session, "_closed", False))
+        if getattr(session, "_closed", False):
+            raise CancelledError("the Session running AccumulatorTakeGradient was closed")
         return self._state()
 
     def _fresh(self, state, local_step) -> bool:

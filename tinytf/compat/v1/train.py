@@ -96,3 +96,9 @@ from .train_files import NewCheckpointReader, SaverDef, summary_iterator  # noqa
 
 # helper tf1rest: warm-starting from a previous model's checkpoint (warm_start.py)
 from .warm_start import VocabInfo, warm_start  # noqa: E402,F401
+
+# isort: split
+# helper v1more: between-graph replication's device function (replica_device_setter.py), synchronous replicas
+# (sync_replicas.py, on the conditional accumulators of accumulators.py)
+from .replica_device_setter import replica_device_setter  # noqa: E402,F401
+from .sync_replicas import SyncReplicasOptimizer  # noqa: E402,F401
