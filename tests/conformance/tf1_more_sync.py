@@ -4,6 +4,8 @@ errors, and replica_device_setter's placements."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 import time
 
 import numpy as np
@@ -74,3 +76,32 @@ def p_tf1_replica_device_setter(tf):
             "cluster": [cluster(node("VarHandleOp")), cluster(node("VarHandleOp")), cluster(node("Sub"))],
             "custom": [custom(node("MatMul")), custom(node("VarHandleOp"))],
             "bad_cluster": outcome(lambda: v1.train.replica_device_setter(cluster=3), "must be a dictionary")}
+
+
+@program
+def p_tf1_train_checkpoint(tf):
+    v1 = tf.compat.v1
+    folder = tempfile.mkdtemp()
+    graph = tf.Graph()
+    with graph.as_default():
+        a = v1.get_variable("a", initializer=1.0)
+        checkpoint = v1.train.Checkpoint(a=a)
+        sess = v1.Session()
+        sess.run(v1.global_variables_initializer())
+        saved = checkpoint.save(os.path.join(folder, "ck"), session=sess)
+        sess.run(a.assign(5.0))
+        written = checkpoint.write(os.path.join(folder, "w"), session=sess)
+        status = checkpoint.restore(saved)
+        status.run_restore_ops(sess)
+        first = float(sess.run(a))
+        checkpoint.restore(written).initialize_or_restore(sess)
+        out = {"paths": [os.path.basename(saved), os.path.basename(written)], "restored": [first, float(sess.run(a))],
+               "status": type(status).__name__, "counter": int(sess.run(checkpoint.save_counter)),
+               "positional": outcome(lambda: v1.train.Checkpoint(a), "positional argument"),
+               "no_read": outcome(lambda: checkpoint.read, "has no attribute 'read'")}
+        sess.close()
+    eager = tf.Variable(0.0)
+    again = v1.train.Checkpoint(a=eager)
+    again.restore(saved).assert_consumed()
+    out["eager"] = [float(eager.numpy()), os.path.basename(again.save(os.path.join(folder, "eager")))]
+    return out
