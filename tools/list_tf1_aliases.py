@@ -15,7 +15,7 @@ import types
 NAMESPACES = ["", "nn", "math", "linalg", "image", "random", "sparse", "strings", "data", "io", "config", "dtypes",
               "errors", "lookup", "bitwise", "saved_model", "debugging", "ragged", "distribute", "train", "losses",
               "metrics", "initializers", "summary", "graph_util", "audio", "autograph", "sets", "signal", "spectral",
-              "manip", "quantization", "test", "compat", "experimental"]
+              "manip", "quantization", "test", "experimental"]
 TF2_NAMESPACES = ["", "nn", "math", "linalg", "image", "random", "sparse", "strings", "data", "io", "config",
                   "dtypes", "errors", "lookup", "signal", "bitwise", "saved_model", "test", "debugging", "ragged",
                   "distribute", "train", "experimental", "data.experimental", "autodiff", "audio", "feature_column",

@@ -95,10 +95,6 @@ SAME_OBJECTS = {
     "bitwise": """
         bitwise_and bitwise_or bitwise_xor invert left_shift right_shift
     """.split(),
-    "compat": """
-        as_bytes as_str as_str_any as_text bytes_or_text_types complex_types dimension_at_index dimension_value
-        forward_compatibility_horizon forward_compatible integral_types path_to_str real_types
-    """.split(),
     "config": """
         LogicalDevice LogicalDeviceConfiguration PhysicalDevice experimental_connect_to_cluster
         experimental_connect_to_host experimental_functions_run_eagerly experimental_run_functions_eagerly
