@@ -933,6 +933,16 @@ SKIPPED.update({  # TF1's queues: stateful, their input is a queue resource (tes
     "queue_size": "stateful: reads a queue resource (tests/test_tf1_queues.py)",
     "queue_close": "stateful: closes a queue resource (tests/test_tf1_queues.py)",
     "queue_is_closed": "stateful: reads a queue resource (tests/test_tf1_queues.py)",
+    "get_session_handle": "stateful: keeps a value in the running TF1 Session (tests/conformance/tf1_more_session.py)",
+    "get_session_tensor": "stateful: reads a kept value of a TF1 Session (tests/conformance/tf1_more_session.py)",
+    "delete_session_tensor": "stateful: forgets a kept value of a TF1 Session (tests/conformance/tf1_more_session.py)",
+    # TF1's conditional accumulators: stateful on an accumulator resource; take blocks (tests/test_tf1_more_session.py)
+    "accumulator_apply_gradient": "stateful: adds to a TF1 accumulator resource (tf1_more_session)",
+    "sparse_accumulator_apply_gradient": "stateful: adds to a TF1 accumulator resource (tf1_more_session)",
+    "accumulator_take_gradient": "stateful, blocking: takes from a TF1 accumulator resource (tf1_more_session)",
+    "sparse_accumulator_take_gradient": "stateful, blocking: takes from a TF1 accumulator resource (tf1_more_session)",
+    "accumulator_num_accumulated": "stateful: reads a TF1 accumulator resource (tf1_more_session)",
+    "accumulator_set_global_step": "stateful: writes a TF1 accumulator resource (tf1_more_session)",
 })
 SKIPPED["count_up_to"] = "stateful: increments a variable, raising at its limit (tests/test_tf1_queues.py)"
 

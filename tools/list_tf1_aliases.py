@@ -14,11 +14,13 @@ import types
 
 NAMESPACES = ["", "nn", "math", "linalg", "image", "random", "sparse", "strings", "data", "io", "config", "dtypes",
               "errors", "lookup", "bitwise", "saved_model", "debugging", "ragged", "distribute", "train", "losses",
-              "metrics", "initializers", "summary", "graph_util"]
+              "metrics", "initializers", "summary", "graph_util", "audio", "autograph", "sets", "signal", "spectral",
+              "manip", "quantization", "test", "experimental"]
 TF2_NAMESPACES = ["", "nn", "math", "linalg", "image", "random", "sparse", "strings", "data", "io", "config",
                   "dtypes", "errors", "lookup", "signal", "bitwise", "saved_model", "test", "debugging", "ragged",
                   "distribute", "train", "experimental", "data.experimental", "autodiff", "audio", "feature_column",
-                  "quantization", "summary", "sets", "types.experimental", "nest", "queue", "version"]
+                  "quantization", "summary", "sets", "types.experimental", "nest", "queue", "version", "autograph",
+                  "compat"]
 NOT_THE_SAME = {("", "where")}  # same signature, other behaviour: TF1's where does not broadcast
 
 

@@ -3,6 +3,7 @@
 differentiation machinery: autodiff/control_grad.py attaches them."""
 
 from . import (  # noqa: F401
+    accumulator,
     array,
     bitwise,
     candidate_sampling,
@@ -80,6 +81,7 @@ from . import (  # noqa: F401
     search,
     segment,
     select,
+    session_tensors,
     set_ops,
     sets,
     sobol,

@@ -1293,3 +1293,16 @@ from .rules_lookup import TF_NAMES as _LOOKUP_TF_NAMES  # noqa: E402
 
 RULES.update(_LOOKUP_RULES)
 TF_NAMES.update(_LOOKUP_TF_NAMES)
+
+# TF1's session extras (helper v1more): their resource is a Python object of the TF1 graph (the session-tensor
+# store, an accumulator) that the exporter has no node for; graphs holding them are run by tinytf's Session
+UNEXPORTED.update({
+    **{name: "TF's GetSessionHandleV2 / GetSessionTensor / DeleteSessionTensor: the per-Session store they use is "
+       "tinytf's own resource (tinytf/compat/v1/session_tensors.py); not written"
+       for name in ("get_session_handle", "get_session_tensor", "delete_session_tensor")},
+    **{name: "TF's ResourceAccumulator* / SparseAccumulator* ops on a ConditionalAccumulator resource the exporter "
+       "does not write (tinytf/compat/v1/accumulators.py); not written"
+       for name in ("accumulator_apply_gradient", "sparse_accumulator_apply_gradient", "accumulator_take_gradient",
+                    "sparse_accumulator_take_gradient", "accumulator_num_accumulated",
+                    "accumulator_set_global_step")},
+})

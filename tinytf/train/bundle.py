@@ -18,6 +18,7 @@ from tinytf.runtime.wire import encode_varint
 from ..io.tfrecord import masked_crc32c
 from . import sstable
 from .bundle_format import BundleEntryProto, BundleHeaderProto
+from .slice_keys import is_slice_key, slice_key
 
 _NUMPY_OF = {
     types_pb2.DT_FLOAT: np.float32, types_pb2.DT_DOUBLE: np.float64, types_pb2.DT_HALF: np.float16,
@@ -61,8 +62,11 @@ def _tensor_bytes(array: np.ndarray) -> tuple[int, bytes, int]:
     return dtype, raw, masked_crc32c(raw)
 
 
-def write_bundle(prefix: str, tensors: dict) -> None:
-    """Write `tensors` (key -> numpy array; bytes/str elements for strings) as a checkpoint at `prefix`.
+def write_bundle(prefix: str, tensors: dict, sliced: dict | None = None) -> None:
+    """Write `tensors` (key -> numpy array; bytes/str elements for strings) as a checkpoint at `prefix`;
+    `sliced` (key -> (full shape, [(start per dimension, array of the slice)])) adds tensors saved as slices,
+    as TF saves a partitioned variable: one entry of the full shape that lists the slices, and one entry per
+    slice under its encoded key (slice_keys.py).
 
     Both files are written under `.tmp` names first, then the data file and the index are renamed into
     place, in that order. A crash before the first rename leaves the old pair; between the two renames it
@@ -71,21 +75,43 @@ def write_bundle(prefix: str, tensors: dict) -> None:
     prefix = os.fspath(prefix)
     os.makedirs(os.path.dirname(os.path.abspath(prefix)), exist_ok=True)
     complete_interrupted_write(prefix)
+    # the data in TF's order: by name, a sliced tensor's slices in their order; the index sorted by key bytes
+    stored = [(key, key.encode(), np.asarray(tensors[key])) if key in tensors else (key, None, None)
+              for key in sorted({*tensors, *(sliced or {})})]
     entries = []
     data_tmp, index_tmp = data_path(prefix) + ".tmp", index_path(prefix) + ".tmp"
     with open(data_tmp, "wb") as data:
         offset = 0
-        for key in sorted(tensors):
-            array = np.asarray(tensors[key])
+
+        def add(key_bytes, array):
+            nonlocal offset
             dtype, raw, crc = _tensor_bytes(array)
             entry = BundleEntryProto(dtype=dtype, offset=offset, size=len(raw), crc32c=crc)
             for size in array.shape:
                 entry.shape.dim.add(size=size)
-            entries.append((key.encode(), entry.SerializeToString()))
+            entries.append((key_bytes, entry.SerializeToString()))
             data.write(raw)
             offset += len(raw)
+
+        for key, key_bytes, array in stored:
+            if key_bytes is not None:
+                add(key_bytes, array)
+                continue
+            full_shape, parts = sliced[key]
+            header = BundleEntryProto()  # the full tensor's entry: its shape and slices, no bytes of its own
+            for size in full_shape:
+                header.shape.dim.add(size=int(size))
+            for start, part in parts:
+                part = np.asarray(part)
+                header.dtype = _tensor_bytes(part[:0])[0]
+                extent = header.slices.add()
+                for begin, length in zip(start, part.shape):
+                    extent.extent.add(start=int(begin), length=int(length))
+                add(slice_key(key, start, part.shape), part)
+            entries.append((key.encode(), header.SerializeToString()))
         data.flush()
         os.fsync(data.fileno())
+    entries.sort(key=lambda item: item[0])
     header = BundleHeaderProto(num_shards=1)
     header.version.producer = 1
     with open(index_tmp, "wb") as index:
@@ -126,10 +152,14 @@ class BundleReader:
         if header.endianness != 0:
             raise DataLossError(f"checkpoint {self.prefix} is big-endian; tinytf reads little-endian ones")
         self._entries = {}
+        self._slices = {}  # the entries of slices of partitioned variables, by their encoded keys
         for key, value in table.items():
             entry = BundleEntryProto()
             entry.ParseFromString(value)
-            self._entries[key.decode()] = entry
+            if is_slice_key(key):
+                self._slices[key] = entry
+            else:
+                self._entries[key.decode()] = entry
         self._data = None
 
     def keys(self) -> list:
@@ -149,6 +179,28 @@ class BundleReader:
         if key not in self._entries:
             raise NotFoundError(f"Key {key} not found in checkpoint {self.prefix}")
         entry = self._entries[key]
+        if entry.slices:
+            return self._assembled(key, entry)
+        return self._read(key, entry, self.shape(key))
+
+    def _assembled(self, key: str, entry) -> np.ndarray:
+        """A tensor saved as slices (a partitioned variable), put together whole."""
+        shape = self.shape(key)
+        whole = np.zeros(shape, dtype=self.numpy_dtype(key))
+        for extent in entry.slices:
+            starts = [e.start for e in extent.extent]
+            # an extent without a length (TF's has_length unset: 0 here) covers the whole dimension, and its key
+            # says so with length -1 (TF's kFullExtent)
+            coded = [e.length if e.length or not size else -1 for e, size in zip(extent.extent, shape)]
+            lengths = [size if n == -1 else n for n, size in zip(coded, shape)]
+            part = self._slices.get(slice_key(key, starts, coded))
+            if part is None:
+                raise DataLossError(f"checkpoint {self.prefix} lists a slice of {key} at {starts} that it lacks")
+            index = tuple(slice(a, a + n) for a, n in zip(starts, lengths))
+            whole[index] = self._read(key, part, lengths)
+        return whole
+
+    def _read(self, key: str, entry, shape) -> np.ndarray:
         if self._data is None:
             try:
                 with open(data_path(self.prefix), "rb") as f:
@@ -161,7 +213,6 @@ class BundleReader:
         # a view of the stored bytes (numpy, which the C checksum accepts without a copy)
         raw = np.frombuffer(self._data, np.uint8, count=max(0, min(entry.size, len(self._data) - entry.offset)),
                             offset=min(entry.offset, len(self._data)))
-        shape = self.shape(key)
         if len(raw) == entry.size and entry.dtype == types_pb2.DT_STRING:
             array = _parse_strings(raw.tobytes(), int(np.prod(shape, dtype=np.int64)), key)
             crc = _string_layout(list(array))[1]

@@ -19,7 +19,14 @@ from .session import InteractiveSession, Session, get_default_session  # noqa: F
 from .v1_argument_order import *  # noqa: F401,F403
 from .v1_asserts import *  # noqa: F401,F403
 from .v1_functions import *  # noqa: F401,F403
-from .variable_scope import AUTO_REUSE, VariableScope, get_variable, get_variable_scope, variable_scope  # noqa: F401
+from .variable_scope import (  # noqa: F401
+    AUTO_REUSE,
+    VariableScope,
+    create_partitioned_variables,
+    get_variable,
+    get_variable_scope,
+    variable_scope,
+)
 from .variables import (  # noqa: F401
     add_to_collection,
     get_collection,
@@ -122,3 +129,21 @@ from . import saved_model_v1 as _saved_model_v1  # noqa: E402
 for _name in _saved_model_v1.__all__:
     setattr(globals()["saved_model"], _name, getattr(_saved_model_v1, _name))
 del _name
+
+# isort: split
+# The last leftovers (helper v1more): partitioned variables (partitioned_variables.py, saved as TF saves them)
+# session extras: persistent session tensors (session_tensors.py), conditional accumulators (accumulators.py)
+from .accumulators import *  # noqa: E402,F401,F403
+from .build_and_devices import *  # noqa: E402,F401,F403
+from .graph_checks import *  # noqa: E402,F401,F403
+from .partitioned_variables import *  # noqa: E402,F401,F403
+from .session_tensors import delete_session_tensor, get_session_handle, get_session_tensor  # noqa: E402,F401
+from .sparse_feeds import *  # noqa: E402,F401,F403
+
+# namespaces of tf.compat.v1 whose names TF 2.21 gives as TF2 objects (tf2_same_objects.py); tf.compat.v1.version
+# and .types hold what tf.version and tf.types hold
+for _namespace in ("audio", "autograph", "experimental", "manip", "quantization", "sets", "signal",
+                   "spectral", "test"):
+    _tf1_aliases.alias_namespace(globals(), _namespace)
+del _namespace
+from ... import types, version  # noqa: E402,F401

@@ -16,6 +16,7 @@ from ...train.reader import load_checkpoint
 from ...train.state_file import record_latest
 from .graph import get_default_graph
 from .ops import Operation
+from .partitioned_variables import PartitionedVariable
 
 
 def _key(variable) -> str:
@@ -58,16 +59,29 @@ class Saver:
                                "variables to save")
         if var_list is None:
             var_list = list(graph.collections.get("variables", []))
+        self._sliced = {}  # full name -> the shards of a partitioned variable, saved as slices of one tensor
         if isinstance(var_list, dict):
-            self._variables = dict(var_list)
+            self._variables = {}
+            for key, value in var_list.items():
+                if isinstance(value, (PartitionedVariable, list, tuple)):
+                    self._sliced[key] = list(value)
+                else:
+                    self._variables[key] = value
         else:
             self._variables = {}
             for variable in var_list:
+                if isinstance(variable, PartitionedVariable):
+                    self._sliced[variable.name] = list(variable)
+                    continue
+                info = getattr(variable, "_save_slice_info", None)
+                if info is not None:
+                    self._sliced.setdefault(info.full_name, []).append(variable)
+                    continue
                 key = _key(variable)
                 if key in self._variables:
                     raise ValueError(f"At least two variables have the same name: {key}")
                 self._variables[key] = variable
-        if not self._variables and not allow_empty:
+        if not self._variables and not self._sliced and not allow_empty:
             raise ValueError("No variables to save")
         self.graph = graph
         self._max_to_keep = max_to_keep
@@ -84,7 +98,10 @@ class Saver:
         folder = os.path.dirname(prefix)
         if folder:
             os.makedirs(folder, exist_ok=True)
-        write_bundle(prefix, tensors)
+        sliced = {key: (shards[0]._save_slice_info.full_shape,
+                        [(v._save_slice_info.var_offset, np.asarray(_value(sess, v))) for v in shards])
+                  for key, shards in self._sliced.items()}
+        write_bundle(prefix, tensors, sliced)
         if write_state:
             record_latest(prefix)
             self._forget_old(prefix)
@@ -122,8 +139,21 @@ class Saver:
                     f"checkpoint's tensor has shape {list(value.shape)}")
             value = value.astype(variable.dtype.np, copy=False)
             values[id(variable)] = value[()] if value.ndim == 0 else value  # scalars as a Session keeps them
+        for key, shards in self._sliced.items():  # a partitioned variable: whatever way it was saved, in slices
+            if not reader.has_tensor(key):
+                raise NotFoundError(f"Key {key} not found in checkpoint")
+            whole = np.asarray(reader.get_tensor(key))
+            full_shape = shards[0]._save_slice_info.full_shape
+            if list(whole.shape) != list(full_shape):
+                raise InvalidArgumentError(
+                    f"Restoring from checkpoint failed: the partitioned variable {key} has shape {full_shape}, the "
+                    f"checkpoint's tensor has shape {list(whole.shape)}")
+            for shard in shards:
+                info = shard._save_slice_info
+                part = whole[tuple(slice(o, o + n) for o, n in zip(info.var_offset, info.var_shape))]
+                values[id(shard)] = part.astype(shard.dtype.np)
         if sess is None:  # eager variables (TF2's Saver with sess=None): assigned in place
-            for variable in self._variables.values():
+            for variable in [*self._variables.values(), *(v for shards in self._sliced.values() for v in shards)]:
                 _eager_variable(variable).assign(values[id(variable)])
             return
         sess._values.update(values)  # all or nothing: checked before anything is assigned

@@ -15,6 +15,7 @@ from tinytf.runtime.dispatch import to_numpy
 from tinytf.runtime.errors import FailedPreconditionError, InvalidArgumentError
 from tinytf.runtime.graph import Capture, Node, SymbolicTensor, subgraphs
 from tinytf.runtime.graph import Graph as _IRGraph
+from tinytf.runtime.ops.session_tensors import get_session_handle_op
 from tinytf.runtime.ops.state import UNSET, assign_variable_op, var_is_initialized_op
 from tinytf.runtime.optimize import optimize
 from tinytf.runtime.resource import Resource
@@ -23,6 +24,8 @@ from ...config import check_graphs, optimizer_options
 from ...queue.session_state import running as _running
 from . import default_session
 from .graph import Graph, get_default_graph
+from .session_tensors import TensorHandle, kept_handle
+from .sparse_feeds import SparseTensor, expand_sparse_feeds
 
 
 class Session:
@@ -46,6 +49,8 @@ class Session:
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Evaluate `fetches` (a tensor, an op, a name like "y:0", or nested lists/tuples/dicts of them);
         `feed_dict` maps placeholders (or their names) to values."""
+        if feed_dict and any(key.__class__ is SparseTensor for key in feed_dict):
+            feed_dict = expand_sparse_feeds(feed_dict)  # a sparse_placeholder fed whole: its three parts
         previous = _running.session
         _running.session = self  # the queues its ops touch use this Session's contents (queue/session_state.py)
         try:
@@ -92,8 +97,10 @@ class Session:
             assigned = getattr(asked, "_v1_variable", None)
             if isinstance(fetch, Node):
                 out.append(None if assigned is None else self._value_of(assigned))
+            elif isinstance(fetch, Resource):
+                out.append(self._value_of(fetch))
             else:
-                out.append(self._value_of(fetch) if isinstance(fetch, Resource) else next(results))
+                out.append(kept_handle(fetch, next(results), self))  # a TensorHandle for a get_session_handle
         if remember and _fast_eligible(fetches, flat):
             entry = _fast_entry(plan, fetches, feeds, fed)
             if type(fetches) is list:
@@ -201,7 +208,7 @@ def _fast_eligible(fetches, flat) -> bool:
             return False
     elif type(fetches) is dict:
         return False
-    return all(isinstance(f, SymbolicTensor) for f in flat)
+    return all(isinstance(f, SymbolicTensor) and f.node.op is not get_session_handle_op for f in flat)
 
 
 _SWAP_LOCK = threading.RLock()
@@ -331,12 +338,16 @@ def _shape_test(name: str, shape) -> str:
 def _sparse_fetches(fetches):
     """`fetches` with each SparseTensor replaced by a SparseTensorValue of its indices, values and dense shape
     (a Session gives a SparseTensorValue of three arrays for it, as TF's); `fetches` itself when it has none."""
+    from ...indexed_slices import IndexedSlices
     from ...sparse import SparseTensor
+    from ...test.values import IndexedSlicesValue
     from .tf1_misc import SparseTensorValue
 
     if isinstance(fetches, SparseTensor):
         return SparseTensorValue(fetches.indices, fetches.values, fetches.dense_shape)
-    if isinstance(fetches, (list, tuple)) and not isinstance(fetches, SparseTensorValue):
+    if isinstance(fetches, IndexedSlices):  # an IndexedSlicesValue of its three parts, as TF's Session gives it
+        return IndexedSlicesValue(fetches.values, fetches.indices, fetches.dense_shape)
+    if isinstance(fetches, (list, tuple)) and not isinstance(fetches, (SparseTensorValue, IndexedSlicesValue)):
         parts = [_sparse_fetches(f) for f in fetches]
         if all(p is f for p, f in zip(parts, fetches)):
             return fetches
@@ -355,6 +366,8 @@ def _value_of(variable):
 
 
 def _feed_value(tensor, value):
+    if isinstance(value, TensorHandle):  # a kept value fed by its handle: the value itself, as TF feeds it
+        value = value.eval()
     if tensor.dtype.is_string:  # text fed as str becomes bytes, as TF stores every string
         array = np.asarray(to_numpy(value.numpy() if hasattr(value, "numpy") else value, tensor.dtype)[0],
                            dtype=object)

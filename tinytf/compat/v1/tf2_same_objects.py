@@ -27,9 +27,10 @@ SAME_OBJECTS = {
         decode_base64=io.decode_base64 decode_compressed=io.decode_compressed
         decode_json_example=io.decode_json_example dequantize=quantization.dequantize
         deserialize_many_sparse=io.deserialize_many_sparse diag=linalg.tensor_diag
-        diag_part=linalg.tensor_diag_part digamma=math.digamma div_no_nan=math.divide_no_nan divide double
-        dynamic_partition dynamic_stitch edit_distance einsum encode_base64=io.encode_base64 ensure_shape equal
-        erf=math.erf erfc=math.erfc exp expm1=math.expm1 extract_volume_patches eye
+        diag_part=linalg.tensor_diag_part digamma=math.digamma dimension_at_index=compat.dimension_at_index
+        dimension_value=compat.dimension_value div_no_nan=math.divide_no_nan divide double dynamic_partition
+        dynamic_stitch edit_distance einsum encode_base64=io.encode_base64 ensure_shape equal erf=math.erf
+        erfc=math.erfc exp expm1=math.expm1 extract_volume_patches eye
         fake_quant_with_min_max_args=quantization.fake_quant_with_min_max_args
         fake_quant_with_min_max_args_gradient=quantization.fake_quant_with_min_max_args_gradient
         fake_quant_with_min_max_vars=quantization.fake_quant_with_min_max_vars
@@ -85,6 +86,12 @@ SAME_OBJECTS = {
         unsorted_segment_sqrt_n=math.unsorted_segment_sqrt_n unsorted_segment_sum=math.unsorted_segment_sum
         unstack variant vectorized_map where_v2=where write_file=io.write_file zeros zeta=math.zeta
     """.split(),
+    "audio": """
+        decode_wav encode_wav
+    """.split(),
+    "autograph": """
+        set_verbosity trace
+    """.split(),
     "bitwise": """
         bitwise_and bitwise_or bitwise_xor invert left_shift right_shift
     """.split(),
@@ -122,6 +129,14 @@ SAME_OBJECTS = {
         FailedPreconditionError InternalError InvalidArgumentError NotFoundError OpError OutOfRangeError
         PermissionDeniedError ResourceExhaustedError UnauthenticatedError UnavailableError UnimplementedError
         UnknownError
+    """.split(),
+    "experimental": """
+        BatchableExtensionType DynamicRaggedShape ExtensionType ExtensionTypeBatchEncoder ExtensionTypeSpec
+        Optional RowPartition StructuredTensor async_clear_error async_scope dispatch_for_api
+        dispatch_for_binary_elementwise_apis dispatch_for_binary_elementwise_assert_apis
+        dispatch_for_unary_elementwise_apis enable_strict_mode float4_e2m1fn float8_e4m3b11fnuz float8_e4m3fn
+        float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz function_executor_type int2 int4 register_filesystem_plugin
+        uint2 uint4 unregister_dispatch_for
     """.split(),
     "graph_util": """
         import_graph_def=import_graph_def
@@ -166,6 +181,9 @@ SAME_OBJECTS = {
     "lookup": """
         KeyValueTensorInitializer TextFileIndex TextFileInitializer
     """.split(),
+    "manip": """
+        reverse=reverse roll=roll scatter_nd=scatter_nd space_to_batch_nd=space_to_batch_nd tile=tile
+    """.split(),
     "math": """
         accumulate_n add_n=add_n approx_max_k=nn.approx_max_k approx_min_k=nn.approx_min_k atan2=atan2 betainc
         cumprod cumsum=cumsum cumulative_logsumexp equal=equal floordiv greater=greater
@@ -192,6 +210,12 @@ SAME_OBJECTS = {
         scale_regularization_loss selu softsign top_k uniform_candidate_sampler=random.uniform_candidate_sampler
         with_space_to_batch zero_fraction
     """.split(),
+    "quantization": """
+        dequantize fake_quant_with_min_max_args fake_quant_with_min_max_args_gradient
+        fake_quant_with_min_max_vars fake_quant_with_min_max_vars_gradient
+        fake_quant_with_min_max_vars_per_channel fake_quant_with_min_max_vars_per_channel_gradient quantize
+        quantize_and_dequantize quantize_and_dequantize_v2 quantized_concat
+    """.split(),
     "ragged": """
         boolean_mask constant cross cross_hashed map_flat_values range row_splits_to_segment_ids
         segment_ids_to_row_splits stack stack_dynamic_partitions
@@ -207,15 +231,35 @@ SAME_OBJECTS = {
     "saved_model": """
         Asset SaveOptions load_v2=saved_model.load save
     """.split(),
+    "sets": """
+        difference intersection set_difference=sets.difference set_intersection=sets.intersection
+        set_size=sets.size set_union=sets.union size union
+    """.split(),
+    "signal": """
+        dct fft fft2d fft3d fftnd fftshift frame hamming_window hann_window idct ifft ifft2d ifft3d ifftnd
+        ifftshift inverse_mdct inverse_stft inverse_stft_window_fn irfft irfft2d irfft3d irfftnd
+        kaiser_bessel_derived_window kaiser_window linear_to_mel_weight_matrix mdct
+        mfccs_from_log_mel_spectrograms overlap_and_add rfft rfft2d rfft3d rfftnd stft vorbis_window
+    """.split(),
     "sparse": """
         SparseTensor=SparseTensor bincount cross cross_hashed expand_dims eye fill_empty_rows from_dense mask
         matmul=sparse.sparse_dense_matmul maximum minimum reorder reset_shape reshape retain slice softmax
         sparse_dense_matmul to_dense to_indicator transpose
     """.split(),
+    "spectral": """
+        dct=signal.dct fft=signal.fft fft2d=signal.fft2d fft3d=signal.fft3d idct=signal.idct ifft=signal.ifft
+        ifft2d=signal.ifft2d ifft3d=signal.ifft3d irfft=signal.irfft irfft2d=signal.irfft2d
+        irfft3d=signal.irfft3d rfft=signal.rfft rfft2d=signal.rfft2d rfft3d=signal.rfft3d
+    """.split(),
     "strings": """
         as_string=as_string bytes_split format join lower ngrams regex_full_match regex_replace strip
         to_hash_bucket_fast to_hash_bucket_strong unicode_decode unicode_decode_with_offsets unicode_encode
         unicode_script unicode_split unicode_split_with_offsets unicode_transcode unsorted_segment_join upper
+    """.split(),
+    "test": """
+        Benchmark TestCase benchmark_config create_local_cluster disable_with_predicate gpu_device_name
+        is_built_with_cuda is_built_with_gpu_support is_built_with_rocm is_built_with_xla
+        is_cpu_target_available is_gpu_available main with_eager_op_as_function
     """.split(),
     "train": """
         BytesList CheckpointManager CheckpointOptions ClusterDef ClusterSpec Coordinator Example

@@ -96,3 +96,10 @@ from .train_files import NewCheckpointReader, SaverDef, summary_iterator  # noqa
 
 # helper tf1rest: warm-starting from a previous model's checkpoint (warm_start.py)
 from .warm_start import VocabInfo, warm_start  # noqa: E402,F401
+
+# isort: split
+# helper v1more: between-graph replication's device function (replica_device_setter.py), synchronous replicas
+# (sync_replicas.py, on the conditional accumulators of accumulators.py), TF1's Checkpoint (checkpoint_v1.py)
+from .checkpoint_v1 import Checkpoint  # noqa: E402,F401
+from .replica_device_setter import replica_device_setter  # noqa: E402,F401
+from .sync_replicas import SyncReplicasOptimizer  # noqa: E402,F401

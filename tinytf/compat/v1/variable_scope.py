@@ -7,13 +7,25 @@ from __future__ import annotations
 import contextlib
 import threading
 
+import numpy as np
+
 from tinytf.runtime import dtypes, naming
 from tinytf.runtime.context import state
+from tinytf.runtime.shapes import TensorShape
+from tinytf.runtime.tensor import Tensor
 
 from ...scopes import name_scope
 from ...variables import Variable
 from .graph import Graph
 from .initializers import glorot_uniform_initializer, zeros_initializer
+from .partitioned_variables import (
+    PartitionedVariable,
+    SaveSliceInfo,
+    call_partitioner,
+    iter_slices,
+    shard_initializer,
+    slice_dim_and_count,
+)
 
 AUTO_REUSE = "AUTO_REUSE"  # TF1's _ReuseMode.AUTO_REUSE: create when missing, share when present
 
@@ -30,6 +42,10 @@ class VariableScope:
         self.dtype = dtype
         self.original_name_scope = name_scope
         self.custom_getter = None
+        self.partitioner = None
+
+    def set_partitioner(self, partitioner):
+        self.partitioner = partitioner
 
     def reuse_variables(self):
         self.reuse = True
@@ -97,6 +113,7 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
     scope = VariableScope(mode, full_name, initializer or inherited.initializer, regularizer or inherited.regularizer,
                           dtypes.as_dtype(dtype) if dtype is not None else inherited.dtype, full_name + "/")
     scope.custom_getter = _composed(custom_getter, inherited.custom_getter)
+    scope.partitioner = partitioner if partitioner is not None else inherited.partitioner
     _scopes.stack.append(scope)
     try:
         if auxiliary_name_scope:
@@ -149,13 +166,24 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     if getter is not None:  # TF1's custom_getter(getter, name, ...): e.g. an RNN cell recording its weights
         return getter(_get_variable, name, shape=shape, dtype=dtype, initializer=initializer,
                       regularizer=regularizer, trainable=trainable, collections=collections,
-                      validate_shape=validate_shape, constraint=constraint)
+                      validate_shape=validate_shape, constraint=constraint, partitioner=partitioner)
     return _get_variable(name, shape, dtype, initializer, regularizer, trainable, collections,
-                         validate_shape=validate_shape, constraint=constraint)
+                         validate_shape=validate_shape, constraint=constraint, partitioner=partitioner)
 
 
 def _get_variable(name, shape=None, dtype=None, initializer=None, regularizer=None, trainable=None,
-                  collections=None, validate_shape=True, constraint=None, **ignored):
+                  collections=None, validate_shape=True, constraint=None, partitioner=None, **ignored):
+    partitioner = partitioner if partitioner is not None else get_variable_scope().partitioner
+    if partitioner is not None:
+        return get_partitioned_variable(name, shape, dtype, initializer, regularizer, trainable, collections,
+                                        validate_shape=validate_shape, constraint=constraint,
+                                        partitioner=partitioner)
+    return _get_single_variable(name, shape, dtype, initializer, regularizer, trainable, collections,
+                                validate_shape=validate_shape, constraint=constraint)
+
+
+def _get_single_variable(name, shape=None, dtype=None, initializer=None, regularizer=None, trainable=None,
+                         collections=None, validate_shape=True, constraint=None):
     scope = get_variable_scope()
     full_name = f"{scope.name}/{name}" if scope.name else name
     graph = enclosing_tf1_graph()
@@ -180,6 +208,90 @@ def _get_variable(name, shape=None, dtype=None, initializer=None, regularizer=No
         known[full_name] = variable
         _collect(graph, variable, collections, regularizer or scope.regularizer, full_name)
     return variable
+
+
+def get_partitioned_variable(name, shape=None, dtype=None, initializer=None, regularizer=None, trainable=None,
+                             collections=None, validate_shape=True, constraint=None, partitioner=None):
+    """The variable `scope/name` as shards (`scope/name/part_0`, ...) split as `partitioner(shape=, dtype=)`
+    says, shared by name as single variables are (TF's errors when the partitioning found differs)."""
+    scope = get_variable_scope()
+    full_name = (f"{scope.name}/{name}" if name else scope.name) if scope.name else name
+    if initializer is not None and not callable(initializer):  # a tensor or value: the shape is its shape
+        value_shape = TensorShape(getattr(initializer, "shape", None) or np.shape(initializer))
+        if shape is not None and not TensorShape(shape).is_compatible_with(value_shape):
+            raise ValueError(f"Initializer passed in has shape {value_shape}, but the shape given is "
+                             f"{TensorShape(shape)}")
+        shape = value_shape
+        if dtype is None and isinstance(initializer, Tensor):
+            dtype = initializer.dtype
+    shape = TensorShape(shape)
+    dtype = dtypes.as_dtype(dtype) if dtype is not None else scope.dtype
+    graph = enclosing_tf1_graph()
+    known = _store(graph).setdefault("partitioned", {}) if graph is not None else {}
+    partitions = None
+    if scope.reuse is not True or partitioner:
+        partitions = call_partitioner(partitioner, shape, dtype)
+    existing = known.get(full_name)
+    if existing is not None:
+        if scope.reuse is False or scope.reuse is None:
+            raise ValueError(f"Partitioned variable with name {full_name} already exists. Did you mean to set "
+                             "reuse=True or reuse=tf.AUTO_REUSE in VarScope?")
+        if not shape.is_compatible_with(existing.get_shape()):
+            raise ValueError(f"Trying to reuse partitioned variable {full_name}, but specified shape {shape} and "
+                             f"found shape {existing.get_shape()}.")
+        if partitions is not None and existing._get_partitions() != partitions:
+            raise ValueError(f"Trying to reuse partitioned variable {full_name}, but specified partitions "
+                             f"{partitions} and found partitions {existing._get_partitions()}.")
+        return existing
+    if scope.reuse is True and graph is not None:
+        raise ValueError(f"PartitionedVariable {full_name} does not exist, or was not created with tf.get_variable()"
+                         ". Did you mean to set reuse=False or reuse=tf.AUTO_REUSE in VarScope?")
+    dim, count = slice_dim_and_count(partitions)
+    if initializer is None:
+        initializer = scope.initializer
+    shards = []
+    for i, (offset, part_shape) in enumerate(iter_slices(shape.as_list(), count, dim)):
+        init = shard_initializer(initializer, offset, part_shape, shape.as_list(), dtype)
+        shard_name = f"{full_name}/part_{i}"
+        with _scope_named(""):  # the shard's name is already whole
+            shard = _get_single_variable(shard_name, None if init is not None and not callable(init) else part_shape,
+                                         dtype, init, regularizer, trainable, collections,
+                                         validate_shape=validate_shape, constraint=constraint)
+        shard._save_slice_info = SaveSliceInfo(full_name, shape.as_list(), offset, part_shape)
+        shards.append(shard)
+    whole = PartitionedVariable(full_name, shape, dtype, shards, partitions)
+    if graph is not None:
+        known[full_name] = whole
+    return whole
+
+
+@contextlib.contextmanager
+def _scope_named(name):
+    """The current scope's settings under another full name (for variables whose name is already whole)."""
+    outer = get_variable_scope()
+    inner = VariableScope(outer.reuse, name, outer.initializer, outer.regularizer, outer.dtype,
+                          outer.original_name_scope)
+    _scopes.stack.append(inner)
+    try:
+        yield inner
+    finally:
+        _scopes.stack.pop()
+
+
+def create_partitioned_variables(shape, slicing, initializer, dtype=dtypes.float32, trainable=True, collections=None,
+                                 name=None, reuse=None):
+    """`tf.compat.v1.create_partitioned_variables` (deprecated in TF): the shards, as a list, of a variable of
+    `shape` split as `slicing` says, named by the variable scope `name` (default "PartitionedVariable")."""
+    if len(shape) != len(slicing):
+        raise ValueError(f"The 'shape' and 'slicing' of a partitioned Variable must have the length: shape: {shape}, "
+                         f"slicing: {slicing}")
+    if len(shape) < 1:
+        raise ValueError(f"A partitioned Variable must have rank at least 1: shape: {shape}")
+    with variable_scope(name, "PartitionedVariable", reuse=reuse):
+        whole = get_partitioned_variable(None, shape=shape, dtype=dtype, initializer=initializer,
+                                         trainable=trainable, collections=collections,
+                                         partitioner=lambda **unused: slicing)
+    return list(whole)
 
 
 def _collect(graph, variable, collections, regularizer, full_name) -> None:
@@ -226,4 +338,5 @@ def _create(full_name, shape, dtype, initializer, scope_dtype, trainable, valida
         naming.scope_stack[:] = saved
 
 
-__all__ = ["AUTO_REUSE", "VariableScope", "get_variable", "get_variable_scope", "variable_scope"]
+__all__ = ["AUTO_REUSE", "VariableScope", "create_partitioned_variables", "get_variable", "get_variable_scope",
+           "variable_scope"]
