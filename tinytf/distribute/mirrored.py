@@ -19,6 +19,7 @@ from tinytf.runtime.ops.collective import merge_call
 
 from . import context, mirrored_variable
 from .collective import ThreadCollective
+from .cross_device_ops import CrossDeviceOps
 from .reduce_op import ReduceOp, as_reduce_op
 from .replica_backend import BACKENDS, Calibration, backend_from_environment
 from .strategy import Strategy
@@ -28,6 +29,8 @@ from .values import regroup, select_replica
 class MirroredStrategy(Strategy):
     """tf.distribute.MirroredStrategy(devices=None): replicas on the given CPU devices ("/cpu:0", "/cpu:1",
     ...; as in TF, a CPU-only machine has one replica unless devices are listed)."""
+
+    _extended_class = "MirroredExtended"
 
     _merges_updates = True
     _sync_on_read_metrics = True  # Keras metrics made under the scope keep one state per replica (TF's ON_READ)
@@ -47,6 +50,10 @@ class MirroredStrategy(Strategy):
             if "cpu" not in str(device).lower():
                 raise ValueError(f"MirroredStrategy: tinytf runs on the CPU only; got device {device!r}")
         self.extended_devices = tuple(devices)
+        if cross_device_ops is not None and not isinstance(cross_device_ops, CrossDeviceOps):
+            raise TypeError(f"MirroredStrategy: cross_device_ops must be a tf.distribute.CrossDeviceOps (such as "
+                            f"tf.distribute.ReductionToOneDevice()), got {type(cross_device_ops).__name__}")
+        self._cross_device_ops = cross_device_ops  # strategy.extended.reduce_to's algorithm (cross_device_ops.py)
         self._num_replicas = len(devices)
         self._thread_collective = ThreadCollective(self._num_replicas)
         mirrored_variable.install()
@@ -63,8 +70,7 @@ class MirroredStrategy(Strategy):
         self._per_replica_variables: list = []
         self._calibration: dict = {}  # auto: key -> Calibration
 
-    @property
-    def worker_devices(self) -> tuple:
+    def _worker_devices(self) -> tuple:
         """strategy.extended.worker_devices: the replicas' devices, fully named as TF names them."""
         return tuple(f"/job:localhost/replica:0/task:0/device:CPU:{_device_index(d)}" for d in self.extended_devices)
 

@@ -50,3 +50,27 @@ def regroup(results: list):
     if len(results) == 1:
         return results[0]
     return nest.map_structure(lambda *parts: PerReplica(parts), *results)
+
+
+class Mirrored(PerReplica):
+    """The same value on every replica (what a reduction to several devices and `extended.update` of a
+    MirroredVariable give): TF's Mirrored, printed as TF prints it."""
+
+    def __repr__(self):
+        return "Mirrored" + super().__repr__()[len("PerReplica"):]
+
+    def __str__(self):
+        return "Mirrored" + super().__str__()[len("PerReplica"):]
+
+
+class ValueContext:
+    """tf.distribute.experimental.ValueContext: which replica experimental_distribute_values_from_function's
+    value_fn is making a value for."""
+
+    def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1):
+        self.replica_id_in_sync_group = replica_id_in_sync_group
+        self.num_replicas_in_sync = num_replicas_in_sync
+
+    def __repr__(self):
+        return (f"tf.distribute.ValueContext(replica id {self.replica_id_in_sync_group}, "
+                f" total replicas in sync: {self.num_replicas_in_sync})")
