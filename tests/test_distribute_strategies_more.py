@@ -307,3 +307,35 @@ def test_keras_fit_with_several_workers_says_it_is_not_implemented():
     strategy = MultiWorkerMirroredStrategy.__new__(MultiWorkerMirroredStrategy)
     with pytest.raises(NotImplementedError, match="custom loop"):
         strategy._keras_step(None, "train", None)
+
+
+# --- @tf.function around strategy.run: the pattern of TF's distributed training guides ----------------------------
+@pytest.mark.parametrize("replicas", [1, 2, 4])
+def test_tf_function_around_strategy_run_trains_as_one_process(replicas):
+    from distribute_helpers import GLOBAL_BATCH, data, make_model, per_example_loss, reference_weights
+
+    strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(replicas)])
+    x, y = data()
+    with strategy.scope():
+        model = make_model()
+        optimizer = tf.keras.optimizers.Adam()
+
+    def step(bx, by):
+        with tf.GradientTape() as tape:
+            loss = tf.nn.compute_average_loss(per_example_loss(by, model(bx, training=True)))
+        optimizer.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+        return loss
+
+    traces = []
+
+    @tf.function
+    def distributed_step(bx, by):
+        traces.append(1)
+        return strategy.reduce("SUM", strategy.run(step, args=(bx, by)), axis=None)
+
+    dataset = strategy.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices((x, y)).batch(GLOBAL_BATCH))
+    losses = [float(distributed_step(bx, by)) for bx, by in dataset]
+    assert len(losses) == 4 and all(np.isfinite(losses))
+    for got, want in zip(model.weights, reference_weights()):
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-5, atol=1e-6)
+    assert len(traces) <= 2  # the step runs when the graph runs: no trace per step

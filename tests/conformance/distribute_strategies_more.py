@@ -291,3 +291,41 @@ def p_multi_worker_mirrored_one_worker_equals_no_strategy(tf):
             "options": str(tf.distribute.experimental.CommunicationOptions()),
             "experimental_alias": issubclass(tf.distribute.experimental.MultiWorkerMirroredStrategy,
                                              tf.distribute.MultiWorkerMirroredStrategy)}
+
+
+@program
+def p_guide_default_strategy_reduce_and_function_around_run(tf):
+    """distributed_training.ipynb: the default strategy's reduce in library code, and a custom loop whose
+    tf.function wraps strategy.run, on two replicas."""
+    default = tf.distribute.get_strategy()
+    out = [repr(default.reduce("SUM", 1.0, axis=None)), val(default.reduce("SUM", tf.constant(2.0), axis=None))]
+    strategy = _two_replicas(tf)["default"]  # two replicas: each global batch of 10 split 5 + 5
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(1,),
+                                                           kernel_regularizer=tf.keras.regularizers.L2(1e-4))])
+        model.set_weights([data(w.shape, seed=2 + i, scale=0.5) for i, w in enumerate(model.get_weights())])
+        optimizer = tf.keras.optimizers.SGD()
+    dataset = tf.data.Dataset.from_tensors(([1.0], [1.0])).repeat(40).batch(5 * strategy.num_replicas_in_sync)
+    dist_dataset = strategy.experimental_distribute_dataset(dataset)
+    loss_object = tf.keras.losses.BinaryCrossentropy(from_logits=True, reduction="none")
+
+    def train_step(inputs):
+        features, labels = inputs
+        with tf.GradientTape() as tape:
+            per_example_loss = loss_object(labels, model(features, training=True))
+            loss = tf.nn.compute_average_loss(per_example_loss)
+            if model.losses:
+                loss += tf.nn.scale_regularization_loss(tf.add_n(model.losses))
+        optimizer.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+        return loss
+
+    @tf.function
+    def distributed_train_step(dist_inputs):
+        per_replica_losses = strategy.run(train_step, args=(dist_inputs,))
+        return strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica_losses, axis=None)
+
+    out.append([round(float(distributed_train_step(x)), 5) for x in dist_dataset])
+    iterator = iter(dist_dataset)
+    out.append([round(float(distributed_train_step(next(iterator))), 5) for _ in range(3)])
+    out.append([val(w) for w in model.get_weights()])
+    return out

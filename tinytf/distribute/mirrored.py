@@ -69,6 +69,7 @@ class MirroredStrategy(Strategy):
         self._processes_stale = False
         self._per_replica_variables: list = []
         self._calibration: dict = {}  # auto: key -> Calibration
+        self._traced_steps: dict = {}  # strategy.run inside a tf.function's trace: id(fn) -> (fn, its tf.function)
 
     def _worker_devices(self) -> tuple:
         """strategy.extended.worker_devices: the replicas' devices, fully named as TF names them."""
@@ -99,6 +100,12 @@ class MirroredStrategy(Strategy):
         n = self._num_replicas
         if n == 1:
             return self._run_one(0, fn, args, kwargs)
+        from tinytf.runtime.context import state
+
+        if state.graph is not None and not self._process_replica_id:  # @tf.function around strategy.run
+            from .traced_run import run_in_trace
+
+            return run_in_trace(self, fn, args, kwargs)
         calls = [lambda i=i: fn(*select_replica(i, args), **select_replica(i, kwargs)) for i in range(n)]
         remote = self._registry.get(id(fn))
         if remote is None or remote.fn is not fn:
@@ -333,6 +340,16 @@ class _RunCall:
         return strategy._run_one(replica_id, lambda: to_numpy(self.fn(*args, **kwargs)), (), {}, scale)
 
 
+def _running_replica(strategy):
+    """The replica context a merge callback runs in. A step traced into a tf.function by a strategy with one
+    replica in this process (MirroredStrategy of one device, a worker of MultiWorkerMirroredStrategy) runs its
+    merges when the graph runs, outside strategy.run: that one replica's."""
+    replica = context.current_replica_context()
+    if replica is None or replica.strategy is not strategy:
+        replica = context.ReplicaContext(strategy, getattr(strategy, "_worker_index", 0))
+    return replica
+
+
 def _remote_error(answer):
     error = answer[1]
     if hasattr(error, "add_note"):
@@ -347,7 +364,7 @@ class _AllReduce:
         self.strategy, self.reduce_op = strategy, reduce_op
 
     def __call__(self, *arrays):
-        replica = context.current_replica_context()
+        replica = _running_replica(self.strategy)
         result = self.strategy._collective.sum(replica._replica_id, arrays)
         if self.reduce_op is ReduceOp.MEAN:
             result = [r / r.dtype.type(self.strategy._num_replicas) if r.dtype.kind in "fc" else
@@ -368,7 +385,7 @@ class _ApplyMerge:
         self._update = self._compiled_update() if compiled else self._eager_update
 
     def __call__(self, *grads):
-        replica = context.current_replica_context()
+        replica = _running_replica(self.strategy)
         # this replica's share of the global batch (Keras fit), applied by the collective as it takes the
         # gradients (the process collective writes the scaled values straight into shared memory: one pass)
         scale = replica.gradient_scale

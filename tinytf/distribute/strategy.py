@@ -154,6 +154,13 @@ class Strategy:
 class _DefaultStrategy(Strategy):
     """The strategy in force when none is: one replica, code runs as written."""
 
+    def reduce(self, reduce_op, value, axis=None):
+        """As TF's default strategy: without an axis the value comes back as it is (a Python number too)."""
+        if axis is None and not isinstance(value, PerReplica):
+            as_reduce_op(reduce_op)  # still checked: "MAX" is no ReduceOp
+            return value
+        return super().reduce(reduce_op, value, axis)
+
     def _run_replicas(self, fn, args, kwargs):
         context.push(self, context.ReplicaContext(self, 0))
         try:

@@ -4,6 +4,7 @@ It is a plain container; strategy.reduce and experimental_local_results take it 
 from __future__ import annotations
 
 from tinytf.runtime import nest
+from tinytf.tensor_spec import TensorSpec
 
 
 class PerReplica:
@@ -15,6 +16,20 @@ class PerReplica:
     def __repr__(self):
         inner = ",\n".join(f"  {i}: {v!r}" for i, v in enumerate(self.values))
         return "PerReplica:{\n" + inner + "\n}"
+
+    # A PerReplica of tensors is a composite (as TF's is a CompositeTensor): a tf.function taking one (a step of a
+    # distributed dataset) gets its components as arguments and is traced once per spec, not once per value.
+    @property
+    def _type_spec(self):
+        if not all(hasattr(v, "dtype") and hasattr(v, "_shape") for v in self.values):
+            return None  # not all tensors: an ordinary Python argument
+        return PerReplicaSpec(type(self), [TensorSpec(v._shape, v.dtype) for v in self.values])
+
+    def _to_components(self):
+        return list(self.values)
+
+    def _from_components(self, components):
+        return type(self)(components)
 
     def __str__(self):  # print() shows each replica's value as print shows it, as TF's
         inner = ",\n".join(f"  {i}: {v!s}" for i, v in enumerate(self.values))
@@ -74,3 +89,28 @@ class ValueContext:
     def __repr__(self):
         return (f"tf.distribute.ValueContext(replica id {self.replica_id_in_sync_group}, "
                 f" total replicas in sync: {self.num_replicas_in_sync})")
+
+
+class PerReplicaSpec:
+    """The TypeSpec of a PerReplica of tensors: its class and one TensorSpec per replica. Equal specs have the
+    same class and component dtypes (shapes are compared by tf.function through the component specs, so a
+    trace for a batch of None rows serves every batch size)."""
+
+    def __init__(self, value_class, component_specs):
+        self._value_class = value_class
+        self._component_specs = list(component_specs)
+
+    def _from_components(self, components):
+        return self._value_class(components)
+
+    def _key(self):
+        return (self._value_class, tuple(spec.dtype for spec in self._component_specs))
+
+    def __eq__(self, other):
+        return isinstance(other, PerReplicaSpec) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return f"PerReplicaSpec({', '.join(repr(s) for s in self._component_specs)})"
