@@ -91,6 +91,13 @@ class DistributedDataset:
     def __iter__(self):
         return DistributedIterator(self)
 
+    def _tinytf_graph_loop_source(self, name: str):
+        """`for batch in distributed_dataset` inside a tf.function (AutoGraph): one graph loop over the
+        dataset whose every global batch is split over the replicas with tensor ops (distributed_loop.py)."""
+        from .distributed_loop import loop_source
+
+        return loop_source(self)
+
     def _elements(self):
         if self._worker_slice is not None:
             index, num_workers = self._worker_slice
