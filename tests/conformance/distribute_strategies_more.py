@@ -329,3 +329,20 @@ def p_guide_default_strategy_reduce_and_function_around_run(tf):
     out.append([round(float(distributed_train_step(next(iterator))), 5) for _ in range(3)])
     out.append([val(w) for w in model.get_weights()])
     return out
+
+
+@program
+def p_input_tutorial_element_spec_as_input_signature(tf):
+    """input.ipynb: a distributed dataset's element_spec (PerReplicaSpec leaves on two replicas) as the
+    input_signature of the step function."""
+    strategy = _two_replicas(tf)["default"]
+    dataset = tf.data.Dataset.from_tensors(([1.0], [1.0])).repeat(40).batch(16)
+    dist_dataset = strategy.experimental_distribute_dataset(dataset)
+
+    @tf.function(input_signature=[dist_dataset.element_spec])
+    def train_step(per_replica_inputs):
+        return strategy.run(lambda inputs: 2 * inputs[0] + inputs[1], args=(per_replica_inputs,))
+
+    iterator = iter(dist_dataset)
+    outputs = [train_step(next(iterator)) for _ in range(3)]
+    return [str(dist_dataset.element_spec), [_mirrored(o) for o in outputs]]

@@ -86,7 +86,24 @@ class DistributedDataset:
 
     @property
     def element_spec(self):
-        return self._dataset.element_spec
+        """The dataset's element spec; with several replicas in this process each leaf a PerReplicaSpec of one
+        TensorSpec per replica, its batch dimension unknown (as TF's), so it can be a tf.function's
+        input_signature."""
+        spec = self._dataset.element_spec
+        if self._num_replicas == 1 or self._per_worker is not None:
+            return spec
+        from tinytf.tensor_spec import TensorSpec
+
+        from .values import PerReplica, PerReplicaSpec
+
+        def per_replica(leaf):
+            if not isinstance(leaf, TensorSpec):
+                return leaf
+            shape = leaf.shape.as_list() if leaf.shape.rank is not None else None
+            one = TensorSpec(None if shape is None else [None] + shape[1:], leaf.dtype, leaf.name)
+            return PerReplicaSpec(PerReplica, [one] * self._num_replicas)
+
+        return nest.map_structure(per_replica, spec)
 
     def __iter__(self):
         return DistributedIterator(self)

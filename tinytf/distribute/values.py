@@ -98,7 +98,11 @@ class PerReplicaSpec:
 
     def __init__(self, value_class, component_specs):
         self._value_class = value_class
-        self._component_specs = list(component_specs)
+        self._specs = list(component_specs)
+
+    @property
+    def _component_specs(self):  # a class attribute: tf.function tells a TypeSpec by it (signature.py)
+        return self._specs
 
     def _from_components(self, components):
         return self._value_class(components)
