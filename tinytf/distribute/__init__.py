@@ -1,13 +1,32 @@
-"""tf.distribute: strategies that run one computation on several replicas (MirroredStrategy: threads on
-this machine; experimental.RayStrategy: Ray actors), ReduceOp, and the replica / cross-replica contexts."""
+"""tf.distribute: strategies that run one computation on several replicas (MirroredStrategy: threads or
+processes on this machine; OneDeviceStrategy: one device; MultiWorkerMirroredStrategy: worker processes
+that meet over TCP; experimental.RayStrategy: Ray actors), ReduceOp, the cross-device algorithms, and the
+replica / cross-replica contexts."""
 
-from . import experimental  # noqa: F401
+from . import cluster_resolver, experimental  # noqa: F401
 from .context import ReplicaContext  # noqa: F401
-from .input import InputContext, InputOptions, InputReplicationMode  # noqa: F401
+from .cross_device_ops import (  # noqa: F401
+    CrossDeviceOps,
+    HierarchicalCopyAllReduce,
+    NcclAllReduce,
+    ReductionToOneDevice,
+)
+from .extended import StrategyExtended  # noqa: F401
+from .input import (  # noqa: F401
+    DistributedDataset,
+    DistributedIterator,
+    InputContext,
+    InputOptions,
+    InputReplicationMode,
+)
 from .mirrored import MirroredStrategy  # noqa: F401
+from .multi_worker import MultiWorkerMirroredStrategy  # noqa: F401
+from .one_device import OneDeviceStrategy  # noqa: F401
 from .reduce_op import ReduceOp  # noqa: F401
+from .run_options import RunOptions  # noqa: F401
 from .strategy import (  # noqa: F401
     Strategy,
+    experimental_set_strategy,
     get_cross_replica_context,
     get_replica_context,
     get_strategy,

@@ -1,4 +1,14 @@
-"""tf.distribute.experimental: RayStrategy (data-parallel training on Ray actors; needs `ray`)."""
+"""tf.distribute.experimental: RayStrategy (data-parallel training on Ray actors; needs `ray`), the
+experimental aliases of MultiWorkerMirroredStrategy, its communication options, and ValueContext."""
+
+from .multi_worker import (  # noqa: F401
+    CommunicationImplementation,
+    CommunicationOptions,
+    MultiWorkerMirroredStrategy,  # noqa: F401
+)
+from .values import ValueContext  # noqa: F401
+
+CollectiveCommunication = CommunicationImplementation  # TF's older name
 
 
 def __getattr__(name):

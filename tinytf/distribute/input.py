@@ -69,10 +69,12 @@ def split_batch(element, num_replicas: int) -> list:
 
 
 class DistributedDataset:
-    """Iterating yields, per global batch, a structure whose leaves are PerReplica values."""
+    """tf.distribute.DistributedDataset, what experimental_distribute_dataset and
+    distribute_datasets_from_function return: iterating yields, per global batch, a structure whose leaves are
+    PerReplica values (plain tensors with one replica); `iter()` gives a DistributedIterator."""
 
     def __init__(self, dataset, num_replicas: int, options=None, already_per_replica: bool = False,
-                 per_worker=None):
+                 per_worker=None, worker_slice=None):
         if not hasattr(dataset, "__iter__"):
             raise TypeError(f"experimental_distribute_dataset expects a tf.data.Dataset, got {type(dataset).__name__}")
         self._dataset = dataset
@@ -80,12 +82,45 @@ class DistributedDataset:
         self._options = options
         self._per_replica_input = already_per_replica
         self._per_worker = per_worker  # one pipeline per worker (worker_shards.py), or None: split batches
+        self._worker_slice = worker_slice  # (i, N): this process is worker i of N and keeps its slice of each batch
 
     @property
     def element_spec(self):
-        return self._dataset.element_spec
+        """The dataset's element spec; with several replicas in this process each leaf a PerReplicaSpec of one
+        TensorSpec per replica, its batch dimension unknown (as TF's), so it can be a tf.function's
+        input_signature."""
+        spec = self._dataset.element_spec
+        if self._num_replicas == 1 or self._per_worker is not None:
+            return spec
+        from tinytf.tensor_spec import TensorSpec
+
+        from .values import PerReplica, PerReplicaSpec
+
+        def per_replica(leaf):
+            if not isinstance(leaf, TensorSpec):
+                return leaf
+            shape = leaf.shape.as_list() if leaf.shape.rank is not None else None
+            one = TensorSpec(None if shape is None else [None] + shape[1:], leaf.dtype, leaf.name)
+            return PerReplicaSpec(PerReplica, [one] * self._num_replicas)
+
+        return nest.map_structure(per_replica, spec)
 
     def __iter__(self):
+        return DistributedIterator(self)
+
+    def _tinytf_graph_loop_source(self, name: str):
+        """`for batch in distributed_dataset` inside a tf.function (AutoGraph): one graph loop over the
+        dataset whose every global batch is split over the replicas with tensor ops (distributed_loop.py)."""
+        from .distributed_loop import loop_source
+
+        return loop_source(self)
+
+    def _elements(self):
+        if self._worker_slice is not None:
+            index, num_workers = self._worker_slice
+            for element in self._dataset:
+                yield split_batch(element, num_workers)[index]
+            return
         if self._per_worker is not None:
             spec = self._dataset.element_spec
             for items in lockstep(self._per_worker):
@@ -111,6 +146,43 @@ class DistributedDataset:
         for element in self._dataset:
             parts = split_batch(element, self._num_replicas)
             yield nest.map_structure(lambda *p: PerReplica(p), *parts)
+
+
+class DistributedIterator:
+    """tf.distribute.DistributedIterator: `next(it)` / `it.get_next()` give the next global batch split over
+    the replicas; at the end next() raises StopIteration and get_next() tf.errors.OutOfRangeError, as in TF;
+    get_next_as_optional() gives a tf.experimental.Optional that is empty at the end."""
+
+    def __init__(self, dataset: DistributedDataset):
+        self._distributed_dataset = dataset
+        self._elements = dataset._elements()
+
+    @property
+    def element_spec(self):
+        return self._distributed_dataset.element_spec
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._elements)
+
+    def get_next(self):
+        try:
+            return next(self._elements)
+        except StopIteration:
+            from tinytf.runtime.errors import OutOfRangeError
+
+            raise OutOfRangeError("End of sequence") from None
+
+    def get_next_as_optional(self):
+        from tinytf.data.iterator import Optional
+
+        try:
+            value = next(self._elements)
+        except StopIteration:
+            return Optional.empty(self.element_spec)
+        return Optional(value, self.element_spec, _tf.constant(True))
 
 
 def lockstep(datasets: list):

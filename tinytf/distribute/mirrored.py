@@ -19,6 +19,7 @@ from tinytf.runtime.ops.collective import merge_call
 
 from . import context, mirrored_variable
 from .collective import ThreadCollective
+from .cross_device_ops import CrossDeviceOps
 from .reduce_op import ReduceOp, as_reduce_op
 from .replica_backend import BACKENDS, Calibration, backend_from_environment
 from .strategy import Strategy
@@ -28,6 +29,8 @@ from .values import regroup, select_replica
 class MirroredStrategy(Strategy):
     """tf.distribute.MirroredStrategy(devices=None): replicas on the given CPU devices ("/cpu:0", "/cpu:1",
     ...; as in TF, a CPU-only machine has one replica unless devices are listed)."""
+
+    _extended_class = "MirroredExtended"
 
     _merges_updates = True
     _sync_on_read_metrics = True  # Keras metrics made under the scope keep one state per replica (TF's ON_READ)
@@ -47,6 +50,10 @@ class MirroredStrategy(Strategy):
             if "cpu" not in str(device).lower():
                 raise ValueError(f"MirroredStrategy: tinytf runs on the CPU only; got device {device!r}")
         self.extended_devices = tuple(devices)
+        if cross_device_ops is not None and not isinstance(cross_device_ops, CrossDeviceOps):
+            raise TypeError(f"MirroredStrategy: cross_device_ops must be a tf.distribute.CrossDeviceOps (such as "
+                            f"tf.distribute.ReductionToOneDevice()), got {type(cross_device_ops).__name__}")
+        self._cross_device_ops = cross_device_ops  # strategy.extended.reduce_to's algorithm (cross_device_ops.py)
         self._num_replicas = len(devices)
         self._thread_collective = ThreadCollective(self._num_replicas)
         mirrored_variable.install()
@@ -62,9 +69,9 @@ class MirroredStrategy(Strategy):
         self._processes_stale = False
         self._per_replica_variables: list = []
         self._calibration: dict = {}  # auto: key -> Calibration
+        self._traced_steps: dict = {}  # strategy.run inside a tf.function's trace: id(fn) -> (fn, its tf.function)
 
-    @property
-    def worker_devices(self) -> tuple:
+    def _worker_devices(self) -> tuple:
         """strategy.extended.worker_devices: the replicas' devices, fully named as TF names them."""
         return tuple(f"/job:localhost/replica:0/task:0/device:CPU:{_device_index(d)}" for d in self.extended_devices)
 
@@ -93,6 +100,12 @@ class MirroredStrategy(Strategy):
         n = self._num_replicas
         if n == 1:
             return self._run_one(0, fn, args, kwargs)
+        from tinytf.runtime.context import state
+
+        if state.graph is not None and not self._process_replica_id:  # @tf.function around strategy.run
+            from .traced_run import run_in_trace
+
+            return run_in_trace(self, fn, args, kwargs)
         calls = [lambda i=i: fn(*select_replica(i, args), **select_replica(i, kwargs)) for i in range(n)]
         remote = self._registry.get(id(fn))
         if remote is None or remote.fn is not fn:
@@ -327,6 +340,16 @@ class _RunCall:
         return strategy._run_one(replica_id, lambda: to_numpy(self.fn(*args, **kwargs)), (), {}, scale)
 
 
+def _running_replica(strategy):
+    """The replica context a merge callback runs in. A step traced into a tf.function by a strategy with one
+    replica in this process (MirroredStrategy of one device, a worker of MultiWorkerMirroredStrategy) runs its
+    merges when the graph runs, outside strategy.run: that one replica's."""
+    replica = context.current_replica_context()
+    if replica is None or replica.strategy is not strategy:
+        replica = context.ReplicaContext(strategy, getattr(strategy, "_worker_index", 0))
+    return replica
+
+
 def _remote_error(answer):
     error = answer[1]
     if hasattr(error, "add_note"):
@@ -341,7 +364,7 @@ class _AllReduce:
         self.strategy, self.reduce_op = strategy, reduce_op
 
     def __call__(self, *arrays):
-        replica = context.current_replica_context()
+        replica = _running_replica(self.strategy)
         result = self.strategy._collective.sum(replica._replica_id, arrays)
         if self.reduce_op is ReduceOp.MEAN:
             result = [r / r.dtype.type(self.strategy._num_replicas) if r.dtype.kind in "fc" else
@@ -362,7 +385,7 @@ class _ApplyMerge:
         self._update = self._compiled_update() if compiled else self._eager_update
 
     def __call__(self, *grads):
-        replica = context.current_replica_context()
+        replica = _running_replica(self.strategy)
         # this replica's share of the global batch (Keras fit), applied by the collective as it takes the
         # gradients (the process collective writes the scaled values straight into shared memory: one pass)
         scale = replica.gradient_scale

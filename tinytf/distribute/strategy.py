@@ -4,6 +4,7 @@ datasets), and the default strategy that is current when no scope is entered (on
 from __future__ import annotations
 
 import contextlib
+import weakref
 
 import tinytf as _tf
 
@@ -19,6 +20,7 @@ class Strategy:
 
     _num_replicas = 1
     _merges_updates = False  # True: optimizer.apply_gradients inside run() all-reduces across replicas
+    _extended_class = "StrategyExtended"  # the class of strategy.extended (extended.py), by TF's name
 
     @property
     def num_replicas_in_sync(self) -> int:
@@ -26,7 +28,28 @@ class Strategy:
 
     @property
     def extended(self):
-        return self
+        """tf.distribute.StrategyExtended: devices, reductions to destinations, variable updates."""
+        extended = self.__dict__.get("_extended")
+        if extended is None:
+            from . import extended as module
+
+            extended = self._extended = getattr(module, self._extended_class)(self)
+        return extended
+
+    @property
+    def cluster_resolver(self):
+        """The ClusterResolver of a multi-worker strategy; None for the strategies of one worker."""
+        return None
+
+    def _worker_devices(self) -> tuple:
+        return ("/job:localhost/replica:0/task:0/device:CPU:0",)
+
+    def _is_chief(self) -> bool:
+        return True
+
+    def _created_in_scope(self, variable) -> bool:
+        made = self.__dict__.get("_scope_variables")
+        return (made is not None and made.get(id(variable)) is variable) or getattr(variable, "_strategy", None) is self
 
     @contextlib.contextmanager
     def scope(self):
@@ -35,11 +58,25 @@ class Strategy:
         if frame is not None and frame.strategy is not self and not isinstance(frame.strategy, _DefaultStrategy):
             raise ValueError("Mixing different tf.distribute.Strategy objects: entering the scope of "
                              f"{type(self).__name__} inside the scope of {type(frame.strategy).__name__}")
+        from tinytf.runtime.context import state
+
+        hook = self._remember_variable  # extended.variable_created_in_scope asks for the variables made here
+        state.variable_hooks.append(hook)
         context.push(self, None)
         try:
             yield self
         finally:
             context.pop()
+            state.variable_hooks.remove(hook)
+
+    def _remember_variable(self, variable) -> None:
+        frame = context.current_frame()
+        if frame is None or frame.strategy is not self:
+            return
+        made = self.__dict__.get("_scope_variables")
+        if made is None:  # by id: variables are unhashable, as in TF
+            made = self._scope_variables = weakref.WeakValueDictionary()
+        made[id(variable)] = variable
 
     # --- per-replica computation ---------------------------------------------------------------------
     def run(self, fn, args=(), kwargs=None, options=None):
@@ -68,7 +105,10 @@ class Strategy:
         parts = [_tf.convert_to_tensor(p) for p in local_results(value)] if isinstance(value, PerReplica) else [
             _tf.convert_to_tensor(value)]
         if axis is None:
-            total = _tf.add_n(parts) if len(parts) > 1 else parts[0]
+            if len(parts) > 1:  # the strategy's cross-device algorithm adds the components (cross_device_ops.py)
+                total = self.extended._cross_device_ops()._accumulate(parts)
+            else:
+                total = parts[0]
             if reduce_op is ReduceOp.MEAN and len(parts) > 1:
                 total = total / _tf.cast(len(parts), total.dtype)
             return total
@@ -80,6 +120,18 @@ class Strategy:
         if not total.dtype.is_floating:  # TF divides with truediv: integers give float64
             total = _tf.cast(total, _tf.float64)
         return total / _tf.cast(count, total.dtype)
+
+    def gather(self, value, axis):
+        """The replicas' components of `value` concatenated along `axis` (TF's strategy.gather)."""
+        parts = [_tf.convert_to_tensor(p) for p in local_results(value)]
+        return parts[0] if len(parts) == 1 else _tf.concat(parts, axis=axis)
+
+    def experimental_distribute_values_from_function(self, value_fn):
+        """value_fn(tf.distribute.experimental.ValueContext) per replica, as a PerReplica value."""
+        from .values import ValueContext
+
+        values = [value_fn(ValueContext(i, self._num_replicas)) for i in range(self._num_replicas)]
+        return values[0] if self._num_replicas == 1 else PerReplica(values)
 
     # --- data ----------------------------------------------------------------------------------------
     def experimental_distribute_dataset(self, dataset, options=None) -> DistributedDataset:
@@ -101,6 +153,13 @@ class Strategy:
 
 class _DefaultStrategy(Strategy):
     """The strategy in force when none is: one replica, code runs as written."""
+
+    def reduce(self, reduce_op, value, axis=None):
+        """As TF's default strategy: without an axis the value comes back as it is (a Python number too)."""
+        if axis is None and not isinstance(value, PerReplica):
+            as_reduce_op(reduce_op)  # still checked: "MAX" is no ReduceOp
+            return value
+        return super().reduce(reduce_op, value, axis)
 
     def _run_replicas(self, fn, args, kwargs):
         context.push(self, context.ReplicaContext(self, 0))
@@ -144,3 +203,27 @@ def get_cross_replica_context():
     if frame is None:
         return _DEFAULT
     return frame.strategy if frame.replica is None else None
+
+
+def experimental_set_strategy(strategy) -> None:
+    """Make `strategy` current in this thread as if its scope were entered and never left (None: the default
+    strategy again). A later call replaces it. Inside the scope of another strategy it raises, as TF does;
+    inside a scope of the strategy already set (which TF enters as a no-op) it does not."""
+    from tinytf.runtime.context import state
+
+    stack = context._stack()
+    current = getattr(context._local, "set_frame", None)
+    for frame in stack:
+        if frame is not current and not (current is not None and frame.strategy is current.strategy):
+            raise RuntimeError("Must not be called inside a `tf.distribute.Strategy` scope.")
+    if current is not None:
+        context._local.set_frame = None
+        stack.remove(current)
+        if current.hook in state.variable_hooks:
+            state.variable_hooks.remove(current.hook)
+    if strategy is not None:
+        frame = context._Frame(strategy, None)
+        frame.hook = strategy._remember_variable
+        stack.insert(0, frame)  # below any scope entered later
+        state.variable_hooks.append(frame.hook)
+        context._local.set_frame = frame
