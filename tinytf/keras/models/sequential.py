@@ -88,6 +88,16 @@ class Sequential(Model):
 
     def _maybe_rebuild(self) -> None:
         """Wire the stack symbolically from the input layer: every layer builds and learns its output shape."""
+        if self._input_layer is None and len(self._stack) > 1:
+            # Keras 3 also builds when the first layer is a model whose input is known (a Sequential of
+            # augmentation layers given input_shape, then more layers): it reads that model's `input_shape`
+            try:
+                shape = self._stack[0].input_shape
+            except AttributeError:
+                shape = None
+            if shape is not None:
+                dtype = self._stack[0].compute_dtype
+                self._input_layer = InputLayer(batch_shape=tuple(shape), dtype=dtype)
         if self._input_layer is None or not self._stack:
             return
         naming.unique_name("functional")  # Keras 3 wraps the stack in a Functional model, which takes a name
