@@ -145,3 +145,37 @@ def p_tutorial_denoising_autoencoder_fit_with_sgd(tf):
     decoded = model.decoder(model.encoder(noisy[:2])).numpy()
     return [{k: np.round(v, 5).tolist() for k, v in sorted(history.history.items())}, list(decoded.shape),
             round(float(decoded.mean()), 5)]
+
+
+@program
+def p_tutorial_pix2pix_random_jitter_restarts_with_each_iterator(tf):
+    """pix2pix's random_jitter in a dataset map, under a global seed: each iterator TF makes instantiates the
+    map function anew, so its random ops start over (the same jitter for every `iter`), while a repeat's
+    later passes, inside one iterator, continue the sequence; an op seed behaves the same."""
+    tf.random.set_seed(1)
+
+    def jitter(x):
+        image = tf.reshape(tf.range(16.0) + tf.cast(x, tf.float32), [4, 4, 1])
+        image = tf.image.random_crop(image, size=[2, 2, 1])
+        if tf.random.uniform(()) > 0.5:
+            image = tf.image.flip_left_right(image)
+        return tf.reduce_sum(image)
+
+    data = tf.data.Dataset.range(4).map(jitter)
+    draw = tf.data.Dataset.range(3).map(lambda x: tf.random.uniform((), maxval=100, dtype=tf.int32))
+    seeded = tf.data.Dataset.range(3).map(lambda x: tf.random.uniform((), maxval=100, dtype=tf.int32, seed=5))
+    first, second = iter(draw), iter(draw)
+    interleaved = [int(next(first)), int(next(second)), int(next(first))]
+
+    @tf.function
+    def total():  # an iterator made inside a function: a new one each call
+        s = tf.constant(0)
+        for v in draw:
+            s = s * 100 + v
+        return s
+
+    return [[int(total()), int(total())], [float(v) for v in data], [float(v) for v in data],
+            [int(v) for v in draw], [int(v) for v in draw.repeat(2)],
+            [int(v) for v in tf.data.Dataset.range(3).repeat(2).map(lambda x: tf.random.uniform(
+                (), maxval=100, dtype=tf.int32))],
+            [int(v) for v in seeded], [int(v) for v in seeded], interleaved]
