@@ -48,8 +48,10 @@ class ProgbarLogger(Callback):
             self._start(self.params.get("steps"))
 
     def on_test_batch_end(self, batch, logs=None):
+        if not self.params.get("is_evaluate"):
+            return  # fit's validation: the bar and its step count are the training epoch's
         self._seen = batch + 1
-        if self.params.get("is_evaluate") and self.verbose == 1:
+        if self.verbose == 1:
             seen = batch + 1 if self.progbar.target is None else min(batch + 1, self.progbar.target)
             self.progbar.update(seen, list((logs or {}).items()), finalize=False)  # a short last execution
 
