@@ -15,6 +15,7 @@ from tinytf.runtime.ops.philox import PhiloxGenerator, shuffle_permutation
 from tinytf.runtime.tensor import EagerTensor
 
 from ..utils.py_dataset import PyDataset, PyDatasetBatches
+from .dataset_class_weights import with_class_weights
 from .dataset_epochs import DatasetEpochs, warn_ran_out_of_data
 from .sparse_rows import SparseRows
 from .step_functions import template_of
@@ -364,6 +365,11 @@ def make_batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False, 
             warnings.warn("`shuffle=True` was passed, but will be ignored since the data `x` was provided as a "
                           "tf.data.Dataset. The Dataset is expected to already be shuffled (via "
                           "`.shuffle(buffer_size)`).", stacklevel=3)
+        if class_weight is not None:
+            if not isinstance(x, _tf.data.Dataset):
+                raise ValueError(f"Argument `class_weight` is not supported for Python generator inputs. Received: "
+                                 f"class_weight={class_weight}")
+            x = with_class_weights(x, class_weight, unpack)
         return IterableBatches(x, steps)
     if x is None:
         raise ValueError("Unexpected value for `x`: None. Pass the input data.")
