@@ -91,3 +91,33 @@ def p_tutorial_segmentation_class_weight_errors(tf):
                     "class_weight"),
             outcome(lambda: model.fit(generator(), steps_per_epoch=1, epochs=1, verbose=0,
                                       class_weight={0: 1.0, 1: 2.0}), "generator")]
+
+
+@program
+def p_tutorial_segmentation_class_weight_on_a_py_dataset(tf):
+    x = np.linspace(-1, 1, 24, dtype="float32").reshape(8, 3)
+    labels = np.array([0, 1, 2, 1, 0, 2, 2, 1])
+
+    class Batches(tf.keras.utils.PyDataset):
+        def __init__(self, y, with_weights=False):
+            super().__init__()
+            self.y, self.with_weights = y, with_weights
+
+        def __len__(self):
+            return 2
+
+        def __getitem__(self, i):
+            batch = (x[4 * i:4 * i + 4], self.y[4 * i:4 * i + 4])
+            return batch + (np.ones(4, "float32"),) if self.with_weights else batch
+
+    out = []
+    for y, loss in ((np.eye(3, dtype="float32")[labels], "categorical_crossentropy"),
+                    (labels.astype("float32")[:, None], "sparse_categorical_crossentropy")):
+        tf.keras.utils.set_random_seed(3)
+        model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(3, activation="softmax")])
+        model.compile("sgd", loss)
+        history = model.fit(Batches(y), epochs=2, verbose=0, class_weight={0: 1.0, 1: 3.0, 2: 0.5})
+        out.append(np.round(history.history["loss"], 5).tolist())
+    out.append(outcome(lambda: model.fit(Batches(labels.astype("float32")[:, None], True), epochs=1, verbose=0,
+                                         class_weight={0: 1.0}), "class_weight"))
+    return out

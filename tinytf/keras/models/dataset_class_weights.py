@@ -5,6 +5,8 @@ segmentation mask of shape (batch, h, w, 1) weighs every pixel."""
 
 from __future__ import annotations
 
+import numpy as np
+
 import tinytf as _tf
 from tinytf.runtime import nest
 
@@ -32,3 +34,16 @@ def with_class_weights(dataset, class_weight: dict, unpack):
         return x, y, _tf.gather(table, classes)
 
     return dataset.map(add_weights)
+
+
+def class_weight_to_sample_weights(y, class_weight: dict):
+    """Per-sample weights of a numpy batch of labels (a PyDataset's), as Keras 3 computes them: one-hot rows by
+    their argmax, a trailing axis of 1 squeezed, labels rounded to class indices."""
+    labels = np.asarray(y)
+    weights = np.ones(shape=(labels.shape[0],), dtype=np.float32)
+    if labels.ndim > 1:
+        labels = np.argmax(labels, axis=-1) if labels.shape[-1] != 1 else np.squeeze(labels, axis=-1)
+    labels = np.round(labels).astype("int32")
+    for i in range(labels.shape[0]):
+        weights[i] = class_weight.get(int(labels[i]), 1.0)
+    return weights
