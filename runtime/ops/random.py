@@ -12,12 +12,15 @@ A kernel keeps its generator between runs, so repeated runs continue its sequenc
 kernel per (op, dtype, shape dtype, seeds), which ops with an explicit seed (or none) share, and an op with a
 derived seed is a new kernel each time; in a graph every random node owns its generator, so each call of a
 traced function draws anew. set_seed clears the eager kernels and restarts the graphs' generators, as TF's
-context does when it clears its caches.
+context does when it clears its caches. The functions of a tf.data pipeline are instantiated anew for each
+iterator TF makes, so their random nodes' generators belong to the iterator pulling (IteratorKernels): every
+`iter(dataset)` starts their sequences over, while a repeat's later passes, within one iterator, continue them.
 """
 
 from __future__ import annotations
 
 import random as _python_random
+import threading
 import weakref
 
 import numpy as np
@@ -111,11 +114,38 @@ def get_seed(op_seed):
     return (0, _MAXINT32) if seeds == (0, 0) else seeds  # (0, 0) would mean "not seeded" to the kernel
 
 
+_PULLING = threading.local()  # .kernels: the random kernels of the tf.data iterator pulling in this thread
+
+
+class IteratorKernels:
+    """`with IteratorKernels(kernels):` around a tf.data iterator's pull: the random nodes that run meanwhile
+    keep their generators in `kernels` (a WeakKeyDictionary the iterator owns), as TF instantiates a
+    pipeline's functions, and their random kernels, once per iterator."""
+
+    __slots__ = ("kernels", "outer")
+
+    def __init__(self, kernels):
+        self.kernels = kernels
+
+    def __enter__(self):
+        self.outer = getattr(_PULLING, "kernels", None)
+        _PULLING.kernels = self.kernels
+
+    def __exit__(self, *exc):
+        _PULLING.kernels = self.outer
+
+
+def iterator_kernels() -> weakref.WeakKeyDictionary:
+    """A new, empty home for one iterator's random kernels."""
+    return weakref.WeakKeyDictionary()
+
+
 class RandomStream:
     """The seeds of one random op and where its kernel's Philox generator lives: in the eager kernel cache
-    (`shared`) or with the op itself (a graph node, or an eager op with a derived seed)."""
+    (`shared`), with the op itself (a graph node, or an eager op with a derived seed), or, while a tf.data
+    iterator pulls, with that iterator (IteratorKernels)."""
 
-    __slots__ = ("seed", "shared", "_own", "_epoch")
+    __slots__ = ("seed", "shared", "_own", "_epoch", "__weakref__")
 
     def __init__(self, seed, shared: bool):
         self.seed = seed
@@ -148,6 +178,12 @@ class RandomStream:
     def _cache(self, key):
         if self.shared:
             return _seeds.eager_kernels, (*key, self.seed)
+        kernels = getattr(_PULLING, "kernels", None)
+        if kernels is not None:
+            own = kernels.get(self)
+            if own is None:
+                own = kernels[self] = {}
+            return own, key
         if self._epoch != _seeds.epoch:  # set_seed since: TF's kernels start over too
             self._own.clear()
             self._epoch = _seeds.epoch

@@ -16,6 +16,8 @@ from __future__ import annotations
 import collections
 import threading
 
+from tinytf.runtime.ops.random import IteratorKernels, iterator_kernels
+
 _LOCK = threading.Lock()
 _PULLING = threading.local()  # .reservations: those of the iterator pulling an element in this thread;
 # .probing: a look at the first element that is not an iteration (it must not use up a draw)
@@ -51,20 +53,36 @@ def release_passes(reservations: list) -> None:
                 pending.remove(number)
 
 
-class Pulling:
-    """`with Pulling(reservations):` around an iterator's pull, so the passes it starts take its reservations."""
+class Reservations(list):
+    """An iterator's reservations, and the random kernels of its pipeline's functions (TF instantiates them per
+    iterator: a second `iter(dataset)` draws the same numbers as the first)."""
 
-    __slots__ = ("reservations", "outer")
+    def __init__(self, reservations):
+        super().__init__(reservations)
+        self.random_kernels = iterator_kernels()
+
+
+class Pulling:
+    """`with Pulling(reservations):` around an iterator's pull, so the passes it starts take its reservations
+    and its functions' random nodes draw from its own kernels."""
+
+    __slots__ = ("reservations", "outer", "kernels")
 
     def __init__(self, reservations):
         self.reservations = reservations
+        kernels = getattr(reservations, "random_kernels", None)
+        self.kernels = IteratorKernels(kernels) if kernels is not None else None
 
     def __enter__(self):
         self.outer = getattr(_PULLING, "reservations", None)
         _PULLING.reservations = self.reservations
+        if self.kernels is not None:
+            self.kernels.__enter__()
 
     def __exit__(self, *exc):
         _PULLING.reservations = self.outer
+        if self.kernels is not None:
+            self.kernels.__exit__()
 
 
 def pulling_now():

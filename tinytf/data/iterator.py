@@ -11,7 +11,7 @@ from tinytf.runtime.context import state
 from tinytf.runtime.errors import OutOfRangeError
 from tinytf.runtime.tensor import EagerTensor
 
-from .iteration_seeds import Pulling, release_passes, reserve_passes
+from .iteration_seeds import Pulling, Reservations, release_passes, reserve_passes
 from .structure import ElementError, as_numpy, describe, pack
 
 
@@ -30,7 +30,7 @@ class Iterator:
 
     def _reserve(self, dataset):
         """The random stages' passes are drawn now, as TF's iterator draws their seeds when it is made."""
-        reservations = reserve_passes(dataset)
+        reservations = Reservations(reserve_passes(dataset))
         self._release = weakref.finalize(self, release_passes, reservations)
         self._unclaimed = reservations  # begin_pass takes them out as the stages start
 

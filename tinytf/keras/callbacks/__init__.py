@@ -1,7 +1,8 @@
 """keras.callbacks: hooks into fit/evaluate/predict."""
 
 from .backup_and_restore import BackupAndRestore
-from .callback import Callback, CallbackList, History, LambdaCallback, TerminateOnNaN
+from .callback import Callback, CallbackList, LambdaCallback, TerminateOnNaN
+from .history import History
 from .model_checkpoint import ModelCheckpoint
 from .monitors import CSVLogger, EarlyStopping, LearningRateScheduler, ReduceLROnPlateau
 from .progbar import Progbar

@@ -161,25 +161,6 @@ for _name in _HOOKS:
     setattr(CallbackList, _name, _fan_out(_name))
 
 
-class History(Callback):
-    """Records the epoch logs: `history.history["loss"]` is the list of epoch losses."""
-
-    def __init__(self):
-        super().__init__()
-        self.history: dict = {}
-        self.epoch: list = []
-
-    def on_train_begin(self, logs=None):
-        self.epoch = []
-
-    def on_epoch_end(self, epoch, logs=None):
-        self.epoch.append(epoch)
-        for key, value in (logs or {}).items():
-            self.history.setdefault(key, []).append(value)
-        if self.model is not None:
-            self.model.history = self
-
-
 class LambdaCallback(Callback):
     """A callback from plain functions (on_epoch_end=lambda epoch, logs: ...)."""
 

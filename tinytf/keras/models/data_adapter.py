@@ -15,6 +15,7 @@ from tinytf.runtime.ops.philox import PhiloxGenerator, shuffle_permutation
 from tinytf.runtime.tensor import EagerTensor
 
 from ..utils.py_dataset import PyDataset, PyDatasetBatches
+from .dataset_class_weights import class_weight_to_sample_weights, with_class_weights
 from .dataset_epochs import DatasetEpochs, warn_ran_out_of_data
 from .sparse_rows import SparseRows
 from .step_functions import template_of
@@ -362,7 +363,8 @@ def make_batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False, 
             raise ValueError("`y` and `sample_weight` arguments are not supported when using a PyDataset as input: "
                              "its batches must hold (x, y) or (x, y, sample_weight)")
         return PyDatasetBatches(x, shuffle=shuffle, steps=steps, to_tensor=to_tensor, unpack=unpack,
-                                template_of=template_of, batch_tuple=batch_tuple)
+                                template_of=template_of, batch_tuple=batch_tuple, class_weight=class_weight,
+                                class_weights_of=class_weight_to_sample_weights)
     if _is_generator(x) or (not isinstance(x, (np.ndarray, list, tuple, dict, _tf.Tensor)) and hasattr(x, "__iter__")):
         if y is not None:
             raise ValueError("`y` argument is not supported when using a generator or dataset as input: the batches "
@@ -371,6 +373,11 @@ def make_batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False, 
             warnings.warn("`shuffle=True` was passed, but will be ignored since the data `x` was provided as a "
                           "tf.data.Dataset. The Dataset is expected to already be shuffled (via "
                           "`.shuffle(buffer_size)`).", stacklevel=3)
+        if class_weight is not None:
+            if not isinstance(x, _tf.data.Dataset):
+                raise ValueError(f"Argument `class_weight` is not supported for Python generator inputs. Received: "
+                                 f"class_weight={class_weight}")
+            x = with_class_weights(x, class_weight, unpack)
         return IterableBatches(x, steps)
     if x is None:
         raise ValueError("Unexpected value for `x`: None. Pass the input data.")

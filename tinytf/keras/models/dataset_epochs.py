@@ -25,7 +25,9 @@ _END = object()
 
 
 def warn_ran_out_of_data() -> None:
-    warnings.warn(RAN_OUT_OF_DATA, stacklevel=5)
+    # from one place, as Keras 3 warns (its epoch iterator): Python's filter then shows it once a process,
+    # however many epochs, evaluations and predictions run out
+    warnings.warn(RAN_OUT_OF_DATA, stacklevel=1)
 
 
 class DatasetEpochs:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 from ..layers.layer import Layer
 from .functional import Node
 from .keras_tensor import KerasTensor
@@ -12,7 +14,8 @@ class InputLayer(Layer):
 
     def __init__(self, shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None, input_tensor=None,
                  optional=False, name=None, **kwargs):
-        if "input_shape" in kwargs and shape is None:
+        if "input_shape" in kwargs:  # Keras 3 still takes it, over `shape`, with a warning
+            warnings.warn("Argument `input_shape` is deprecated. Use `shape` instead.", stacklevel=2)
             shape = kwargs.pop("input_shape")
         if "batch_input_shape" in kwargs and batch_shape is None:
             batch_shape = kwargs.pop("batch_input_shape")

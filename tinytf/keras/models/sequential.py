@@ -4,11 +4,12 @@ before the first call; otherwise it builds on the first call."""
 
 from __future__ import annotations
 
+import tinytf as _tf
 from tinytf.runtime.tensor import Tensor
 
 from .. import naming
 from ..layers.layer import Layer, _PathScope
-from ..masking import set_keras_mask
+from ..masking import get_keras_mask, set_keras_mask
 from .functional_model import adjusted_rank
 from .input_layer import InputLayer
 from .keras_tensor import KerasTensor
@@ -88,6 +89,16 @@ class Sequential(Model):
 
     def _maybe_rebuild(self) -> None:
         """Wire the stack symbolically from the input layer: every layer builds and learns its output shape."""
+        if self._input_layer is None and len(self._stack) > 1:
+            # Keras 3 also builds when the first layer is a model whose input is known (a Sequential of
+            # augmentation layers given input_shape, then more layers): it reads that model's `input_shape`
+            try:
+                shape = self._stack[0].input_shape
+            except AttributeError:
+                shape = None
+            if shape is not None:
+                dtype = self._stack[0].compute_dtype
+                self._input_layer = InputLayer(batch_shape=tuple(shape), dtype=dtype)
         if self._input_layer is None or not self._stack:
             return
         naming.unique_name("functional")  # Keras 3 wraps the stack in a Functional model, which takes a name
@@ -113,6 +124,12 @@ class Sequential(Model):
             set_keras_mask(inputs, mask)
         if self._input_layer is not None and isinstance(inputs, Tensor):
             symbolic = self._input_layer._inbound_nodes[0].outputs
+            if symbolic.dtype is not None and inputs.dtype.name != symbolic.dtype:
+                # Keras 3 converts inputs to the dtype of the model's Input (for a Sequential built from its
+                # first call, the first layer's compute dtype): a uint8 image enters Resizing as float32
+                input_mask = get_keras_mask(inputs)
+                inputs = _tf.cast(inputs, symbolic.dtype)
+                set_keras_mask(inputs, input_mask)
             inputs = adjusted_rank(inputs, symbolic.shape, symbolic.name)
         for layer in self._stack:
             inputs = layer(inputs)

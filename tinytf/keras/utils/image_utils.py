@@ -12,6 +12,13 @@ import numpy as np
 
 _INTERPOLATIONS = ("nearest", "bilinear", "bicubic", "hamming", "box", "lanczos")
 
+# Keras imports PIL.Image with itself, so after `import tensorflow` a bare `import PIL` has `PIL.Image`: TF's
+# image classification tutorial calls `PIL.Image.open` that way. Importing it here keeps such programs running.
+try:
+    import PIL.Image  # noqa: F401
+except ImportError:
+    pass
+
 
 def _pil():
     try:

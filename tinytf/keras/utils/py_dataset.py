@@ -71,7 +71,8 @@ class PyDatasetBatches:
     fit's shuffle is on, as Keras 3 shuffles the batch order), as (x, y, sample_weight) of tensors."""
 
     def __init__(self, dataset: PyDataset, shuffle=False, steps=None, to_tensor=None, unpack=None, template_of=None,
-                 batch_tuple=None):
+                 batch_tuple=None, class_weight=None, class_weights_of=None):
+        self._class_weight, self._class_weights_of = class_weight, class_weights_of  # fit's, as sample weights
         self.dataset, self.shuffle, self.steps_per_epoch = dataset, shuffle, steps
         self._to_tensor, self._unpack, self._template_of, self._batch_tuple = (to_tensor, unpack, template_of,
                                                                                batch_tuple)
@@ -126,6 +127,10 @@ class PyDatasetBatches:
         self.dataset.on_epoch_begin()
         for data in self._raw_batches():
             x, y, sw = self._unpack(tuple(data) if isinstance(data, list) else data)
+            if self._class_weight is not None and y is not None:
+                if sw is not None:
+                    raise ValueError("You cannot specify `class_weight` and `sample_weight` at the same time.")
+                sw = self._class_weights_of(y, self._class_weight)
             to_tensor = self._to_tensor
             yield (nest.map_structure(to_tensor, x), None if y is None else nest.map_structure(to_tensor, y),
                    None if sw is None else to_tensor(sw))
