@@ -14,6 +14,7 @@ from tinytf.runtime import chunked
 from tinytf.runtime.ops import conv, conv_kernels, nn_grad, pool_kernels, reduce
 from tinytf.runtime.ops.pool_filter_grad import pool_filter_grad
 
+pytestmark = pytest.mark.usefixtures("all_passes")  # about optimized graphs, whatever TINYTF_PASSES says
 RNG = np.random.default_rng(5)
 
 
