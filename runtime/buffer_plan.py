@@ -31,7 +31,8 @@ PLAN_MIN_BYTES = 16384  # below this, numpy's small-block allocator is as cheap 
 # ops whose kernels return new arrays that share no memory with their inputs and keep no reference to them
 _FRESH = {"matmul", "conv2d", "conv2d_epilogue", "conv2d_backprop_input", "conv2d_backprop_filter",
           "conv2d_backprop_input_filter", "conv2d_input_spectrum", "conv2d_epilogue_spectral", "max_pool2d",
-          "conv2d_and_filter_grad", "conv2d_epilogue_pooled",
+          "conv2d_and_filter_grad", "conv2d_epilogue_pooled", "depthwise_conv2d", "depthwise_conv2d_backprop_input",
+          "depthwise_conv2d_backprop_filter",
           "avg_pool2d", "max_pool2d_grad", "avg_pool2d_grad", "max_pool2d_take", "softmax", "log_softmax"}
 
 
@@ -97,7 +98,7 @@ def _writable(node, tensor) -> bool:
     if op == "matmul":
         return all(_static_size(t) is not None for t in node.inputs) and node.inputs[0].dtype is tensor.dtype
     if op in ("conv2d", "conv2d_epilogue", "conv2d_backprop_input", "conv2d_epilogue_spectral",
-              "conv2d_input_spectrum"):
+              "conv2d_input_spectrum", "depthwise_conv2d", "depthwise_conv2d_backprop_input"):
         return True
     if op in ("conv2d_backprop_input_filter", "conv2d_and_filter_grad", "conv2d_epilogue_pooled"):
         return tensor is node.outputs[0]  # the large first output (a filter gradient, a pooled output: smaller)
@@ -224,7 +225,7 @@ def emit_planned(cg, node, indent) -> bool:
         return True
     if op in ("conv2d", "conv2d_epilogue", "conv2d_backprop_input", "conv2d_backprop_input_filter",
               "conv2d_epilogue_spectral", "conv2d_input_spectrum", "conv2d_and_filter_grad",
-              "conv2d_epilogue_pooled") and \
+              "conv2d_epilogue_pooled", "depthwise_conv2d", "depthwise_conv2d_backprop_input") and \
             out is not None:
         kernel = cg.bind(node.op.kernel, f"{op}_kernel")
         args = [cg.var(t) for t in node.inputs] + [f"{k}={cg.attr(k, v)}" for k, v in node.attrs.items()]

@@ -18,9 +18,11 @@ from .passes.loop_blas_region import open_blas_regions
 from .passes.loop_reads import hoist_variable_reads
 from .passes.loop_saved_slabs import plan_saved_slabs
 from .passes.loop_swapped_products import swap_thin_products
+from .passes.pool_filter_gradient import fuse_pool_filter_gradients
 from .passes.prune import prune
 from .passes.recurrent_projection import project_inputs
 from .passes.relu_pool_gradient import fold_relu_into_max_pool_grad
+from .passes.scalar_broadcasts import use_scalar_gradients
 from .passes.simplify import simplify
 from .passes.stack_release import release_stacks
 
@@ -34,6 +36,8 @@ PIPELINE = [
     ("conv_epilogue", fuse_conv_epilogues),  # relu(conv2d + b) (-> tiled max pool): one chunked kernel
     ("conv_backprop_pair", pair_conv_backprops),  # a conv's input and filter gradients: one kernel (fft: g once)
     ("conv_transpose_backprop", pair_transpose_backprops),  # conv2d(a, w), filter grad of a: one window matrix
+    ("pool_filter_gradient", fuse_pool_filter_gradients),  # a first conv's pool, filter and bias grads: per chunk
+    ("scalar_gradients", use_scalar_gradients),  # a sum's scalar gradient, not its broadcast, into add/sub/mul
     ("loop_variable_reads", hoist_variable_reads),  # a loop that assigns no variable reads each one once, before it
     ("recurrent_projection", project_inputs),  # xs[t] @ w in a loop: a block of steps per GEMM
     ("loop_swapped_products", swap_thin_products),  # a @ w^T in a loop, a the thinner: (w @ a^T)^T

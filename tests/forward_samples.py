@@ -192,6 +192,14 @@ def _finite(shape, dtype=tf.float32, seed=0):
     return tf.constant(rng.uniform(-2, 2, shape).astype(dtype.np), dtype)
 
 
+def _relu_pool(x, r):
+    """(x, relu(r), its 2x2 VALID max pool): the inputs of max_pool2d_relu_grad_filter after the conv's x."""
+    relu = np.maximum(r.numpy(), 0)
+    n, h, w, c = relu.shape
+    pooled = relu[:, :h // 2 * 2, :w // 2 * 2].reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
+    return x, tf.constant(relu), tf.constant(pooled)
+
+
 def _spd(n, dtype=tf.float64):
     a = np.random.default_rng(n).uniform(-1, 1, (n, n))
     return tf.constant(a @ a.T + n * np.eye(n), dtype)
@@ -468,6 +476,13 @@ SAMPLES.update({
                                         _dyn("conv2d_epilogue_pooled", _finite((1, 6, 4, 2)),
                                              _finite((3, 2, 2, 2), seed=1), strides=(1, 1), padding="VALID",
                                              dilations=(1, 1), relu=False, pool=(2, 1))]],
+    "max_pool2d_relu_grad_filter": [lambda: [
+        _dyn("max_pool2d_relu_grad_filter", *_relu_pool(_finite((2, 6, 4, 2)), _finite((2, 6, 4, 3), seed=1)),
+             _finite((2, 3, 2, 3), seed=2), filter_shape=(3, 3, 2, 3), strides=(1, 1), padding="SAME",
+             dilations=(1, 1), ksize=(2, 2), pool_strides=(2, 2), pool_padding="VALID", with_bias=True),
+        _dyn("max_pool2d_relu_grad_filter", *_relu_pool(_finite((1, 7, 5, 2)), _finite((1, 5, 3, 3), seed=1)),
+             _finite((1, 2, 1, 3), seed=2), filter_shape=(3, 3, 2, 3), strides=(1, 1), padding="VALID",
+             dilations=(1, 1), ksize=(2, 2), pool_strides=(2, 2), pool_padding="VALID", with_bias=False)]],
     "conv2d_backprop_input_filter": [lambda: [
         _dyn("conv2d_backprop_input_filter", _finite((2, 5, 4, 2)), _finite((2, 5, 4, 3), seed=1),
              _finite((3, 3, 2, 3), seed=2), strides=(1, 1), padding="SAME", dilations=(1, 1)),

@@ -175,9 +175,13 @@ def test_training_step_keeps_the_relu_output_and_matches_eager_and_finite_differ
     # the pool's gradient reads the relu output: kept whole, and pooled in the same kernel
     assert "conv2d_epilogue_pooled" in ops and "max_pool2d" not in ops
     _, plain = _run(loss_and_grads, (x, w, b), disable_all=True)
-    for a, c, e in zip(graph, plain, loss_and_grads(x, w, b)):
-        np.testing.assert_array_equal(a.numpy(), e.numpy())
+    for k, (a, c, e) in enumerate(zip(graph, plain, loss_and_grads(x, w, b))):
         np.testing.assert_array_equal(c.numpy(), e.numpy())
+        if k == 2:  # the bias gradient: summed per chunk by the pool_filter_gradient pass (a first conv's), not
+            # in one reduce_sum: a different order of additions
+            np.testing.assert_allclose(a.numpy(), e.numpy(), rtol=1e-13, atol=1e-13)
+        else:
+            np.testing.assert_array_equal(a.numpy(), e.numpy())
     eps, wv = 1e-6, w.numpy()
     for index in [(0, 0, 0, 0), (1, 2, 1, 3), (2, 1, 0, 2)]:
         bumped = [wv.copy(), wv.copy()]

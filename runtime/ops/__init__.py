@@ -62,6 +62,7 @@ from . import (  # noqa: F401
     parsing,
     png_codec,
     pool3d,
+    pool_filter_grad,
     py_function,
     python_print,
     quantize,

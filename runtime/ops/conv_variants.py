@@ -105,14 +105,16 @@ def _check_transpose_shapes(x_shape, f_shape, out, attrs):
 
 
 # --- depthwise_conv2d ---------------------------------------------------------------------------------------------
-def _depthwise_kernel(x, filters, *, strides, padding, dilations):
+def _depthwise_kernel(x, filters, *, strides, padding, dilations, out=None):
+    """`out`: an optional planned buffer for the result."""
     geo = conv.conv_geometry(x.shape[1:3], filters.shape[:2], strides, dilations, padding)
-    return depthwise_kernels.forward(x, filters, geo)
+    return depthwise_kernels.forward(x, filters, geo, out)
 
 
-def _depthwise_input_kernel(g, filters, *, shape, strides, padding, dilations):
+def _depthwise_input_kernel(g, filters, *, shape, strides, padding, dilations, out=None):
+    """`out`: an optional planned buffer for the result."""
     geo = conv.conv_geometry(shape[:2], filters.shape[:2], strides, dilations, padding)
-    return depthwise_kernels.input_grad(g, filters, (g.shape[0], *shape), geo)
+    return depthwise_kernels.input_grad(g, filters, (g.shape[0], *shape), geo, out)
 
 
 def _depthwise_filter_kernel(x, g, *, filter_shape, strides, padding, dilations):

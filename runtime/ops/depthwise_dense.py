@@ -42,12 +42,12 @@ def _dense(filters, dtype):
     return dense.reshape(kh, kw, channels, channels * multiplier)
 
 
-def forward(x, filters, geo):
-    return conv_kernels.conv2d(x, _dense(filters, np.result_type(x, filters)), geo)
+def forward(x, filters, geo, out=None):
+    return conv_kernels.conv2d(x, _dense(filters, np.result_type(x, filters)), geo, out)
 
 
-def input_grad(g, filters, in_shape, geo):
-    return conv_kernels.conv2d_input_grad(g, _dense(filters, np.result_type(g, filters)), in_shape, geo)
+def input_grad(g, filters, in_shape, geo, out=None):
+    return conv_kernels.conv2d_input_grad(g, _dense(filters, np.result_type(g, filters)), in_shape, geo, out)
 
 
 def filter_grad(x, g, filter_shape, geo):

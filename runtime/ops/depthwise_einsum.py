@@ -99,13 +99,12 @@ def _filter_rows(filters, width, dtype, turned=False):
     return np.ascontiguousarray(rows).reshape(kh, kw, width * channels * multiplier)
 
 
-def forward(x, filters, geo, run, count):
-    """depthwise_conv2d of the NHWC `x` (float, nonempty) with (KH, KW, C, M) `filters`, stride 1; `run(tasks,
-    work, count)` runs the tasks on `count` threads."""
+def forward(x, filters, geo, run, count, out):
+    """depthwise_conv2d of the NHWC `x` (float, nonempty) with (KH, KW, C, M) `filters`, stride 1, into `out`
+    (C-contiguous); `run(tasks, work, count)` runs the tasks on `count` threads."""
     kh, kw, channels, multiplier = filters.shape
     batch, (out_h, out_w) = x.shape[0], geo.out_hw
     dtype = x.dtype
-    out = np.empty((batch, out_h, out_w, channels * multiplier), dtype)
     top, bottom, left, right = geo.pads
     (dh, dw) = geo.dilations
     cols = max(x.shape[2] + left + right, out_w + (kw - 1) * dw)
@@ -125,13 +124,13 @@ def forward(x, filters, geo, run, count):
     return out
 
 
-def input_grad(g, filters, in_shape, geo, run, count):
-    """The gradient of depthwise_conv2d (stride 1) for its input of shape (N, H, W, C): the correlation of the
-    output gradient, placed in a zero grid, with the turned filters, summed over the multiplier."""
+def input_grad(g, filters, in_shape, geo, run, count, out):
+    """The gradient of depthwise_conv2d (stride 1) for its input of shape (N, H, W, C), into `out`
+    (C-contiguous): the correlation of the output gradient, placed in a zero grid, with the turned filters,
+    summed over the multiplier."""
     kh, kw, channels, multiplier = filters.shape
     batch, height, width = g.shape[0], in_shape[1], in_shape[2]
     dtype = g.dtype
-    out = np.empty((batch, height, width, channels), dtype)
     top, _, left, _ = geo.pads
     (dh, dw) = geo.dilations
     # input pixel (h, w) gets g[h + top - i * dh, w + left - j * dw] through offset (i, j): with g placed at row

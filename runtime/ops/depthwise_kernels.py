@@ -142,12 +142,20 @@ def _multiplier_first(g, n0, n1, multiplier, channels, name):
     return turned
 
 
-def forward(x, filters, geo):
-    """depthwise_conv2d of the NHWC `x` with (KH, KW, C, M) `filters`: output channel c * M + m."""
+def _result(out, shape, dtype):
+    """`out` (a planned buffer) when it is a C-contiguous array of this shape and dtype, else a new one."""
+    if out is not None and out.shape == shape and out.dtype == dtype and out.flags.c_contiguous:
+        return out
+    return np.empty(shape, dtype)
+
+
+def forward(x, filters, geo, out=None):
+    """depthwise_conv2d of the NHWC `x` with (KH, KW, C, M) `filters`: output channel c * M + m; written into
+    `out` when it fits."""
     kh, kw, channels, multiplier = filters.shape
     batch, (out_h, out_w) = x.shape[0], geo.out_hw
     dtype = np.result_type(x, filters)
-    out = np.empty((batch, out_h, out_w, channels * multiplier), dtype)
+    out = _result(out, (batch, out_h, out_w, channels * multiplier), dtype)
     if out.size == 0:
         return out
     if x.size == 0:
@@ -155,9 +163,9 @@ def forward(x, filters, geo):
         return out
     x = np.asarray(x, dtype)
     if depthwise_einsum.applies(geo, dtype):
-        return depthwise_einsum.forward(x, filters, geo, _run, _thread_count(out.size * kh * kw))
+        return depthwise_einsum.forward(x, filters, geo, _run, _thread_count(out.size * kh * kw), out)
     if depthwise_dense.applies(channels, dtype, x):
-        return depthwise_dense.forward(x, filters, geo)
+        return depthwise_dense.forward(x, filters, geo, out)
     layout = _Layout(filters, geo, channels, dtype)
     padded_hw = _padded_shape(x.shape, geo)
     image_bytes = (padded_hw[0] * padded_hw[1] + (multiplier + 1) * out_h * out_w) * channels * dtype.itemsize
@@ -190,16 +198,16 @@ def forward(x, filters, geo):
     return out
 
 
-def input_grad(g, filters, in_shape, geo):
+def input_grad(g, filters, in_shape, geo, out=None):
     """The gradient of depthwise_conv2d for its input of shape (N, H, W, C): per offset, the output gradient
     times the filters, summed over the multiplier, added at the offset's strided positions of a zero,
-    padded input of the thread's own."""
+    padded input of the thread's own; written into `out` when it fits."""
     kh, kw, channels, multiplier = filters.shape
     batch, out_h, out_w = g.shape[:3]
     height, width = in_shape[1], in_shape[2]
     top, _, left, _ = geo.pads
     dtype = np.result_type(g, filters)
-    out = np.empty((batch, height, width, channels), dtype)
+    out = _result(out, (batch, height, width, channels), dtype)
     if out.size == 0:
         return out
     if g.size == 0:
@@ -207,9 +215,9 @@ def input_grad(g, filters, in_shape, geo):
         return out
     g = np.asarray(g, dtype)
     if depthwise_einsum.applies(geo, dtype):
-        return depthwise_einsum.input_grad(g, filters, in_shape, geo, _run, _thread_count(g.size * kh * kw))
+        return depthwise_einsum.input_grad(g, filters, in_shape, geo, _run, _thread_count(g.size * kh * kw), out)
     if depthwise_dense.applies(channels, dtype, g):
-        return depthwise_dense.input_grad(g, filters, in_shape, geo)
+        return depthwise_dense.input_grad(g, filters, in_shape, geo, out)
     layout = _Layout(filters, geo, channels, dtype)
     padded_hw = _padded_shape((batch, height, width), geo)
     image_bytes = (padded_hw[0] * padded_hw[1] + (multiplier + 1) * out_h * out_w) * channels * dtype.itemsize

@@ -39,19 +39,29 @@ def fuse_elementwise(graph: Graph) -> Graph:
     done = _done_before(graph)
     nodes, run = [], []
     mapping = {}
-    for node in graph.nodes + [None]:
-        if node is not None and node.op is const_op:
-            nodes.append(node)  # no inputs: it can move ahead of the block, and does not break the run
-            continue
-        if node is not None and _fusible(node):
-            run.append(node)
-            continue
+
+    def flush(run):
         if len(run) >= 2 or (run and _donatable_inputs(run, users, done)):
             fused, outs = _make_block(graph, run, users, done)
             nodes.append(fused)
             mapping.update(outs)
         else:
             nodes.extend(run)
+
+    for node in graph.nodes + [None]:
+        if node is not None and node.op is const_op:
+            nodes.append(node)  # no inputs: it can move ahead of the block, and does not break the run
+            continue
+        if node is not None and _fusible(node):
+            if run and _scalar(run[-1]) != _scalar(node):
+                # a scalar step in a block of arrays makes the code generator write the whole block as
+                # expressions, one new array per step (a loss's `total * 0.5` beside its gradient's `0.5 * y`):
+                # the scalars and the arrays go in blocks of their own
+                flush(run)
+                run = []
+            run.append(node)
+            continue
+        flush(run)
         run = []
         if node is not None:
             node.inputs = [mapping.get(id(t), t) for t in node.inputs]
@@ -61,6 +71,10 @@ def fuse_elementwise(graph: Graph) -> Graph:
     used = {id(t) for n in graph.nodes for t in n.inputs} | {id(t) for t in graph.outputs}
     set_nodes(graph, [n for n in graph.nodes if n.op is not const_op or id(n.outputs[0]) in used])
     return graph
+
+
+def _scalar(node) -> bool:
+    return node.outputs[0]._shape == ()
 
 
 # ops whose output is always a new array that nothing else refers to (so it may be overwritten once dead)

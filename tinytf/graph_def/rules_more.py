@@ -1085,6 +1085,9 @@ UNEXPORTED = {
     "conv2d_epilogue_pooled": "made by the conv_epilogue pass in a training step (a conv's epilogue output kept "
     "whole and pooled in the same kernel): optimizer-internal, graphs are exported as traced (TF writes Conv2D, "
     "BiasAdd, Relu and MaxPool)",
+    "max_pool2d_relu_grad_filter": "made by the pool_filter_gradient pass (a first conv's relu + pool gradient, "
+    "filter gradient and bias gradient per chunk of images): optimizer-internal, graphs are exported as traced (TF "
+    "writes MaxPoolGrad, Greater, Cast, Mul, Conv2DBackpropFilter and Sum)",
     "conv2d_and_filter_grad": "made by the conv_transpose_backprop pass (a conv2d and a filter gradient of the same "
     "input, conv2d_transpose's two gradients, on one window matrix): optimizer-internal, graphs are exported as "
     "traced (TF writes Conv2D and Conv2DBackpropFilter)",
