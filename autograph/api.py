@@ -173,7 +173,10 @@ def to_code(entity, recursive=True, experimental_optional_features=None) -> str:
         if not isinstance(call, types.FunctionType):
             raise TypeError(f"to_code expects a function, method or callable object, got {entity!r}")
         target = call
-    return transpiler.convert(target).source
+    try:
+        return transpiler.convert(target).source
+    except SourceUnavailableError as e:  # TF wraps what stops the conversion in its ConversionError
+        raise ConversionError(f"converting {entity!r}: {e}") from e
 
 
 def _unwrap_function(entity):

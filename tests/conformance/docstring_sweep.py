@@ -266,3 +266,10 @@ def p_gfile_file_scheme(tf):
     out += [f.read(3), f.seek(4), f.tell()]
     out.append([p[len("file://" + folder):] for p in tf.io.gfile.glob("file://" + path + "*")])
     return out
+
+
+@program
+def p_to_code_of_a_function_without_source(tf):
+    namespace = {}
+    exec("def f(x):\n    if x < 0:\n        x = -x\n    return x\n", namespace)  # noqa: S102 - no source file
+    return outcome(lambda: tf.autograph.to_code(namespace["f"]), "")
