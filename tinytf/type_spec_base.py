@@ -13,7 +13,7 @@ from tinytf.runtime.shapes import TensorShape
 def _as_shape(value):
     """The shape tuple a serialized fact stands for, or `False` when the fact is no shape."""
     if isinstance(value, TensorShape):
-        return value.dims
+        return value._dims
     if isinstance(value, tuple) and all(d is None or (isinstance(d, int) and not isinstance(d, bool))
                                         for d in value):
         return value
