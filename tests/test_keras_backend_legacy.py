@@ -125,7 +125,7 @@ def test_rnn_against_numpy_eager_and_graph(unroll):
     for backwards in (False, True):
         for m in (None, mask):
             def run(t, m=m, backwards=backwards):
-                return K.rnn(step, t, [tf.zeros((2, 4))], mask=None if m is None else tf.constant(m),
+                return K.rnn(step, t, [tf.zeros((2, 4))], mask=None if m is None else tf.convert_to_tensor(m),
                              go_backwards=backwards, unroll=unroll)
             expected, state = _numpy_rnn(x, w, u, m, backwards)
             for fn in (run, tf.function(run)):
