@@ -17,17 +17,14 @@ from ..graph import Graph, subgraphs
 from ..ops.nn_grad import conv2d_backprop_filter_op, max_pool2d_relu_grad_op
 from ..ops.pool_filter_grad import max_pool2d_relu_grad_filter_op
 from ..ops.reduce import reduce_sum_op
-from .rewrite import make_node, replace_all_uses
+from .rewrite import make_node, readers_of, replace_all_uses
 
 
 def fuse_pool_filter_gradients(graph: Graph) -> Graph:
     for node in graph.nodes:
         for sub in subgraphs(node):
             fuse_pool_filter_gradients(sub)
-    readers: dict = {}  # id(tensor) -> the nodes reading it
-    for node in graph.nodes:
-        for t in node.inputs:
-            readers.setdefault(id(t), []).append(node)
+    readers = readers_of(graph)  # id(tensor) -> the nodes reading it
     outputs = {id(t) for t in graph.outputs}
     controlled = {id(d) for node in graph.nodes for d in node.control_inputs or ()}
     position = {id(node): i for i, node in enumerate(graph.nodes)}

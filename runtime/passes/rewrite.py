@@ -39,6 +39,15 @@ def use_counts(graph: Graph) -> dict:
     return counts
 
 
+def readers_of(graph: Graph) -> dict:
+    """id(tensor) -> the nodes of the graph reading it (in graph order)."""
+    readers: dict = {}
+    for node in graph.nodes:
+        for t in node.inputs:
+            readers.setdefault(id(t), []).append(node)
+    return readers
+
+
 def replace_all_uses(graph: Graph, mapping: dict) -> None:
     """Replace uses of tensors (keyed by id) in node inputs and graph outputs. Subgraphs are closed, so
     the uses inside them come in through their node's inputs and need no recursion."""

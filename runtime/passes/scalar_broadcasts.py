@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..graph import Graph, subgraphs
 from ..ops.gradient_helpers import broadcast_reduced_op
 from ..ops.math import add_op, multiply_op, subtract_op
-from .rewrite import replace_all_uses
+from .rewrite import readers_of, replace_all_uses
 
 _BROADCASTING = (add_op, subtract_op, multiply_op)
 
@@ -26,10 +26,7 @@ def use_scalar_gradients(graph: Graph) -> Graph:
     for node in graph.nodes:
         for sub in subgraphs(node):
             use_scalar_gradients(sub)
-    readers: dict = {}  # id(tensor) -> the nodes reading it
-    for node in graph.nodes:
-        for t in node.inputs:
-            readers.setdefault(id(t), []).append(node)
+    readers = readers_of(graph)  # id(tensor) -> the nodes reading it
     outputs = {id(t) for t in graph.outputs}
     mapping: dict = {}
     for node in graph.nodes:

@@ -4,8 +4,7 @@ to test a distributed program on one device before moving it to MirroredStrategy
 
 from __future__ import annotations
 
-from . import context
-from .strategy import Strategy
+from .strategy import Strategy, run_in_one_replica
 
 
 class OneDeviceStrategy(Strategy):
@@ -28,8 +27,4 @@ class OneDeviceStrategy(Strategy):
         return (f"/job:localhost/replica:0/task:0/device:CPU:{index}",)
 
     def _run_replicas(self, fn, args, kwargs):
-        context.push(self, context.ReplicaContext(self, 0))
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            context.pop()
+        return run_in_one_replica(self, fn, args, kwargs)

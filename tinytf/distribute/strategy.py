@@ -162,11 +162,7 @@ class _DefaultStrategy(Strategy):
         return super().reduce(reduce_op, value, axis)
 
     def _run_replicas(self, fn, args, kwargs):
-        context.push(self, context.ReplicaContext(self, 0))
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            context.pop()
+        return run_in_one_replica(self, fn, args, kwargs)
 
 
 _DEFAULT = _DefaultStrategy()
@@ -227,3 +223,12 @@ def experimental_set_strategy(strategy) -> None:
         stack.insert(0, frame)  # below any scope entered later
         state.variable_hooks.append(frame.hook)
         context._local.set_frame = frame
+
+
+def run_in_one_replica(strategy, fn, args, kwargs):
+    """fn in replica 0 of `strategy` (the strategies of one replica: the default one, OneDeviceStrategy)."""
+    context.push(strategy, context.ReplicaContext(strategy, 0))
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        context.pop()
