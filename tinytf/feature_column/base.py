@@ -21,7 +21,8 @@ class FeatureColumn:
 
     @property
     def name(self) -> str:
-        raise NotImplementedError
+        """The raw feature's key, for the columns that read one feature (the others name themselves)."""
+        return self.key
 
     @property
     def parse_example_spec(self) -> dict:

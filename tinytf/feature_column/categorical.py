@@ -27,10 +27,6 @@ class IdentityCategoricalColumn(CategoricalColumn, collections.namedtuple(
     __slots__ = ()
 
     @property
-    def name(self) -> str:
-        return self.key
-
-    @property
     def num_buckets(self) -> int:
         return self.number_buckets
 
@@ -64,10 +60,6 @@ class HashedCategoricalColumn(CategoricalColumn, collections.namedtuple(
     """Strings (or integers, by their decimal text) hashed by Fingerprint64 into `hash_bucket_size` ids."""
 
     __slots__ = ()
-
-    @property
-    def name(self) -> str:
-        return self.key
 
     @property
     def num_buckets(self) -> int:
@@ -146,10 +138,6 @@ class VocabularyListCategoricalColumn(CategoricalColumn, collections.namedtuple(
     __slots__ = ()
 
     @property
-    def name(self) -> str:
-        return self.key
-
-    @property
     def num_buckets(self) -> int:
         return len(self.vocabulary_list) + self.num_oov_buckets
 
@@ -205,10 +193,6 @@ class VocabularyFileCategoricalColumn(CategoricalColumn, collections.namedtuple(
     """Ids by line number in a vocabulary file (its first `vocabulary_size` lines)."""
 
     __slots__ = ()
-
-    @property
-    def name(self) -> str:
-        return self.key
 
     @property
     def num_buckets(self) -> int:

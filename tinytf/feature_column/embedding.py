@@ -167,6 +167,22 @@ class SharedEmbeddingColumn(_OverCategorical, DenseColumn, collections.namedtupl
         return self.categorical_column.get_sparse_tensors(cache, state_manager)
 
 
+def shared_columns_checked(categorical_columns: list, collection_name, kind: str) -> tuple:
+    """(first column, table name) of shared embedding columns, after TF's checks: all categorical (TF names the
+    class `kind` in its message), all with the first one's number of buckets."""
+    first = categorical_columns[0]
+    for column in categorical_columns:
+        if not isinstance(column, CategoricalColumn):
+            raise ValueError(f"All categorical_columns must be subclasses of {kind}. Given: {column}, "
+                             f"of type: {type(column)}")
+        if column.num_buckets != first.num_buckets:
+            raise ValueError(f"To use shared_embedding_column, all categorical_columns must have the same number of "
+                             f"buckets. Given column: {first} with buckets: {first.num_buckets} does not match "
+                             f"column: {column} with buckets: {column.num_buckets}")
+    name = collection_name or "_".join(sorted(c.name for c in categorical_columns)) + "_shared_embedding"
+    return first, name
+
+
 def shared_embeddings(categorical_columns, dimension, combiner="mean", initializer=None,
                       shared_embedding_collection_name=None, ckpt_to_load_from=None, tensor_name_in_ckpt=None,
                       max_norm=None, trainable=True, use_safe_embedding_lookup=True) -> list:
@@ -178,19 +194,9 @@ def shared_embeddings(categorical_columns, dimension, combiner="mean", initializ
     categorical_columns = list(categorical_columns)
     if not categorical_columns:
         raise ValueError("categorical_columns must not be empty.")
-    first = categorical_columns[0]
-    for column in categorical_columns:
-        if not isinstance(column, CategoricalColumn):
-            raise ValueError(f"All categorical_columns must be subclasses of CategoricalColumn. Given: {column}, "
-                             f"of type: {type(column)}")
-        if column.num_buckets != first.num_buckets:
-            raise ValueError(f"To use shared_embedding_column, all categorical_columns must have the same number of "
-                             f"buckets. Given column: {first} with buckets: {first.num_buckets} does not match "
-                             f"column: {column} with buckets: {column.num_buckets}")
+    first, name = shared_columns_checked(categorical_columns, shared_embedding_collection_name, "CategoricalColumn")
     initializer = _check_embedding_args(dimension, combiner, initializer, ckpt_to_load_from, tensor_name_in_ckpt,
                                         first.name)
-    name = shared_embedding_collection_name or "_".join(sorted(c.name for c in categorical_columns)) + \
-        "_shared_embedding"
     creator = SharedEmbeddingColumnCreator(dimension, initializer, ckpt_to_load_from, tensor_name_in_ckpt,
                                            first.num_buckets, trainable, name)
     return [SharedEmbeddingColumn(column, creator, combiner, max_norm, use_safe_embedding_lookup)

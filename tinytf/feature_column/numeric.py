@@ -53,10 +53,6 @@ class NumericColumn(DenseColumn, collections.namedtuple(
     __slots__ = ()
 
     @property
-    def name(self) -> str:
-        return self.key
-
-    @property
     def parse_example_spec(self) -> dict:
         return {self.key: _tf.io.FixedLenFeature(self.shape, self.dtype, self.default_value)}
 

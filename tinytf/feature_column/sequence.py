@@ -78,10 +78,6 @@ class SequenceNumericColumn(SequenceDenseColumn, collections.namedtuple(
     __slots__ = ()
 
     @property
-    def name(self) -> str:
-        return self.key
-
-    @property
     def parse_example_spec(self) -> dict:
         return {self.key: _tf.io.VarLenFeature(self.dtype)}
 

@@ -33,7 +33,7 @@ from . import (  # noqa: F401
 )
 from . import categorical_column_with_vocabulary_file as _vocabulary_file_v2
 from .base import CategoricalColumn, DenseColumn, FeatureColumn
-from .embedding import SharedEmbeddingColumn, _check_embedding_args, _embedding_lookup
+from .embedding import SharedEmbeddingColumn, _check_embedding_args, _embedding_lookup, shared_columns_checked
 from .parse_spec import make_parse_example_spec  # noqa: F401  (tf.compat.v1.feature_column's own copy)
 from .transformation_cache import FeatureTransformationCache
 
@@ -229,19 +229,9 @@ def shared_embedding_columns(categorical_columns, dimension, combiner="mean", in
     if _tf.executing_eagerly():
         raise RuntimeError("shared_embedding_columns are not supported when eager execution is enabled.")
     categorical_columns = list(categorical_columns)
-    first = categorical_columns[0]
-    for column in categorical_columns:
-        if not isinstance(column, CategoricalColumn):
-            raise ValueError(f"All categorical_columns must be subclasses of _CategoricalColumn. Given: {column}, "
-                             f"of type: {type(column)}")
-        if column.num_buckets != first.num_buckets:
-            raise ValueError(f"To use shared_embedding_column, all categorical_columns must have the same number of "
-                             f"buckets. Given column: {first} with buckets: {first.num_buckets} does not match "
-                             f"column: {column} with buckets: {column.num_buckets}")
+    first, name = shared_columns_checked(categorical_columns, shared_embedding_collection_name, "_CategoricalColumn")
     initializer = _check_embedding_args(dimension, combiner, initializer, ckpt_to_load_from, tensor_name_in_ckpt,
                                         first.name)
-    name = shared_embedding_collection_name or "_".join(sorted(c.name for c in categorical_columns)) + \
-        "_shared_embedding"
     return [_SharedEmbeddingColumn(column, dimension, combiner, initializer, name, ckpt_to_load_from,
                                    tensor_name_in_ckpt, max_norm, trainable, use_safe_embedding_lookup)
             for column in categorical_columns]
