@@ -29,3 +29,17 @@ def package_folders():
 def test_every_package_is_listed():
     missing = package_folders() - listed_packages()
     assert not missing, f"add these to [tool.setuptools] packages in pyproject.toml: {sorted(missing)}"
+
+
+def test_a_clone_named_tinytf_imports_the_package_from_its_parent_folder(tmp_path):
+    """Users clone into a folder named tinytf, `pip install -e .` it, and run scripts from the folder holding the
+    clone: `import tinytf` must give the package, not the clone's folder as an empty namespace package."""
+    import subprocess
+    import sys
+
+    os.symlink(ROOT, tmp_path / "tinytf")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    script = "import tinytf as tf; print(tf.constant([1, 2]).numpy().sum(), tf.function.__module__)"
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[0] == "3"
