@@ -2,7 +2,7 @@
 function of the array, math and reduction families, plus the control-flow and print functions."""
 
 from tinytf.runtime.ops.array import *  # noqa: F401,F403
-from tinytf.runtime.ops.complex import complex  # noqa: F401
+from tinytf.runtime.ops.complex import complex, transpose  # noqa: F401 - transpose: the conjugating one
 from tinytf.runtime.ops.control import case, cond, switch_case, while_loop  # noqa: F401
 from tinytf.runtime.ops.counting import histogram_fixed_width, histogram_fixed_width_bins  # noqa: F401
 from tinytf.runtime.ops.indexing import *  # noqa: F401,F403

@@ -32,33 +32,51 @@ def pack_sequence_as(structure, flat_sequence, expand_composites: bool = False, 
 
 
 def assert_same_structure(nest1, nest2, check_types: bool = True, expand_composites: bool = False) -> None:
-    """ValueError when the nestings differ; TypeError when they match but a container type differs."""
+    """TF's checks, container by container in TF's order: whether both are nested (ValueError), their types with
+    `check_types` (TypeError), a dict's keys with `check_types` (ValueError), their lengths (ValueError). Without
+    `check_types` a container is only its values in flatten order: a namedtuple and a dict of two values have
+    the same structure."""
     try:
-        _nest.assert_same_structure(nest1, nest2, False, expand_composites)
+        _assert_same(nest1, nest2, check_types, expand_composites)
     except ValueError as e:
-        n1, n2 = len(flatten(nest1, expand_composites)), len(flatten(nest2, expand_composites))
         raise ValueError(f"The two structures don't have the same nested structure.\n\nFirst structure: "
-                         f"{_nest.map_leaves_to_dots(nest1)}\n\nSecond structure: {_nest.map_leaves_to_dots(nest2)}"
-                         f"\n\nMore specifically: {n1} leaves against {n2}") from e if n1 != n2 else e
-    if check_types:
-        _check_types(nest1, nest2)
+                         f"{_described(nest1)}\n\nSecond structure: {_described(nest2)}\n\nMore specifically: {e}"
+                         f"\nEntire first structure:\n{_dots(nest1)}\nEntire second structure:\n{_dots(nest2)}"
+                         ) from None
 
 
-def _check_types(a, b) -> None:
+def _dots(value) -> str:
+    """The structure with every leaf shown as an unquoted dot, as TF's messages show it."""
+    return repr(_nest.map_leaves_to_dots(value)).replace("'.'", ".")
+
+
+def _described(value) -> str:
+    return f"type={type(value).__name__} str={value}"
+
+
+def _assert_same(a, b, check_types, expand_composites) -> None:
+    if is_nested(a) != is_nested(b):
+        nested, leaf = (a, b) if is_nested(a) else (b, a)
+        raise ValueError(f'Substructure "{_described(nested)}" is a sequence, while substructure '
+                         f'"{_described(leaf)}" is not')
     if not is_nested(a):
+        if expand_composites and _nest.is_composite(a) and _nest.is_composite(b) and type(a) is not type(b):
+            raise TypeError(f"The two structures don't have the same sequence type: {type(a).__name__} and "
+                            f"{type(b).__name__}")
         return
-    if _kind(a) != _kind(b):
+    if check_types and _kind(a) != _kind(b):
         raise TypeError(f"The two structures don't have the same sequence type. Input structure has type "
                         f"{type(a)}, while shallow structure has type {type(b)}.")
-    if isinstance(a, dict):
-        if set(a) != set(b):
-            raise ValueError(f"The two structures don't have the same keys. First structure has keys {list(a)}, "
-                             f"while second structure has keys {list(b)}.")
-        for key in a:
-            _check_types(a[key], b[key])
-    else:
-        for x, y in zip(a, b):
-            _check_types(x, y)
+    if check_types and isinstance(a, dict) and set(a) != set(b):
+        raise ValueError(f"The two dictionaries don't have the same set of keys. First structure has keys "
+                         f"{_described(_nest._sorted_keys(a))}, while second structure has keys "
+                         f"{_described(_nest._sorted_keys(b))}")
+    children_a, children_b = _nest._children(a), _nest._children(b)
+    if len(children_a) != len(children_b):
+        raise ValueError(f"The two structures don't have the same number of elements. First structure: "
+                         f"{_described(a)}. Second structure: {_described(b)}")
+    for x, y in zip(children_a, children_b):
+        _assert_same(x, y, check_types, expand_composites)
 
 
 def _kind(value):

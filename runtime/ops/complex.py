@@ -9,6 +9,7 @@ import numpy as np
 from .. import dtypes
 from ..dispatch import apply, convert_to_tensor
 from ..registry import OpDef, register
+from .array import transpose as _transpose
 from .array import zeros_like
 from .common import broadcast, require
 from .indexing import where
@@ -82,6 +83,13 @@ def conj(x, name=None):
     if not x.dtype.is_numeric:
         raise TypeError(f"tf.math.conj expects a numeric tensor, got {x.dtype.name}")
     return x
+
+
+def transpose(a, perm=None, conjugate=False, name="transpose"):
+    """`tf.transpose`: permute the dimensions (default: reverse them); `conjugate=True` also conjugates a
+    complex tensor (it changes nothing for real dtypes), as TF's conjugate transpose does."""
+    result = _transpose(a, perm, name=name)
+    return conj(result) if conjugate and result.dtype.is_complex else result
 
 
 def angle(input, name=None):

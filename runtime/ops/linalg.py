@@ -13,6 +13,7 @@ from ..registry import OpDef, register
 from ..tensor import Tensor
 from .array_dynamic import eye as dynamic_eye
 from .common import as_int_tuple, normalize_axis, require, same_dtype
+from .complex import conj
 from .math import cast
 from .reduce import canonical_axis, reduced_shape
 from .shape_args import scalar_arg
@@ -428,13 +429,14 @@ matrix_transpose_op = register(OpDef("matrix_transpose", _matrix_transpose_kerne
 
 
 def matrix_transpose(a, name="matrix_transpose", conjugate=False):
-    """Swap the last two axes (the matrices of a batch)."""
-    return apply(matrix_transpose_op, (convert_to_tensor(a),), name=name)
+    """Swap the last two axes (the matrices of a batch); `conjugate=True` also conjugates complex values."""
+    result = apply(matrix_transpose_op, (convert_to_tensor(a),), name=name)
+    return conj(result) if conjugate and result.dtype.is_complex else result
 
 
 def adjoint(matrix, name=None):
-    """The conjugate transpose; for tinytf's real dtypes, the transpose."""
-    return matrix_transpose(matrix, name or "adjoint")
+    """The conjugate transpose of the matrices of a batch (the transpose for real dtypes)."""
+    return matrix_transpose(matrix, name or "adjoint", conjugate=True)
 
 
 def _diag_kernel(x, *, k):

@@ -105,6 +105,9 @@ def _rsqrt(x):
 
 
 def _sign(x):
+    if np.iscomplexobj(x):  # TF's (and numpy 2's) complex sign: x / |x|, and 0 at 0
+        magnitude = np.abs(x)
+        return np.where(magnitude == 0, 0, x / np.where(magnitude == 0, 1, magnitude)).astype(x.dtype)
     return np.sign(x)
 
 
@@ -116,7 +119,8 @@ def _infer_abs(x):
 
 
 abs_op = _elementwise("abs", np.abs, _infer_abs, "np.abs({0})")
-sign_op = _elementwise("sign", _sign, unary_infer("numeric"), "np.sign({0})")
+sign_op = _elementwise("sign", _sign, unary_infer("number"),
+                      lambda node: None if node.inputs[0].dtype.is_complex else "np.sign({0})")
 square_op = _elementwise("square", np.square, unary_infer("number"), "np.square({0})")
 sqrt_op = _elementwise("sqrt", np.sqrt, unary_infer("inexact"), "np.sqrt({0})")
 rsqrt_op = _elementwise("rsqrt", _rsqrt, unary_infer("inexact"), "1 / np.sqrt({0})")
