@@ -41,8 +41,11 @@ def test_mirrored_defaults_and_bad_devices():
     assert tf.distribute.MirroredStrategy().num_replicas_in_sync == 1  # TF: one CPU device unless listed
     with pytest.raises(ValueError, match="duplicates"):
         tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:0"])
-    with pytest.raises(ValueError, match="CPU only"):
-        tf.distribute.MirroredStrategy(["/gpu:0"])
+    # TF accepts GPU names on a machine without GPUs (soft placement runs the replicas on the CPU)
+    gpus = tf.distribute.MirroredStrategy(["/gpu:0", "GPU:1"])
+    assert gpus.extended.worker_devices == ("/job:localhost/replica:0/task:0/device:GPU:0",
+                                            "/job:localhost/replica:0/task:0/device:GPU:1")
+    assert [float(t) for t in gpus.experimental_local_results(gpus.run(lambda: tf.constant(2.0) + 1))] == [3.0, 3.0]
 
 
 def test_reduce_op_and_reduce():

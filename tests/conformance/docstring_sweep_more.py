@@ -9,7 +9,6 @@ import numpy as np
 
 from . import outcome, program
 
-
 NT = collections.namedtuple("bar", "a b")
 
 
@@ -51,10 +50,24 @@ def p_nest_assert_same_structure_order_of_checks(tf):
         (NT(1, [2]), collections.namedtuple("baz", "a b")(1, [2])),
         (NT(1, [2]), collections.namedtuple("bar", "x y")(1, [2])),
     ]
-    phrases = {True: "", False: ""}
-    return [[outcome(lambda a=a, b=b: tf.nest.assert_same_structure(a, b, check_types=check), phrases[check])
+    return [[outcome(lambda a=a, b=b, check=check: tf.nest.assert_same_structure(a, b, check_types=check), "")
              for a, b in cases] for check in (False, True)] + [
         outcome(lambda: tf.nest.assert_same_structure([1, 2], [1, 2, 3]), "same number of elements"),
         outcome(lambda: tf.nest.assert_same_structure([1, [2]], [1, 2]), "is a sequence, while substructure"),
         outcome(lambda: tf.nest.assert_same_structure({"a": 1}, {"b": 1}), "same set of keys"),
         list(tf.nest.map_structure(lambda x, y: x + y, NT(1, 2), {"a": 10, "b": 20}, check_types=False))]
+
+
+@program
+def p_mirrored_strategy_on_gpu_names_without_gpus(tf):
+    strategy = tf.distribute.MirroredStrategy(["GPU:0", "GPU:1"])
+    with strategy.scope():
+        v = tf.Variable(5.0, aggregation=tf.VariableAggregation.MEAN)
+
+    @tf.function
+    def update_fn():
+        return v.assign_add(1.0)
+
+    result = strategy.run(update_fn)
+    return [list(strategy.extended.worker_devices), strategy.num_replicas_in_sync,
+            [float(t.numpy()) for t in strategy.experimental_local_results(result)], float(v.numpy())]

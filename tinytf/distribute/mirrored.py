@@ -20,6 +20,7 @@ from tinytf.runtime.ops.collective import merge_call
 from . import context, mirrored_variable
 from .collective import ThreadCollective
 from .cross_device_ops import CrossDeviceOps
+from .device_names import full_device_name
 from .reduce_op import ReduceOp, as_reduce_op
 from .replica_backend import BACKENDS, Calibration, backend_from_environment
 from .strategy import Strategy
@@ -27,8 +28,9 @@ from .values import regroup, select_replica
 
 
 class MirroredStrategy(Strategy):
-    """tf.distribute.MirroredStrategy(devices=None): replicas on the given CPU devices ("/cpu:0", "/cpu:1",
-    ...; as in TF, a CPU-only machine has one replica unless devices are listed)."""
+    """tf.distribute.MirroredStrategy(devices=None): one replica per given device ("/cpu:0", "/cpu:1", ...; as in
+    TF, a CPU-only machine has one replica unless devices are listed). GPU names are accepted as TF accepts them
+    on a machine without GPUs: the replicas carry those names and run on the CPU (TF's soft placement)."""
 
     _extended_class = "MirroredExtended"
 
@@ -46,9 +48,6 @@ class MirroredStrategy(Strategy):
             raise ValueError("MirroredStrategy: `devices` must not be empty")
         if len(set(devices)) != len(devices):
             raise ValueError(f"No duplicates allowed in `devices` argument: {devices}")
-        for device in devices:
-            if "cpu" not in str(device).lower():
-                raise ValueError(f"MirroredStrategy: tinytf runs on the CPU only; got device {device!r}")
         self.extended_devices = tuple(devices)
         if cross_device_ops is not None and not isinstance(cross_device_ops, CrossDeviceOps):
             raise TypeError(f"MirroredStrategy: cross_device_ops must be a tf.distribute.CrossDeviceOps (such as "
@@ -73,7 +72,7 @@ class MirroredStrategy(Strategy):
 
     def _worker_devices(self) -> tuple:
         """strategy.extended.worker_devices: the replicas' devices, fully named as TF names them."""
-        return tuple(f"/job:localhost/replica:0/task:0/device:CPU:{_device_index(d)}" for d in self.extended_devices)
+        return tuple(full_device_name(d) for d in self.extended_devices)
 
     @property
     def replica_backend(self) -> str:
@@ -412,11 +411,6 @@ class _ApplyMerge:
             optimizer.apply(list(summed), variables)
 
         return lambda summed: apply_summed(*summed)
-
-
-def _device_index(device) -> int:
-    tail = str(device).rsplit(":", 1)[-1]
-    return int(tail) if tail.isdigit() else 0
 
 
 def _is_abort(error) -> bool:

@@ -4,27 +4,24 @@ to test a distributed program on one device before moving it to MirroredStrategy
 
 from __future__ import annotations
 
+from .device_names import full_device_name
 from .strategy import Strategy, run_in_one_replica
 
 
 class OneDeviceStrategy(Strategy):
     """OneDeviceStrategy(device): variables made under the scope and every replica computation on `device`
-    (a CPU: "/cpu:0", or a logical CPU of a split, "/cpu:1")."""
+    ("/cpu:0", a logical CPU of a split, "/cpu:1", or a GPU name, which runs on the CPU as TF's soft placement
+    does on a machine without GPUs)."""
 
     _extended_class = "OneDeviceExtended"
 
     _num_replicas = 1
 
     def __init__(self, device):
-        device = str(device)
-        if "cpu" not in device.lower():
-            raise ValueError(f"OneDeviceStrategy: tinytf runs on the CPU only; got device {device!r}")
-        self._device = device
+        self._device = str(device)
 
     def _worker_devices(self) -> tuple:
-        tail = self._device.rsplit(":", 1)[-1]
-        index = int(tail) if tail.isdigit() else 0
-        return (f"/job:localhost/replica:0/task:0/device:CPU:{index}",)
+        return (full_device_name(self._device),)
 
     def _run_replicas(self, fn, args, kwargs):
         return run_in_one_replica(self, fn, args, kwargs)
