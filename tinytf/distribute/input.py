@@ -11,7 +11,9 @@ import numpy as np
 import tinytf as _tf
 from tinytf.data.structure import ElementError, pack
 from tinytf.runtime import nest
+from tinytf.runtime.context import state
 
+from .distributed_loop import split_symbolic
 from .values import PerReplica
 
 
@@ -115,7 +117,29 @@ class DistributedDataset:
 
         return loop_source(self)
 
-    def _elements(self):
+    def _data_iterator(self):
+        """The dataset's own iterator, which a DistributedIterator reads both eagerly and inside a tf.function
+        (where get_next is a graph op, so each call of the function takes the next batch), or None where
+        batches come from several pipelines (per worker, per replica) and are read eagerly only."""
+        if self._per_worker is not None or self._per_replica_input or not hasattr(self._dataset, "_spec_inside"):
+            return None
+        return iter(self._dataset)
+
+    def _split(self, element, symbolic: bool):
+        """One global batch as this process's replicas see it (PerReplica leaves with several replicas)."""
+        split = split_symbolic if symbolic else split_batch
+        if self._worker_slice is not None:
+            index, num_workers = self._worker_slice
+            return split(element, num_workers)[index]
+        if self._num_replicas == 1:
+            return element
+        return nest.map_structure(lambda *p: PerReplica(p), *split(element, self._num_replicas))
+
+    def _elements(self, data_iterator=None):
+        if data_iterator is not None:
+            for element in data_iterator:
+                yield self._split(element, symbolic=False)
+            return
         if self._worker_slice is not None:
             index, num_workers = self._worker_slice
             for element in self._dataset:
@@ -155,7 +179,8 @@ class DistributedIterator:
 
     def __init__(self, dataset: DistributedDataset):
         self._distributed_dataset = dataset
-        self._elements = dataset._elements()
+        self._data_iterator = dataset._data_iterator()
+        self._elements = dataset._elements(self._data_iterator)
 
     @property
     def element_spec(self):
@@ -164,10 +189,24 @@ class DistributedIterator:
     def __iter__(self):
         return self
 
+    def _in_graph(self) -> bool:
+        """Inside a tf.function's trace the next batch must be read when the function runs, not while it is
+        traced (a batch read at trace time would be baked into the graph as a constant)."""
+        if state.graph is None:
+            return False
+        if self._data_iterator is None:
+            raise NotImplementedError("tinytf reads this distributed iterator (per-worker or per-replica input) "
+                                      "eagerly only: call get_next outside the tf.function and pass the batch in")
+        return True
+
     def __next__(self):
+        if self._in_graph():
+            return self._distributed_dataset._split(self._data_iterator.get_next(), symbolic=True)
         return next(self._elements)
 
     def get_next(self):
+        if self._in_graph():
+            return self._distributed_dataset._split(self._data_iterator.get_next(), symbolic=True)
         try:
             return next(self._elements)
         except StopIteration:
@@ -178,6 +217,10 @@ class DistributedIterator:
     def get_next_as_optional(self):
         from tinytf.data.iterator import Optional
 
+        if self._in_graph():
+            inner = self._data_iterator.get_next_as_optional()
+            value = self._distributed_dataset._split(inner._value, symbolic=True)
+            return Optional(value, self.element_spec, inner.has_value())
         try:
             value = next(self._elements)
         except StopIteration:

@@ -130,7 +130,8 @@ def canonical_signatures(obj, signatures) -> dict:
             signatures = {DEFAULT_KEY: with_signature[0]}
         else:
             default = getattr(obj, "_default_save_signature", None)
-            signatures = {DEFAULT_KEY: default()} if callable(default) else {}
+            default = default() if callable(default) else None
+            signatures = {DEFAULT_KEY: default} if default is not None else {}
     elif not isinstance(signatures, dict):
         signatures = {DEFAULT_KEY: signatures}
     return {key: SignatureWrapper(key, _as_concrete(f, key)) for key, f in signatures.items()}

@@ -110,9 +110,12 @@ class Model(Trainer, Layer):
         export_model(self, filepath, format=format, verbose=verbose, **kwargs)
 
     def _default_save_signature(self):
-        """What tf.saved_model.save(model) serves as serving_default: the model on a batch named `inputs`."""
+        """What tf.saved_model.save(model) serves as serving_default: the model on a batch named `inputs`; None
+        for a model never called (TF then saves it without signatures)."""
         from ..export import serving_function
 
+        if not self.built:
+            return None
         return serving_function(self, name="inputs").get_concrete_function()
 
     def save_weights(self, filepath, overwrite: bool = True) -> None:
