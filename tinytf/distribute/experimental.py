@@ -6,6 +6,7 @@ from .multi_worker import (  # noqa: F401
     CommunicationOptions,
     MultiWorkerMirroredStrategy,  # noqa: F401
 )
+from .tpu import TPUStrategyV1 as TPUStrategy  # noqa: F401
 from .values import ValueContext  # noqa: F401
 
 CollectiveCommunication = CommunicationImplementation  # TF's older name
@@ -17,3 +18,11 @@ def __getattr__(name):
 
         return RayStrategy
     raise AttributeError(f"module 'tinytf.distribute.experimental' has no attribute {name!r}")
+
+
+class CollectiveHints:
+    """tf.distribute.experimental.CollectiveHints(bytes_per_pack=0, timeout_seconds=None): TF's deprecated
+    name for CommunicationOptions without `implementation`; constructing one gives the same Options object."""
+
+    def __new__(cls, bytes_per_pack=0, timeout_seconds=None):
+        return CommunicationOptions(bytes_per_pack=bytes_per_pack, timeout_seconds=timeout_seconds)

@@ -41,11 +41,19 @@ for _name in ("AUTO", "RING", "NCCL"):
 
 class CommunicationOptions:
     """tf.distribute.experimental.CommunicationOptions(bytes_per_pack=0, timeout_seconds=None,
-    implementation=AUTO)."""
+    implementation=AUTO). As in TF, the public class only constructs: the object made is an `Options` (so
+    `isinstance(options, CommunicationOptions)` is False there too, and CollectiveHints makes the same kind)."""
+
+    def __new__(cls, *args, **kwargs):
+        return Options(*args, **kwargs)
+
+
+class Options:
+    """The communication options that MultiWorkerMirroredStrategy reads (TF's collective_util.Options)."""
 
     def __init__(self, bytes_per_pack=0, timeout_seconds=None, implementation=CommunicationImplementation.AUTO):
         if bytes_per_pack < 0:
-            raise ValueError(f"bytes_per_pack must be non-negative, got {bytes_per_pack}")
+            raise ValueError(f"Argument `bytes_per_pack` must be >=0, Received {bytes_per_pack}.")
         self.bytes_per_pack = bytes_per_pack
         self.timeout_seconds = timeout_seconds
         self.implementation = implementation
@@ -76,7 +84,7 @@ class MultiWorkerMirroredStrategy(Strategy):
 
     def __init__(self, cluster_resolver=None, communication_options=None):
         self._cluster_resolver = cluster_resolver if cluster_resolver is not None else TFConfigClusterResolver()
-        self._communication_options = communication_options or CommunicationOptions()
+        self._communication_options = communication_options or Options()
         spec = self._cluster_resolver.cluster_spec()
         tasks = worker_tasks(spec) if spec else []
         self._task = (self._cluster_resolver.task_type, self._cluster_resolver.task_id)
