@@ -33,7 +33,8 @@ def _with_env(env, fn):
 def _slurm_view(resolver):
     before = list(resolver.get_task_info())
     spec = resolver.cluster_spec().as_dict()
-    return [before, spec, list(resolver.get_task_info()), resolver.master(), outcome(lambda: resolver.master("ps", 0, "http"), "No such job"),
+    return [before, spec, list(resolver.get_task_info()), resolver.master(),
+            outcome(lambda: resolver.master("ps", 0, "http"), "No such job"),
             dict(resolver.num_accelerators()), os.environ.get("CUDA_VISIBLE_DEVICES"), resolver.rpc_layer]
 
 
@@ -140,7 +141,8 @@ def p_union_resolver_merges(tf):
     union.task_type, union.task_id, union.rpc_layer = "chief", 0, "http"
     out += [union.task_type, union.task_id, union.master("chief", 0), union.rpc_layer]
     sparse = cr.SimpleClusterResolver(spec({"worker": {3: "e:5", 7: "f:6"}}))
-    out.append(cr.UnionResolver(sparse, cr.SimpleClusterResolver(spec({"worker": {1: "g:7"}}))).cluster_spec().as_dict())
+    other = cr.SimpleClusterResolver(spec({"worker": {1: "g:7"}}))
+    out.append(cr.UnionResolver(sparse, other).cluster_spec().as_dict())
     clash = cr.UnionResolver(sparse, cr.SimpleClusterResolver(spec({"worker": {3: "h:8"}})))
     out.append(outcome(clash.cluster_spec, "Duplicate keys"))
     out.append(outcome(lambda: cr.UnionResolver(), "At least one ClusterResolver"))
