@@ -11,7 +11,8 @@ running the same program, each with its TF_CONFIG (or a ClusterResolver) naming 
   auto-shard policy, as RayStrategy applies it: DATA by slicing each global batch, FILE / HINT / OFF by
   sharding the pipeline, worker_shards.py).
 
-Not done with several workers: Keras `fit` (it raises; a custom training loop works), and a FILE / HINT / OFF
+Keras fit / evaluate / predict with several workers: multi_worker_keras.py (every worker slices each global
+batch: DATA sharding whatever the dataset's policy). Not done: a FILE / HINT / OFF custom-loop
 worker whose stream ends before the others' is not given empty batches (the others then wait at the next
 all-reduce until the timeout): use `drop_remainder=True` and equal shards."""
 
@@ -191,9 +192,19 @@ class MultiWorkerMirroredStrategy(Strategy):
         return DistributedDataset(dataset, 1, options)
 
     def _keras_step(self, model, kind, function):
-        raise NotImplementedError("Keras fit/evaluate/predict under MultiWorkerMirroredStrategy with several workers "
-                                  "is not implemented in tinytf; train with a custom loop (strategy.run, "
-                                  "strategy.reduce), which all-reduces across the workers")
+        """fit/evaluate/predict's step with several workers: this worker's slice of each global batch, see
+        multi_worker_keras.py (the trainer asks for it only when there are several replicas)."""
+        from .multi_worker_keras import WorkerStep
+
+        return WorkerStep(self, model, kind, function)
+
+    def _keras_metrics_result(self, model) -> dict:
+        """The model's metric results over every worker's state (fit's epoch logs, evaluate's result)."""
+        if self._num_replicas == 1:
+            return model.get_metrics_result()
+        from .multi_worker_keras import global_metric_results
+
+        return global_metric_results(self, model)
 
 
 class _WorkerSum:

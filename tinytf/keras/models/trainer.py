@@ -408,7 +408,9 @@ class Trainer:
     def _metrics_result_or_logs(self, logs) -> dict:
         """The metrics' results, unless a custom step returned logs with other keys: then its last logs
         (Keras 3's rule, so a train_step returning {"loss": ..., "compile_metrics": {...}} logs those)."""
-        results = self.get_metrics_result()
+        strategy = getattr(self, "_distribute_strategy", None)
+        across_workers = getattr(strategy, "_keras_metrics_result", None)  # MultiWorkerMirroredStrategy
+        results = across_workers(self) if across_workers is not None else self.get_metrics_result()
         if isinstance(logs, dict) and set(logs) != set(results):
             return logs
         return results

@@ -1,0 +1,102 @@
+"""Keras fit / evaluate / predict under MultiWorkerMirroredStrategy with several workers (processes, each
+running the same program). Every worker reads the same global batches (the dataset's DATA sharding: each keeps
+its slice of every global batch, split as TF rebatches it, input.split_sizes) and runs the model's own step
+tf.function on its slice, as one replica:
+
+- train: the step's optimizer.apply_gradients meets the other workers (MultiWorkerMirroredStrategy's merge):
+  each worker's gradients, weighted by its share of the global batch (Keras' loss is the mean over the
+  worker's slice, so the weighted sum is the gradient of the mean over the global batch), are summed over the
+  workers through the chief, and every worker applies the same update to its own copy of the variables; a
+  worker whose slice is empty (a last batch smaller than the number of workers) adds zero gradients;
+- metrics: each worker updates its own metric state; the logs are the metrics' results on the state summed
+  over the workers (TF reads Keras' on-read metric variables in the cross-replica context, which sums every
+  replica's), so every worker logs the loss and accuracy of the whole global batch;
+- predict: the workers' outputs gathered in worker order (= the batch's order), on every worker."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import tinytf as _tf
+from tinytf.runtime import nest
+
+from . import context
+from .input import split_sizes
+
+
+class WorkerStep:
+    """Called like the trainer's step function, with the flat leaves of one global batch."""
+
+    def __init__(self, strategy, model, kind: str, function):
+        self.strategy, self.model, self.kind, self.function = strategy, model, kind, function
+
+    def __call__(self, *leaves):
+        strategy = self.strategy
+        arrays = [np.asarray(leaf.numpy() if hasattr(leaf, "numpy") else leaf) for leaf in leaves]
+        count = int(np.shape(arrays[0])[0])
+        sizes = split_sizes(count, strategy.num_replicas_in_sync)
+        index = strategy._worker_index
+        start = sum(sizes[:index])
+        mine = [_tf.convert_to_tensor(a[start:start + sizes[index]]) for a in arrays]
+        replica = context.ReplicaContext(strategy, index)
+        replica.gradient_scale = sizes[index] / count if count else 0.0
+        context.push(strategy, replica)
+        try:
+            if self.kind == "predict":  # an empty slice runs too: its zero rows give the outputs' shapes
+                return self._gathered(self.function(*mine), sizes, index)
+            if sizes[index]:
+                self.function(*mine)
+            elif self.kind == "train":
+                self._join_with_zero_gradients()
+        finally:
+            context.pop()
+        return global_metric_results(strategy, self.model)
+
+    def _join_with_zero_gradients(self):
+        from .mirrored import _ApplyMerge
+
+        variables = self.model.trainable_variables
+        zeros = [np.zeros(tuple(v.shape), v.dtype.as_numpy_dtype) for v in variables]
+        _ApplyMerge(self.strategy, self.model.optimizer, variables)(*zeros)
+
+    def _gathered(self, outputs, sizes, index):
+        """The workers' outputs joined along the batch: each worker places its rows in a zero array of the
+        global batch, and the sum over the workers (exact: the other workers add zeros) is the concatenation."""
+        flat = [np.asarray(t.numpy() if hasattr(t, "numpy") else t) for t in nest.flatten(outputs)]
+        start = sum(sizes[:index])
+        placed = []
+        for array in flat:
+            full = np.zeros((sum(sizes),) + array.shape[1:], array.dtype)
+            full[start:start + array.shape[0]] = array
+            placed.append(full)
+        summed = self.strategy._collective.sum(index, placed)
+        return nest.pack_sequence_as(outputs, [_tf.convert_to_tensor(a) for a in summed])
+
+
+def metric_variables(model) -> list:
+    seen, variables = set(), []
+    for metric in model.metrics:
+        for variable in metric.variables:
+            if id(variable) not in seen:
+                seen.add(id(variable))
+                variables.append(variable)
+    return variables
+
+
+def global_metric_results(strategy, model) -> dict:
+    """model.get_metrics_result() on the metric state summed over the workers (every worker must call this at
+    the same point, as every worker reads its metrics at the same point of fit): the state is summed, the
+    results computed from it, and each worker's own state put back."""
+    variables = metric_variables(model)
+    if not variables:
+        return model.get_metrics_result()
+    local = [np.asarray(v.numpy()) for v in variables]
+    summed = strategy._collective.sum(strategy._worker_index, local)
+    for variable, value in zip(variables, summed):
+        variable.assign(value)
+    try:
+        return {k: _tf.convert_to_tensor(v.numpy() if hasattr(v, "numpy") else v)
+                for k, v in model.get_metrics_result().items()}
+    finally:
+        for variable, value in zip(variables, local):
+            variable.assign(value)
