@@ -6,6 +6,7 @@ from .multi_worker import (  # noqa: F401
     CommunicationOptions,
     MultiWorkerMirroredStrategy,  # noqa: F401
 )
+from .preemption import PreemptionCheckpointHandler, PreemptionWatcher, TerminationConfig  # noqa: F401
 from .tpu import TPUStrategyV1 as TPUStrategy  # noqa: F401
 from .values import ValueContext  # noqa: F401
 

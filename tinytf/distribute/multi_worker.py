@@ -18,6 +18,8 @@ all-reduce until the timeout): use `drop_remainder=True` and equal shards."""
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 import tinytf as _tf
@@ -64,6 +66,14 @@ class Options:
                 f"implementation={self.implementation})")
 
 
+_latest = None  # the last strategy of several workers made in this process (PreemptionCheckpointHandler's)
+
+
+def latest_multi_worker_strategy():
+    strategy = _latest() if _latest is not None else None
+    return strategy if strategy is not None and strategy._collective is not None else None
+
+
 def worker_tasks(cluster_spec) -> list:
     """The workers of a cluster in TF's order: the chief first, then the "worker" tasks by index."""
     tasks = []
@@ -105,6 +115,8 @@ class MultiWorkerMirroredStrategy(Strategy):
             timeout = self._communication_options.timeout_seconds or CONNECT_TIMEOUT_SECONDS
             addresses = [spec.task_address(job, i) for job, i in tasks]
             self._collective = SocketCollective(addresses, self._worker_index, timeout)
+            global _latest
+            _latest = weakref.ref(self)
 
     @property
     def cluster_resolver(self):
