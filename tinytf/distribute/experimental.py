@@ -1,6 +1,9 @@
 """tf.distribute.experimental: RayStrategy (data-parallel training on Ray actors; needs `ray`), the
-experimental aliases of MultiWorkerMirroredStrategy, its communication options, and ValueContext."""
+experimental aliases of MultiWorkerMirroredStrategy, its communication options (and CollectiveHints),
+CentralStorageStrategy, TPUStrategy, the preemption handler, rpc, and ValueContext."""
 
+from . import experimental_rpc as rpc  # noqa: F401
+from .central_storage import CentralStorageStrategy  # noqa: F401
 from .multi_worker import (  # noqa: F401
     CommunicationImplementation,
     CommunicationOptions,
@@ -27,3 +30,4 @@ class CollectiveHints:
 
     def __new__(cls, bytes_per_pack=0, timeout_seconds=None):
         return CommunicationOptions(bytes_per_pack=bytes_per_pack, timeout_seconds=timeout_seconds)
+
