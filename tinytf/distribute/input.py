@@ -148,6 +148,12 @@ class DistributedDataset:
             yield nest.map_structure(lambda *p: PerReplica(p), *parts)
 
 
+def _tracing() -> bool:
+    from tinytf.runtime.context import state
+
+    return state.graph is not None
+
+
 class DistributedIterator:
     """tf.distribute.DistributedIterator: `next(it)` / `it.get_next()` give the next global batch split over
     the replicas; at the end next() raises StopIteration and get_next() tf.errors.OutOfRangeError, as in TF;
@@ -165,15 +171,55 @@ class DistributedIterator:
         return self
 
     def __next__(self):
+        if _tracing():
+            return self._next_in_graph()
         return next(self._elements)
 
     def get_next(self):
+        if _tracing():
+            return self._next_in_graph()
         try:
             return next(self._elements)
         except StopIteration:
             from tinytf.runtime.errors import OutOfRangeError
 
             raise OutOfRangeError("End of sequence") from None
+
+    def _next_in_graph(self):
+        """`next(iterator)` inside a tf.function (TF's `train_step(iterator)` pattern): a stateful node that
+        takes the next global batch each time the graph RUNS (taken at trace time, it would be a constant).
+        The node gives every replica's part of every leaf; at the end it raises OutOfRangeError, as TF's."""
+        from tinytf.runtime.ops.py_function import py_function
+
+        from .values import PerReplica
+
+        dataset = self._distributed_dataset
+        spec = dataset._dataset.element_spec
+        leaves = nest.flatten(spec)
+        parts = 1 if dataset._num_replicas == 1 or dataset._worker_slice is not None else dataset._num_replicas
+        elements = self._elements
+
+        def take():
+            try:
+                element = next(elements)
+            except StopIteration:
+                from tinytf.runtime.errors import OutOfRangeError
+
+                raise OutOfRangeError("End of sequence") from None
+            flat = []
+            for value in nest.flatten(element):
+                flat += list(value.values) if isinstance(value, PerReplica) else [value]
+            return flat
+
+        produced = py_function(take, [], Tout=[leaf.dtype for leaf in leaves for _ in range(parts)])
+        packed = []
+        for k, leaf in enumerate(leaves):
+            shape = leaf.shape.as_list() if leaf.shape.rank is not None else None
+            components = produced[k * parts:(k + 1) * parts]
+            for tensor in components:  # the batch dimension of a replica's part is not known
+                tensor.set_shape(None if shape is None else [None] + shape[1:] if parts > 1 else shape)
+            packed.append(components[0] if parts == 1 else PerReplica(components))
+        return nest.pack_sequence_as(spec, packed)
 
     def get_next_as_optional(self):
         from tinytf.data.iterator import Optional
