@@ -21,7 +21,19 @@ import tinytf as tf
 REFERENCE = json.loads((pathlib.Path(__file__).parent / "testdata" / "multi_worker_fit_tf.json").read_text())
 
 
-def _program(tmp, checkpoints=False):
+def _dataset(x, y, hint):
+    dataset = tf.data.Dataset.from_tensor_slices((x, y))
+    if not hint:
+        return dataset.batch(12)
+    # HINT sharding: worker i of N reads elements i, i + N, ...; each worker's batches of 12 are rebatched to its
+    # share (6 of 2 workers): the union of the workers' k-th batches is the k-th global batch of the plain dataset
+    dataset = dataset.shard(tf.data.experimental.SHARD_HINT, tf.data.experimental.SHARD_HINT).batch(12)
+    options = tf.data.Options()
+    options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.HINT
+    return dataset.with_options(options)
+
+
+def _program(tmp, checkpoints=False, hint=False):
     strategy = tf.distribute.MultiWorkerMirroredStrategy()
     rng = np.random.default_rng(0)
     x = rng.normal(size=(48, 4)).astype(np.float32)
@@ -47,7 +59,7 @@ def _program(tmp, checkpoints=False):
         callbacks += [tf.keras.callbacks.ModelCheckpoint(os.path.join(tmp, "ckpt", "m.weights.h5"),
                                                          save_weights_only=True),
                       tf.keras.callbacks.BackupAndRestore(os.path.join(tmp, "backup"), delete_checkpoint=False)]
-    dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(12)
+    dataset = _dataset(x, y, hint)
     history = model.fit(dataset, epochs=2, verbose=0, callbacks=callbacks)
     after_fit = [w.ravel().tolist() for w in model.get_weights()]
     arrays = model.fit(x, y, batch_size=12, epochs=1, shuffle=False, verbose=0)
@@ -64,10 +76,10 @@ def _program(tmp, checkpoints=False):
     return result
 
 
-def _worker(config, tmp, checkpoints, connection):
+def _worker(config, tmp, checkpoints, hint, connection):
     os.environ["TF_CONFIG"] = json.dumps(config)
     try:
-        connection.send(("ok", _program(tmp, checkpoints)))
+        connection.send(("ok", _program(tmp, checkpoints, hint)))
     except BaseException as error:  # noqa: BLE001 - reported to the test
         connection.send(("error", f"{type(error).__name__}: {error}"))
     finally:
@@ -84,7 +96,7 @@ def _free_ports(n):
     return ports
 
 
-def run_workers(tmp, n=2, checkpoints=False):
+def run_workers(tmp, n=2, checkpoints=False, hint=False):
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
@@ -93,7 +105,7 @@ def run_workers(tmp, n=2, checkpoints=False):
     for index in range(n):
         receive, send = context.Pipe(duplex=False)
         config = {"cluster": cluster, "task": {"type": "worker", "index": index}}
-        process = context.Process(target=_worker, args=(config, str(tmp), checkpoints, send), daemon=True)
+        process = context.Process(target=_worker, args=(config, str(tmp), checkpoints, hint, send), daemon=True)
         process.start()
         send.close()
         runs.append((process, receive))
@@ -132,9 +144,9 @@ def test_one_worker_fit_gives_tf_numbers(monkeypatch, tmp_path):
     _assert_as_tf_one_worker(result)
 
 
-@pytest.mark.parametrize("workers", [2, 3])
-def test_workers_fit_to_one_worker_numbers(tmp_path, workers):
-    results = run_workers(tmp_path, workers)
+@pytest.mark.parametrize("workers,hint", [(2, False), (3, False), (2, True)])
+def test_workers_fit_to_one_worker_numbers(tmp_path, workers, hint):
+    results = run_workers(tmp_path, workers, hint=hint)  # hint: each worker reads its own shard of the data
     first = results[0]
     assert [r["replicas"] for r in results] == [workers] * workers
     assert [r["should_checkpoint"] for r in results] == [True] + [False] * (workers - 1)

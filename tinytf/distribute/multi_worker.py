@@ -11,9 +11,9 @@ running the same program, each with its TF_CONFIG (or a ClusterResolver) naming 
   auto-shard policy, as RayStrategy applies it: DATA by slicing each global batch, FILE / HINT / OFF by
   sharding the pipeline, worker_shards.py).
 
-Keras fit / evaluate / predict with several workers: multi_worker_keras.py (every worker slices each global
-batch: DATA sharding whatever the dataset's policy). Not done: a FILE / HINT / OFF custom-loop
-worker whose stream ends before the others' is not given empty batches (the others then wait at the next
+Keras fit / evaluate / predict with several workers: multi_worker_keras.py (sharded by the dataset's policy;
+predict always slices the global batches). Not done: a FILE / HINT / OFF worker (custom loop or fit) whose
+stream ends before the others' is not given empty batches (the others then wait at the next
 all-reduce until the timeout): use `drop_remainder=True` and equal shards."""
 
 from __future__ import annotations
@@ -209,6 +209,20 @@ class MultiWorkerMirroredStrategy(Strategy):
         from .multi_worker_keras import WorkerStep
 
         return WorkerStep(self, model, kind, function)
+
+    def _keras_worker_input(self, x):
+        """fit / evaluate's input on this worker: its own pipeline for a dataset sharded by FILE, HINT or OFF
+        (worker_shards.py), else x itself (every worker slices the global batches)."""
+        from tinytf.data.dataset import DatasetV2
+
+        if not isinstance(x, DatasetV2):
+            return x, False
+        from .worker_shards import per_worker_datasets
+
+        pipelines = per_worker_datasets(x, self._num_replicas)
+        if pipelines is None:
+            return x, False
+        return pipelines[self._worker_index], True
 
     def _keras_metrics_result(self, model) -> dict:
         """The model's metric results over every worker's state (fit's epoch logs, evaluate's result)."""

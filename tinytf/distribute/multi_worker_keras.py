@@ -1,7 +1,8 @@
 """Keras fit / evaluate / predict under MultiWorkerMirroredStrategy with several workers (processes, each
-running the same program). Every worker reads the same global batches (the dataset's DATA sharding: each keeps
-its slice of every global batch, split as TF rebatches it, input.split_sizes) and runs the model's own step
-tf.function on its slice, as one replica:
+running the same program). With the dataset's DATA sharding (and for arrays) every worker reads the same
+global batches and keeps its slice of each, split as TF rebatches it (input.split_sizes); with FILE, HINT or
+OFF each worker reads its own pipeline (worker_shards.py), whose batches are its share. Each worker runs the
+model's own step tf.function on its part, as one replica:
 
 - train: the step's optimizer.apply_gradients meets the other workers (MultiWorkerMirroredStrategy's merge):
   each worker's gradients, weighted by its share of the global batch (Keras' loss is the mean over the
@@ -27,16 +28,31 @@ from .input import split_sizes
 class WorkerStep:
     """Called like the trainer's step function, with the flat leaves of one global batch."""
 
-    def __init__(self, strategy, model, kind: str, function):
+    def __init__(self, strategy, model, kind: str, function, sliced=True):
         self.strategy, self.model, self.kind, self.function = strategy, model, kind, function
+        self.sliced = sliced  # False: the batches are this worker's own (a FILE / HINT / OFF pipeline)
+
+    def own_batches(self):
+        """The same step for batches that are already this worker's share of the global batch."""
+        return WorkerStep(self.strategy, self.model, self.kind, self.function, sliced=False)
+
+    def _sizes(self, count: int) -> list:
+        """Each worker's rows of this global batch: the slices, or each worker's own batch's rows (one small
+        all-reduce: worker i's count at position i)."""
+        n, index = self.strategy.num_replicas_in_sync, self.strategy._worker_index
+        if self.sliced:
+            return split_sizes(count, n)
+        mine = np.zeros(n, np.int64)
+        mine[index] = count
+        return [int(c) for c in self.strategy._collective.sum(index, [mine])[0]]
 
     def __call__(self, *leaves):
         strategy = self.strategy
         arrays = [np.asarray(leaf.numpy() if hasattr(leaf, "numpy") else leaf) for leaf in leaves]
-        count = int(np.shape(arrays[0])[0])
-        sizes = split_sizes(count, strategy.num_replicas_in_sync)
         index = strategy._worker_index
-        start = sum(sizes[:index])
+        sizes = self._sizes(int(np.shape(arrays[0])[0]))
+        count = sum(sizes)
+        start = sum(sizes[:index]) if self.sliced else 0  # an own batch is all this worker's
         mine = [_tf.convert_to_tensor(a[start:start + sizes[index]]) for a in arrays]
         replica = context.ReplicaContext(strategy, index)
         replica.gradient_scale = sizes[index] / count if count else 0.0
