@@ -70,6 +70,7 @@ def tutorial(checkpoint_dir, num_workers=2, stop_after_epoch=None):
         model = _build_cnn_model()
         dataset = strategy.distribute_datasets_from_function(dataset_fn)
         optimizer = tf.keras.optimizers.RMSprop(learning_rate=0.001)
+        train_accuracy = tf.keras.metrics.SparseCategoricalAccuracy(name="train_accuracy")
 
     @tf.function
     def train_step(iterator):
@@ -84,6 +85,7 @@ def tutorial(checkpoint_dir, num_workers=2, stop_after_epoch=None):
                     loss += tf.nn.scale_regularization_loss(tf.add_n(model.losses))
             grads = tape.gradient(loss, model.trainable_variables)
             optimizer.apply_gradients(zip(grads, model.trainable_variables))
+            train_accuracy.update_state(by, predictions)
             return loss
 
         return strategy.reduce(tf.distribute.ReduceOp.SUM, strategy.run(step_fn, args=(next(iterator),)), axis=None)
@@ -100,7 +102,7 @@ def tutorial(checkpoint_dir, num_workers=2, stop_after_epoch=None):
     if latest:
         checkpoint.restore(latest)
         resumed_at = int(epoch.numpy())
-    losses = []
+    losses, accuracies = [], []
     while epoch.numpy() < EPOCHS:
         if stop_after_epoch is not None and epoch.numpy() == stop_after_epoch:
             break  # the job is stopped here (a preemption), to be restarted
@@ -111,13 +113,15 @@ def tutorial(checkpoint_dir, num_workers=2, stop_after_epoch=None):
             num_batches += 1
             step_in_epoch.assign_add(1)
         losses.append(float(total_loss / num_batches))
+        accuracies.append(float(train_accuracy.result()))  # over every worker's examples, as TF reads it
+        train_accuracy.reset_state()
         epoch.assign_add(1)  # before the save (see the module)
         step_in_epoch.assign(0)
         manager.save()
         if not chief:
             tf.io.gfile.rmtree(write_dir)
     strategy.shutdown()
-    return {"losses": losses, "resumed_at": resumed_at, "replicas": strategy.num_replicas_in_sync,
+    return {"losses": losses, "accuracies": accuracies, "resumed_at": resumed_at, "replicas": strategy.num_replicas_in_sync,
             "weights": [w.ravel().tolist() for w in model.get_weights()]}
 
 
@@ -173,5 +177,7 @@ def test_two_workers_train_as_one_on_the_global_batches_and_resume(tmp_path, mon
     assert [r["resumed_at"] for r in second] == [1, 1]
     assert second[0]["weights"] == second[1]["weights"] and second[0]["losses"] == second[1]["losses"]
     np.testing.assert_allclose(first[0]["losses"] + second[0]["losses"], alone["losses"], rtol=1e-5)
+    assert first[0]["accuracies"] + second[0]["accuracies"] == alone["accuracies"]
+    assert first[1]["accuracies"] == first[0]["accuracies"] and len(alone["accuracies"]) == EPOCHS
     for got, want in zip(second[0]["weights"], alone["weights"]):
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)

@@ -65,8 +65,10 @@ def _program(tmp, checkpoints=False, hint=False):
     arrays = model.fit(x, y, batch_size=12, epochs=1, shuffle=False, verbose=0)
     evaluated = model.evaluate(dataset, verbose=0, return_dict=True)
     predicted = model.predict(x[:5], verbose=0)
-    # the loss tracker's own (local) state after evaluate: its count is the samples this worker's steps saw
-    sizes = [float(v.numpy()) for v in model.metrics[0].variables]
+    # the loss tracker's state after evaluate: read in a replica, this worker's own (its count is the samples its
+    # steps saw); read outside, summed over the workers (an all-reduce, as TF reads ON_READ metric variables)
+    sizes = strategy.run(lambda: [float(v.numpy()) for v in model.metrics[0].variables])
+    sizes.append(float(model.metrics[0].variables[1].numpy()))
     result = {"history": history.history, "history_arrays": arrays.history,
               "evaluate": {k: float(v) for k, v in evaluated.items()}, "predict": predicted.tolist(), "steps": seen,
               "weights": [w.ravel().tolist() for w in model.get_weights()], "sizes": sizes, "written": written,
@@ -140,7 +142,7 @@ def _assert_as_tf_one_worker(result):
 def test_one_worker_fit_gives_tf_numbers(monkeypatch, tmp_path):
     monkeypatch.delenv("TF_CONFIG", raising=False)
     result = _program(str(tmp_path))
-    assert result["replicas"] == 1 and result["should_checkpoint"] and result["sizes"][1] == 48
+    assert result["replicas"] == 1 and result["should_checkpoint"] and result["sizes"][1] == result["sizes"][2] == 48
     _assert_as_tf_one_worker(result)
 
 
@@ -152,6 +154,7 @@ def test_workers_fit_to_one_worker_numbers(tmp_path, workers, hint):
     assert [r["should_checkpoint"] for r in results] == [True] + [False] * (workers - 1)
     counts = [r["sizes"][1] for r in results]  # samples each worker's evaluate steps saw, of the 48
     assert sum(counts) == 48 and counts == [48 // workers] * workers, counts
+    assert [r["sizes"][2] for r in results] == [48.0] * workers
     for other in results[1:]:  # the same sums, the same updates: identical bits in every worker
         assert other["weights"] == first["weights"] and other["history"] == first["history"]
         assert other["predict"] == first["predict"] and other["evaluate"] == first["evaluate"]

@@ -122,6 +122,12 @@ class MultiWorkerMirroredStrategy(Strategy):
     def cluster_resolver(self):
         return self._cluster_resolver
 
+    @property
+    def _collective_across_workers(self):
+        """The workers' all-reduce when there are several (metric state made under the scope is summed over
+        the workers when read, worker_sync_on_read.py), else None."""
+        return self._collective
+
     def _worker_devices(self) -> tuple:
         if not self._tasks:
             return ("/job:localhost/replica:0/task:0/device:CPU:0",)

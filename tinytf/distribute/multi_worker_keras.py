@@ -89,30 +89,8 @@ class WorkerStep:
         return nest.pack_sequence_as(outputs, [_tf.convert_to_tensor(a) for a in summed])
 
 
-def metric_variables(model) -> list:
-    seen, variables = set(), []
-    for metric in model.metrics:
-        for variable in metric.variables:
-            if id(variable) not in seen:
-                seen.add(id(variable))
-                variables.append(variable)
-    return variables
-
-
 def global_metric_results(strategy, model) -> dict:
-    """model.get_metrics_result() on the metric state summed over the workers (every worker must call this at
-    the same point, as every worker reads its metrics at the same point of fit): the state is summed, the
-    results computed from it, and each worker's own state put back."""
-    variables = metric_variables(model)
-    if not variables:
-        return model.get_metrics_result()
-    local = [np.asarray(v.numpy()) for v in variables]
-    summed = strategy._collective.sum(strategy._worker_index, local)
-    for variable, value in zip(variables, summed):
-        variable.assign(value)
-    try:
-        return {k: _tf.convert_to_tensor(v.numpy() if hasattr(v, "numpy") else v)
-                for k, v in model.get_metrics_result().items()}
-    finally:
-        for variable, value in zip(variables, local):
-            variable.assign(value)
+    """model.get_metrics_result() read outside the replica: metric state made under the scope is summed over
+    the workers as it is read (worker_sync_on_read.py); every worker calls this at the same point of fit."""
+    return {k: _tf.convert_to_tensor(v.numpy() if hasattr(v, "numpy") else v)
+            for k, v in model.get_metrics_result().items()}
