@@ -121,8 +121,8 @@ def tutorial(checkpoint_dir, num_workers=2, stop_after_epoch=None):
         if not chief:
             tf.io.gfile.rmtree(write_dir)
     strategy.shutdown()
-    return {"losses": losses, "accuracies": accuracies, "resumed_at": resumed_at, "replicas": strategy.num_replicas_in_sync,
-            "weights": [w.ravel().tolist() for w in model.get_weights()]}
+    return {"losses": losses, "accuracies": accuracies, "resumed_at": resumed_at,
+            "replicas": strategy.num_replicas_in_sync, "weights": [w.ravel().tolist() for w in model.get_weights()]}
 
 
 def _worker(config, folder, stop_after_epoch, connection):
