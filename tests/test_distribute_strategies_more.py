@@ -302,14 +302,6 @@ def test_a_worker_that_ends_makes_the_others_raise_not_hang():
     assert results[2][1][0] == "error" and "UnavailableError" in results[2][1][1]
 
 
-def test_keras_fit_with_several_workers_says_it_is_not_implemented():
-    from tinytf.distribute.multi_worker import MultiWorkerMirroredStrategy
-
-    strategy = MultiWorkerMirroredStrategy.__new__(MultiWorkerMirroredStrategy)
-    with pytest.raises(NotImplementedError, match="custom loop"):
-        strategy._keras_step(None, "train", None)
-
-
 # --- @tf.function around strategy.run: the pattern of TF's distributed training guides ----------------------------
 @pytest.mark.parametrize("replicas", [1, 2, 4])
 def test_tf_function_around_strategy_run_trains_as_one_process(replicas):

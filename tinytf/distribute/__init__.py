@@ -33,4 +33,5 @@ from .strategy import (  # noqa: F401
     has_strategy,
     in_cross_replica_context,
 )
+from .tpu import TPUStrategy  # noqa: F401
 from .values import PerReplica as DistributedValues  # noqa: F401

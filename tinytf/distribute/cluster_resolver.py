@@ -1,8 +1,10 @@
 """tf.distribute.cluster_resolver: where the tasks of a multi-worker job are and which one this process is.
 ClusterResolver is the abstract base; SimpleClusterResolver holds what it is given; TFConfigClusterResolver
 reads the TF_CONFIG environment variable (JSON: {"cluster": {job: [addresses]}, "task": {"type", "index"},
-"rpc_layer", "environment"}) every time it is asked, as TF's does. The cloud resolvers (GCE, Kubernetes,
-Slurm, TPU) query services this machine does not have and are left out."""
+"rpc_layer", "environment"}) every time it is asked, as TF's does. SlurmClusterResolver (slurm_resolver.py)
+reads SLURM's environment; KubernetesClusterResolver and GCEClusterResolver (service_resolvers.py) ask a
+client object for the tasks; UnionResolver (union_resolver.py) merges resolvers; TPUClusterResolver (tpu.py)
+finds no TPU."""
 
 from __future__ import annotations as _annotations
 
@@ -158,3 +160,14 @@ class TFConfigClusterResolver(ClusterResolver):
             raise ValueError(f"No such job in cluster: {task_type!r}")
         return _format_master(spec.task_address(task_type, task_id),
                               self.rpc_layer if rpc_layer is None else rpc_layer)
+
+
+# defined in their own modules, which build on the classes above (so imported last)
+from .service_resolvers import (  # noqa: E402,F401
+    GCEClusterResolver,
+    KubernetesClusterResolver,
+    KubernetesExecutableLocation,
+)
+from .slurm_resolver import SlurmClusterResolver  # noqa: E402,F401
+from .tpu import TPUClusterResolver  # noqa: E402,F401
+from .union_resolver import UnionResolver  # noqa: E402,F401

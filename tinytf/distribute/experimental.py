@@ -1,11 +1,16 @@
 """tf.distribute.experimental: RayStrategy (data-parallel training on Ray actors; needs `ray`), the
-experimental aliases of MultiWorkerMirroredStrategy, its communication options, and ValueContext."""
+experimental aliases of MultiWorkerMirroredStrategy, its communication options (and CollectiveHints),
+CentralStorageStrategy, TPUStrategy, the preemption handler, rpc, and ValueContext."""
 
+from . import experimental_rpc as rpc  # noqa: F401
+from .central_storage import CentralStorageStrategy  # noqa: F401
 from .multi_worker import (  # noqa: F401
     CommunicationImplementation,
     CommunicationOptions,
     MultiWorkerMirroredStrategy,  # noqa: F401
 )
+from .preemption import PreemptionCheckpointHandler, PreemptionWatcher, TerminationConfig  # noqa: F401
+from .tpu import TPUStrategyV1 as TPUStrategy  # noqa: F401
 from .values import ValueContext  # noqa: F401
 
 CollectiveCommunication = CommunicationImplementation  # TF's older name
@@ -17,3 +22,12 @@ def __getattr__(name):
 
         return RayStrategy
     raise AttributeError(f"module 'tinytf.distribute.experimental' has no attribute {name!r}")
+
+
+class CollectiveHints:
+    """tf.distribute.experimental.CollectiveHints(bytes_per_pack=0, timeout_seconds=None): TF's deprecated
+    name for CommunicationOptions without `implementation`; constructing one gives the same Options object."""
+
+    def __new__(cls, bytes_per_pack=0, timeout_seconds=None):
+        return CommunicationOptions(bytes_per_pack=bytes_per_pack, timeout_seconds=timeout_seconds)
+

@@ -189,24 +189,14 @@ class DistributedIterator:
     def __iter__(self):
         return self
 
-    def _in_graph(self) -> bool:
-        """Inside a tf.function's trace the next batch must be read when the function runs, not while it is
-        traced (a batch read at trace time would be baked into the graph as a constant)."""
-        if state.graph is None:
-            return False
-        if self._data_iterator is None:
-            raise NotImplementedError("tinytf reads this distributed iterator (per-worker or per-replica input) "
-                                      "eagerly only: call get_next outside the tf.function and pass the batch in")
-        return True
-
     def __next__(self):
-        if self._in_graph():
-            return self._distributed_dataset._split(self._data_iterator.get_next(), symbolic=True)
+        if state.graph is not None:
+            return self._next_in_graph()
         return next(self._elements)
 
     def get_next(self):
-        if self._in_graph():
-            return self._distributed_dataset._split(self._data_iterator.get_next(), symbolic=True)
+        if state.graph is not None:
+            return self._next_in_graph()
         try:
             return next(self._elements)
         except StopIteration:
@@ -214,10 +204,52 @@ class DistributedIterator:
 
             raise OutOfRangeError("End of sequence") from None
 
+    def _next_in_graph(self):
+        """`next(iterator)` inside a tf.function (TF's `train_step(iterator)` pattern): the next global batch
+        taken each time the graph RUNS (taken at trace time, it would be a constant). One dataset: its iterator's
+        graph read, split over the replicas with tensor ops. Several pipelines (per worker, per replica): a
+        stateful node giving every replica's part of every leaf. At the end, OutOfRangeError, as TF's."""
+        if self._data_iterator is not None:
+            return self._distributed_dataset._split(self._data_iterator.get_next(), symbolic=True)
+        from tinytf.runtime.ops.py_function import py_function
+
+        from .values import PerReplica
+
+        dataset = self._distributed_dataset
+        spec = dataset._dataset.element_spec
+        leaves = nest.flatten(spec)
+        parts = 1 if dataset._num_replicas == 1 or dataset._worker_slice is not None else dataset._num_replicas
+        elements = self._elements
+
+        def take():
+            try:
+                element = next(elements)
+            except StopIteration:
+                from tinytf.runtime.errors import OutOfRangeError
+
+                raise OutOfRangeError("End of sequence") from None
+            flat = []
+            for value in nest.flatten(element):
+                flat += list(value.values) if isinstance(value, PerReplica) else [value]
+            return flat
+
+        produced = py_function(take, [], Tout=[leaf.dtype for leaf in leaves for _ in range(parts)])
+        packed = []
+        for k, leaf in enumerate(leaves):
+            shape = leaf.shape.as_list() if leaf.shape.rank is not None else None
+            components = produced[k * parts:(k + 1) * parts]
+            for tensor in components:  # the batch dimension of a replica's part is not known
+                tensor.set_shape(None if shape is None else [None] + shape[1:] if parts > 1 else shape)
+            packed.append(components[0] if parts == 1 else PerReplica(components))
+        return nest.pack_sequence_as(spec, packed)
+
     def get_next_as_optional(self):
         from tinytf.data.iterator import Optional
 
-        if self._in_graph():
+        if state.graph is not None:
+            if self._data_iterator is None:
+                raise NotImplementedError("tinytf reads this distributed iterator (per-worker or per-replica "
+                                          "input) as an Optional eagerly only: use get_next inside the tf.function")
             inner = self._data_iterator.get_next_as_optional()
             value = self._distributed_dataset._split(inner._value, symbolic=True)
             return Optional(value, self.element_spec, inner.has_value())

@@ -11,11 +11,14 @@ running the same program, each with its TF_CONFIG (or a ClusterResolver) naming 
   auto-shard policy, as RayStrategy applies it: DATA by slicing each global batch, FILE / HINT / OFF by
   sharding the pipeline, worker_shards.py).
 
-Not done with several workers: Keras `fit` (it raises; a custom training loop works), and a FILE / HINT / OFF
-worker whose stream ends before the others' is not given empty batches (the others then wait at the next
+Keras fit / evaluate / predict with several workers: multi_worker_keras.py (sharded by the dataset's policy;
+predict always slices the global batches). Not done: a FILE / HINT / OFF worker (custom loop or fit) whose
+stream ends before the others' is not given empty batches (the others then wait at the next
 all-reduce until the timeout): use `drop_remainder=True` and equal shards."""
 
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 
@@ -41,11 +44,19 @@ for _name in ("AUTO", "RING", "NCCL"):
 
 class CommunicationOptions:
     """tf.distribute.experimental.CommunicationOptions(bytes_per_pack=0, timeout_seconds=None,
-    implementation=AUTO)."""
+    implementation=AUTO). As in TF, the public class only constructs: the object made is an `Options` (so
+    `isinstance(options, CommunicationOptions)` is False there too, and CollectiveHints makes the same kind)."""
+
+    def __new__(cls, *args, **kwargs):
+        return Options(*args, **kwargs)
+
+
+class Options:
+    """The communication options that MultiWorkerMirroredStrategy reads (TF's collective_util.Options)."""
 
     def __init__(self, bytes_per_pack=0, timeout_seconds=None, implementation=CommunicationImplementation.AUTO):
         if bytes_per_pack < 0:
-            raise ValueError(f"bytes_per_pack must be non-negative, got {bytes_per_pack}")
+            raise ValueError(f"Argument `bytes_per_pack` must be >=0, Received {bytes_per_pack}.")
         self.bytes_per_pack = bytes_per_pack
         self.timeout_seconds = timeout_seconds
         self.implementation = implementation
@@ -53,6 +64,14 @@ class CommunicationOptions:
     def __repr__(self):
         return (f"Options(bytes_per_pack={self.bytes_per_pack},timeout_seconds={self.timeout_seconds}, "
                 f"implementation={self.implementation})")
+
+
+_latest = None  # the last strategy of several workers made in this process (PreemptionCheckpointHandler's)
+
+
+def latest_multi_worker_strategy():
+    strategy = _latest() if _latest is not None else None
+    return strategy if strategy is not None and strategy._collective is not None else None
 
 
 def worker_tasks(cluster_spec) -> list:
@@ -76,7 +95,7 @@ class MultiWorkerMirroredStrategy(Strategy):
 
     def __init__(self, cluster_resolver=None, communication_options=None):
         self._cluster_resolver = cluster_resolver if cluster_resolver is not None else TFConfigClusterResolver()
-        self._communication_options = communication_options or CommunicationOptions()
+        self._communication_options = communication_options or Options()
         spec = self._cluster_resolver.cluster_spec()
         tasks = worker_tasks(spec) if spec else []
         self._task = (self._cluster_resolver.task_type, self._cluster_resolver.task_id)
@@ -96,10 +115,18 @@ class MultiWorkerMirroredStrategy(Strategy):
             timeout = self._communication_options.timeout_seconds or CONNECT_TIMEOUT_SECONDS
             addresses = [spec.task_address(job, i) for job, i in tasks]
             self._collective = SocketCollective(addresses, self._worker_index, timeout)
+            global _latest
+            _latest = weakref.ref(self)
 
     @property
     def cluster_resolver(self):
         return self._cluster_resolver
+
+    @property
+    def _collective_across_workers(self):
+        """The workers' all-reduce when there are several (metric state made under the scope is summed over
+        the workers when read, worker_sync_on_read.py), else None."""
+        return self._collective
 
     def _worker_devices(self) -> tuple:
         if not self._tasks:
@@ -183,9 +210,33 @@ class MultiWorkerMirroredStrategy(Strategy):
         return DistributedDataset(dataset, 1, options)
 
     def _keras_step(self, model, kind, function):
-        raise NotImplementedError("Keras fit/evaluate/predict under MultiWorkerMirroredStrategy with several workers "
-                                  "is not implemented in tinytf; train with a custom loop (strategy.run, "
-                                  "strategy.reduce), which all-reduces across the workers")
+        """fit/evaluate/predict's step with several workers: this worker's slice of each global batch, see
+        multi_worker_keras.py (the trainer asks for it only when there are several replicas)."""
+        from .multi_worker_keras import WorkerStep
+
+        return WorkerStep(self, model, kind, function)
+
+    def _keras_worker_input(self, x):
+        """fit / evaluate's input on this worker: its own pipeline for a dataset sharded by FILE, HINT or OFF
+        (worker_shards.py), else x itself (every worker slices the global batches)."""
+        from tinytf.data.dataset import DatasetV2
+
+        if not isinstance(x, DatasetV2):
+            return x, False
+        from .worker_shards import per_worker_datasets
+
+        pipelines = per_worker_datasets(x, self._num_replicas)
+        if pipelines is None:
+            return x, False
+        return pipelines[self._worker_index], True
+
+    def _keras_metrics_result(self, model) -> dict:
+        """The model's metric results over every worker's state (fit's epoch logs, evaluate's result)."""
+        if self._num_replicas == 1:
+            return model.get_metrics_result()
+        from .multi_worker_keras import global_metric_results
+
+        return global_metric_results(self, model)
 
 
 class _WorkerSum:

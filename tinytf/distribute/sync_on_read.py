@@ -99,6 +99,10 @@ def metric_variable(initial_value, dtype, name):
     from .strategy import get_strategy
 
     strategy = get_strategy()
+    if getattr(strategy, "_collective_across_workers", None) is not None:  # MultiWorkerMirroredStrategy
+        from .worker_sync_on_read import WorkerSyncOnReadVariable
+
+        return WorkerSyncOnReadVariable(strategy, initial_value, name=name, dtype=dtype)
     if getattr(strategy, "_sync_on_read_metrics", False) and strategy.num_replicas_in_sync > 1:
         return SyncOnReadVariable(strategy, initial_value, VariableAggregation.SUM, name=name, dtype=dtype)
     return Variable(initial_value, trainable=False, name=name, dtype=dtype)

@@ -63,7 +63,11 @@ def run_in_trace(strategy, fn, args, kwargs):
         return flat_results
 
     inputs = [flats[i][k] for i in range(n) for k in tensor_positions]
-    produced = py_function(run_replicas, inputs, Tout=out_dtypes * n) if out_dtypes else []
+    produced = []
+    if out_dtypes:
+        produced = py_function(run_replicas, inputs, Tout=out_dtypes * n)
+    else:  # a step without outputs (it only assigns variables) is still a node: stateful, so the graph keeps it
+        py_function(run_replicas, inputs, Tout=[])
     results = []
     for i in range(n):
         leaves = list(out_leaves)

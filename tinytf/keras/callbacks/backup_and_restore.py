@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 
+from . import worker_paths
 from .callback import Callback
 from .model_checkpoint import BatchCounter, check_save_freq
 
@@ -71,16 +72,23 @@ class BackupAndRestore(Callback):
             self._save()
 
     def _save(self) -> None:
-        os.makedirs(self.backup_dir, exist_ok=True)
-        if self.double_checkpoint and os.path.exists(self._weights_path):
-            shutil.copyfile(self._weights_path, self._prev_weights_path)
-        if self.double_checkpoint and os.path.exists(self._metadata_path):
-            shutil.copyfile(self._metadata_path, self._prev_metadata_path)
-        self.model.save_weights(self._weights_path, overwrite=True)
+        # a non-chief worker of a multi-worker strategy writes a temporary copy and removes it (worker_paths.py):
+        # the chief's backup in backup_dir is the one every worker restores from
+        folder = worker_paths.write_dirpath(self.backup_dir, self.model)
+        weights, metadata = (os.path.join(folder, os.path.basename(p)) for p in (self._weights_path,
+                                                                                 self._metadata_path))
+        os.makedirs(folder, exist_ok=True)
+        if self.double_checkpoint and os.path.exists(weights):
+            shutil.copyfile(weights, weights + ".bkp")
+        if self.double_checkpoint and os.path.exists(metadata):
+            shutil.copyfile(metadata, metadata + ".bkp")
+        self.model.save_weights(weights, overwrite=True)
         last_batch = self._counter.last_seen if self._counter is not None else 0
-        with open(self._metadata_path, "w") as f:
+        with open(metadata, "w") as f:
             f.write(json.dumps({"epoch": self._current_epoch, "batch": last_batch}))
+        if folder != self.backup_dir:
+            worker_paths.remove_temp_dirpath(folder, self.model)
 
     def on_train_end(self, logs=None):
-        if self.delete_checkpoint and os.path.exists(self.backup_dir):
+        if self.delete_checkpoint and worker_paths.is_chief(self.model) and os.path.exists(self.backup_dir):
             shutil.rmtree(self.backup_dir)

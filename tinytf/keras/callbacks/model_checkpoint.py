@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from ..config_logging import print_msg
+from . import worker_paths
 from .callback import Callback
 from .monitor_callback import monitor_direction
 
@@ -120,12 +121,15 @@ class ModelCheckpoint(Callback):
                           f"existing directory: {filepath}")
         if not self._should_save(epoch, logs, filepath):
             return
-        folder = os.path.dirname(filepath)
+        written = worker_paths.write_filepath(filepath, self.model)  # a non-chief worker: a temporary copy
+        folder = os.path.dirname(written)
         if folder:
             os.makedirs(folder, exist_ok=True)
         if self.save_weights_only:
-            self.model.save_weights(filepath, overwrite=True)
+            self.model.save_weights(written, overwrite=True)
         else:
-            self.model.save(filepath, overwrite=True)
+            self.model.save(written, overwrite=True)
+        if written != filepath:
+            worker_paths.remove_temp_dirpath(folder, self.model)
         if self.verbose > 0:
             print_msg(f"\nEpoch {epoch + 1}: finished saving model to {filepath}")

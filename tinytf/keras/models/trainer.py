@@ -345,6 +345,8 @@ class Trainer:
             for step, (batch_template, leaves) in enumerate(batches):
                 if batch_template is not template:
                     template, function = batch_template, replicated(self, kind, single.for_template(batch_template))
+                    if getattr(source, "worker_pipeline", False):  # this worker's own batches: not sliced
+                        function = function.own_batches()
                 yield step, step, function, leaves
             return
         if size == 1:
@@ -375,6 +377,16 @@ class Trainer:
     def distribute_strategy(self):
         """The strategy the model was compiled under (Keras' model.distribute_strategy), else the current one."""
         return getattr(self, "_distribute_strategy", None) or _tf.distribute.get_strategy()
+
+    def _worker_input(self, x):
+        """(x, whether it is this worker's own pipeline): under MultiWorkerMirroredStrategy with several
+        workers, a dataset whose auto-shard policy shards the pipeline (FILE, HINT, OFF) becomes this worker's
+        part of it; anything else stays, and every worker slices the global batches (DATA)."""
+        strategy = getattr(self, "_distribute_strategy", None)
+        worker_input = getattr(strategy, "_keras_worker_input", None)
+        if worker_input is None or strategy.num_replicas_in_sync < 2:
+            return x, False
+        return worker_input(x)
 
     def _replicated_step(self):
         """The strategy's step wrapper when the model was compiled under a strategy whose replicas share this
@@ -408,7 +420,9 @@ class Trainer:
     def _metrics_result_or_logs(self, logs) -> dict:
         """The metrics' results, unless a custom step returned logs with other keys: then its last logs
         (Keras 3's rule, so a train_step returning {"loss": ..., "compile_metrics": {...}} logs those)."""
-        results = self.get_metrics_result()
+        strategy = getattr(self, "_distribute_strategy", None)
+        across_workers = getattr(strategy, "_keras_metrics_result", None)  # MultiWorkerMirroredStrategy
+        results = across_workers(self) if across_workers is not None else self.get_metrics_result()
         if isinstance(logs, dict) and set(logs) != set(results):
             return logs
         return results
@@ -437,7 +451,9 @@ class Trainer:
         if validation_split and validation_data is None:
             (x, y, sample_weight), validation_data = data_adapter.split_validation(x, y, sample_weight,
                                                                                    validation_split)
+        x, own = self._worker_input(x)
         train = data_adapter.make_batches(x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch)
+        train.worker_pipeline = own
         self._build_from_data(train)
         history = History()
         callback_list = self._callbacks([*flatten_callbacks(callbacks), history], verbose, epochs=epochs,
@@ -505,7 +521,9 @@ class Trainer:
         """The loss and metrics on the data: a list [loss, metric...], or a dict with return_dict."""
         self._require_compiled("evaluation")
         verbose = self._verbose(verbose)
+        x, own = self._worker_input(x)
         batches = data_adapter.make_batches(x, y, sample_weight, batch_size, False, None, steps)
+        batches.worker_pipeline = own
         self._build_from_data(batches)
         if isinstance(callbacks, CallbackList):  # fit's own list, for validation: its callbacks see the test hooks
             callback_list = callbacks
