@@ -32,7 +32,7 @@ PLAN_MIN_BYTES = 16384  # below this, numpy's small-block allocator is as cheap 
 _FRESH = {"matmul", "conv2d", "conv2d_epilogue", "conv2d_backprop_input", "conv2d_backprop_filter",
           "conv2d_backprop_input_filter", "conv2d_input_spectrum", "conv2d_epilogue_spectral", "max_pool2d",
           "conv2d_and_filter_grad", "conv2d_epilogue_pooled", "depthwise_conv2d", "depthwise_conv2d_backprop_input",
-          "depthwise_conv2d_backprop_filter",
+          "depthwise_conv2d_backprop_filter", "sum_of_squares",
           "avg_pool2d", "max_pool2d_grad", "avg_pool2d_grad", "max_pool2d_take", "softmax", "log_softmax"}
 
 

@@ -25,6 +25,7 @@ from .passes.relu_pool_gradient import fold_relu_into_max_pool_grad
 from .passes.scalar_broadcasts import use_scalar_gradients
 from .passes.simplify import simplify
 from .passes.stack_release import release_stacks
+from .passes.sum_of_squares import fuse_sums_of_squares
 
 # The pipeline, in order. Each entry: (option name, pass function).
 PIPELINE = [
@@ -38,6 +39,7 @@ PIPELINE = [
     ("conv_transpose_backprop", pair_transpose_backprops),  # conv2d(a, w), filter grad of a: one window matrix
     ("pool_filter_gradient", fuse_pool_filter_gradients),  # a first conv's pool, filter and bias grads: per chunk
     ("scalar_gradients", use_scalar_gradients),  # a sum's scalar gradient, not its broadcast, into add/sub/mul
+    ("sum_of_squares", fuse_sums_of_squares),  # reduce_sum(x * x): squared and summed in cache, numpy's order
     ("loop_variable_reads", hoist_variable_reads),  # a loop that assigns no variable reads each one once, before it
     ("recurrent_projection", project_inputs),  # xs[t] @ w in a loop: a block of steps per GEMM
     ("loop_swapped_products", swap_thin_products),  # a @ w^T in a loop, a the thinner: (w @ a^T)^T

@@ -94,6 +94,7 @@ from . import (  # noqa: F401
     state,
     stateless_random,
     string_hash,
+    sum_of_squares,
     summary,
     tensor_array,
     tensor_list,

@@ -38,6 +38,7 @@ ROW_TASKS_BYTES = 4 << 20  # images whose window matrix is larger than this are 
 FEW_CHANNELS = 4  # inputs with at most this many channels build their window matrix by offset
 PARALLEL_MIN_FLOPS = 4_000_000  # below this, handing tasks to a second thread costs more than it saves
 PARTIAL_SUMS = 4  # the filter gradient's partial sums: the threads take them from a counter, as other tasks
+TASK_THREADS = PARTIAL_SUMS  # tasks are cut as for this many threads whatever the count (_split_count)
 
 _local = threading.local()
 
@@ -73,9 +74,17 @@ def _run(tasks, work, count):
     the loaded machine does not schedule delays the call by one task, not by half of them). A kernel called
     from inside a task (a pool on a task's rows) runs its tasks on that task's thread: the pool's threads are
     busy with the outer tasks, and one waiting for a task queued behind itself would wait forever."""
-    if len(tasks) < 2 or getattr(_local, "in_task", False):
+    if getattr(_local, "in_task", False):  # the outer task's region already holds BLAS at one thread
         for task in tasks:
             work(task, 0)
+        return
+    if len(tasks) < 2:
+        # one thread at BLAS's count would be whatever a region that ended LINGER_S ago left it at, and
+        # OpenBLAS's GEMM of a deep window matrix gives other bits on 2 threads than on 1 (blas_threads says
+        # so): the one task's GEMMs run single-threaded as every task's do
+        with blas_threads.single():
+            for task in tasks:
+                work(task, 0)
         return
     count = min(count, len(tasks))
     next_task = itertools.count()
@@ -127,6 +136,16 @@ def _run_each(tasks, work, count):
 def _thread_count(rows, depth, width):
     """Threads for a GEMM of (rows, depth) @ (depth, width)."""
     return threads() if 2 * rows * depth * width >= PARALLEL_MIN_FLOPS else 1
+
+
+def _split_count(rows, depth, width):
+    """The thread count _tasks cuts the tasks of a GEMM of (rows, depth) @ (depth, width) for: TASK_THREADS
+    or 1, from the shapes alone. OpenBLAS's float32 GEMM (0.3.31, Haswell kernels on this project's AMD EPYC)
+    gives other bits when the same rows are multiplied as blocks of other sizes, so tasks cut for the thread
+    count made results depend on it (a CNN's first conv differed in the last bit between 1 and 2 threads).
+    TASK_THREADS is the filter gradient's PARTIAL_SUMS: a conv's forward tasks are then the filter gradient's,
+    so the op doing both on one window matrix (conv_transpose_backprop) gives the separate ops' bits."""
+    return TASK_THREADS if 2 * rows * depth * width >= PARALLEL_MIN_FLOPS else 1
 
 
 # --- chunks ------------------------------------------------------------------------------------------------
@@ -262,7 +281,9 @@ def conv2d(x, filters, geo, out=None, bias=None, relu=False, pool=None, x_spectr
     weights = np.ascontiguousarray(filters, dtype).reshape(kh * kw * channels, out_channels)
     depth = kh * kw * channels
     count = _thread_count(batch * out_h * out_w, depth, out_channels)
-    tasks = _tasks(batch, out_h, out_w * depth * dtype.itemsize, count, row_multiple=1 if pool is None else pool[0])
+    tasks = _tasks(batch, out_h, out_w * depth * dtype.itemsize, _split_count(batch * out_h * out_w, depth,
+                                                                              out_channels),
+                   row_multiple=1 if pool is None else pool[0])
 
     def work(task, _worker):
         n0, n1, r0, r1 = task
@@ -426,7 +447,8 @@ def _input_grad_by_offsets(g, filters, in_shape, geo, out):
     turned = np.ascontiguousarray(filters.transpose(0, 1, 3, 2), dtype)  # (KH, KW, out channels, in channels)
     image_bytes = (padded_h * padded_w * channels + out_h * out_w * (channels + out_channels)) * dtype.itemsize
     count = _thread_count(batch * out_h * out_w, kh * kw * out_channels, channels)
-    tasks = _tasks(batch, 1, image_bytes, count, OFFSET_TASK_BYTES)
+    tasks = _tasks(batch, 1, image_bytes, _split_count(batch * out_h * out_w, kh * kw * out_channels, channels),
+                   OFFSET_TASK_BYTES)
 
     def work(task, _worker):
         n0, n1 = task[:2]
@@ -472,7 +494,9 @@ def _input_grad_by_rows(g, filters, in_shape, geo, out):
         kh, kw * out_channels, channels)
     depth = kw * out_channels
     count = _thread_count(batch * out_h * width, kh * depth, channels)
-    tasks = _tasks(batch, 1, out_h * width * depth * dtype.itemsize, count, ROWS_TASK_BYTES)
+    tasks = _tasks(batch, 1, out_h * width * depth * dtype.itemsize, _split_count(batch * out_h * width,
+                                                                                 kh * depth, channels),
+                   ROWS_TASK_BYTES)
 
     def work(task, _worker):
         n0, n1 = task[:2]

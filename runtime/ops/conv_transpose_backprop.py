@@ -32,7 +32,11 @@ def conv2d_and_filter_grad(a, w, b, geo, out=None):
     kh, kw, channels, out_channels = w.shape
     batch, (out_h, out_w) = a.shape[0], geo.out_hw
     dtype = np.result_type(a, w, b)
-    if a.size == 0 or w.size == 0 or b.size == 0 or fft_conv_kernels.choose(dtype, a.shape, w.shape, geo):
+    if a.size == 0 or w.size == 0 or b.size == 0 or fft_conv_kernels.choose(dtype, a.shape, w.shape, geo) or \
+            conv_kernels._split_count(batch * out_h * out_w, kh * kw * channels, out_channels) != \
+            conv_kernels.PARTIAL_SUMS:
+        # a small conv2d runs as one task, the filter gradient in its fixed tasks: no shared window matrix
+        # gives both their separate bits (conv_kernels._split_count), and there is little to share
         return (conv_kernels.conv2d(a, w, geo, out), conv_kernels.conv2d_filter_grad(a, b, w.shape, geo))
     if out is None or out.shape != (batch, out_h, out_w, out_channels) or out.dtype != dtype:
         out = np.empty((batch, out_h, out_w, out_channels), dtype)

@@ -77,7 +77,8 @@ def input_grad(g, filters, in_shape, geo, out):
     # phase row p_y holds input rows R = SH * u + p_y - dy: those of 0 <= R < H, as (first u, last u + 1)
     spans = [(max(0, -(-(dy - py) // sh)), min(nu, (height - 1 - py + dy) // sh + 1)) for py in range(sh)]
     count = conv_kernels._thread_count(batch * nu * nv, depth, sh * sw * channels)
-    tasks = conv_kernels._tasks(batch, 1, nu * nv * depth * dtype.itemsize, count, TASK_BYTES)
+    tasks = conv_kernels._tasks(batch, 1, nu * nv * depth * dtype.itemsize,
+                                conv_kernels._split_count(batch * nu * nv, depth, sh * sw * channels), TASK_BYTES)
 
     def work(task, _worker):
         n0, n1 = task[:2]

@@ -18,6 +18,7 @@ from .gradient_helpers import stop_gradient
 from .indexing import where
 from .math import cast, erfc, multiply, sigmoid, squared_difference, tanh
 from .reduce import canonical_axis, reduce_mean, reduced_shape
+from .sum_of_squares import sum_of_squares
 
 
 def _activation(name, kernel, allowed, render=None):
@@ -418,7 +419,7 @@ sigmoid_xent_op = register(OpDef(
 
 
 def _l2_loss(t):
-    return np.sum(np.square(t)) / 2
+    return sum_of_squares(t) / 2 if t.dtype in (np.float32, np.float64) else np.sum(np.square(t)) / 2
 
 
 l2_loss_op = register(OpDef("l2_loss", _l2_loss, lambda t: (unary_infer("float")(t)[0], ())))
