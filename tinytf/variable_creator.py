@@ -40,17 +40,33 @@ def variable_creator_scope(variable_creator):
         creators.remove(variable_creator)
 
 
+def _keywords(cls):
+    """The keyword names cls(...) accepts, or None when it takes any (**kwargs)."""
+    import inspect
+
+    parameters = inspect.signature(cls.__init__).parameters.values()
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return None
+    return {p.name for p in parameters}
+
+
 def create(cls, args, kwargs):
     """What the creators make of a `cls(*args, **kwargs)` call."""
     fields = dict.fromkeys(_ARGUMENTS)
     fields.update(trainable=None, validate_shape=True, experimental_enable_variable_lifting=True)
     fields.update(zip(_ARGUMENTS, args))
     fields.update(kwargs)
+    named = set(kwargs) | set(_ARGUMENTS[:len(args)])
 
     def make(**given):
         given.pop("experimental_enable_variable_lifting", None)
         if given.get("trainable") is None:  # TF's default: trainable unless synchronized ON_READ
             given["trainable"] = True
+        # a variable class with its own signature (a Keras weight) gets the keywords it takes; TF's other fields,
+        # unset by its caller, are left to the class's defaults
+        accepted = _keywords(cls)
+        given = {k: v for k, v in given.items()
+                 if (accepted is None or k in accepted) and (v is not None or k in named)}
         _stack.making += 1
         try:
             return cls(**given)

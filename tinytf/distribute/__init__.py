@@ -1,9 +1,10 @@
 """tf.distribute: strategies that run one computation on several replicas (MirroredStrategy: threads or
 processes on this machine; OneDeviceStrategy: one device; MultiWorkerMirroredStrategy: worker processes
 that meet over TCP; experimental.RayStrategy: Ray actors), ReduceOp, the cross-device algorithms, and the
-replica / cross-replica contexts."""
+replica / cross-replica contexts. ParameterServerStrategy with tf.distribute.coordinator.ClusterCoordinator trains
+asynchronously on the ps and worker tasks of tf.distribute.Server instances (parameter_server.py)."""
 
-from . import cluster_resolver, experimental  # noqa: F401
+from . import cluster_resolver, coordinator, experimental  # noqa: F401
 from .context import ReplicaContext  # noqa: F401
 from .cross_device_ops import (  # noqa: F401
     CrossDeviceOps,
@@ -22,8 +23,10 @@ from .input import (  # noqa: F401
 from .mirrored import MirroredStrategy  # noqa: F401
 from .multi_worker import MultiWorkerMirroredStrategy  # noqa: F401
 from .one_device import OneDeviceStrategy  # noqa: F401
+from .parameter_server import ParameterServerStrategy  # noqa: F401
 from .reduce_op import ReduceOp  # noqa: F401
 from .run_options import RunOptions  # noqa: F401
+from .server import Server  # noqa: F401
 from .strategy import (  # noqa: F401
     Strategy,
     experimental_set_strategy,
