@@ -76,4 +76,16 @@ def create(cls, args, kwargs):
     chain = make
     for creator in list(_creators()):
         chain = (lambda c, following: lambda **given: c(following, **given))(creator, chain)
-    return chain(**fields)
+    _stack.classes = getattr(_stack, "classes", [])
+    _stack.classes.append(cls)
+    try:
+        return chain(**fields)
+    finally:
+        _stack.classes.pop()
+
+
+def class_being_made():
+    """The variable class whose construction the creators are handling now (a creator may treat a Keras weight
+    differently from a tf.Variable); None outside a creator."""
+    classes = getattr(_stack, "classes", None)
+    return classes[-1] if classes else None

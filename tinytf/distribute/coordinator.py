@@ -35,7 +35,14 @@ def experimental_get_current_worker_index():
                "dataset_fn that is passed into `ClusterCoordinator.create_per_worker_dataset`, or a tf.function "
                "that is passed into `ClusterCoordinator.schedule`.")
     if state.graph is None:
-        raise RuntimeError(message)
+        # a dataset function given as a tf.function runs its Python function on the worker (where TF traces it):
+        # there the index is known now
+        index = getattr(_worker, "index", None)
+        if index is None:
+            raise RuntimeError(message)
+        import tinytf as tf
+
+        return tf.constant(index, tf.int64)
 
     def call_time_worker_index():
         index = getattr(_worker, "index", None)
@@ -121,6 +128,18 @@ class PerWorkerDatasetFromDatasetFunction:
 
     def build(self):
         return self
+
+
+def _worker_pipeline(dataset):
+    """The dataset a worker iterates: a DistributedDataset of the strategy (one replica per worker, as the
+    tutorial's `strategy.distribute_datasets_from_function(dataset_fn)`) yields its dataset's elements, so the
+    worker iterates that dataset, whose iterator a tf.function can take."""
+    from .input import DistributedDataset
+
+    if isinstance(dataset, DistributedDataset) and dataset._num_replicas == 1 and dataset._worker_slice is None \
+            and dataset._per_worker is None:
+        return dataset._dataset
+    return dataset
 
 
 class _Closure:
@@ -281,7 +300,7 @@ class ClusterCoordinator:
             values = self._on_each_worker(dataset_fn, lambda i: ())
         else:
             values = [dataset_fn] * len(self._workers)
-        return PerWorkerDatasetFromDatasetFunction(self, values)
+        return PerWorkerDatasetFromDatasetFunction(self, [_worker_pipeline(v) for v in values])
 
     def _on_each_worker(self, fn, args_of) -> list:
         """fn(*args_of(i)) run by each worker now (not queued: TF's resource closures), in worker order."""

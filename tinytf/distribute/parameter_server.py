@@ -92,8 +92,13 @@ class ParameterServerStrategy(Strategy):
             yield self
 
     def _make_variable(self, next_creator, **kwargs):
+        from tinytf.variable_creator import class_being_made
+        from tinytf.variables import Variable
+
         partitioner = self._variable_partitioner
-        if partitioner is None or kwargs.get("variable_def") is not None:
+        # only a tf.Variable is sharded: a Keras weight is a variable of its own class here, kept whole (TF 2.21's
+        # Keras 3 wraps a ShardedVariable in its weight)
+        if partitioner is None or kwargs.get("variable_def") is not None or class_being_made() is not Variable:
             return next_creator(**kwargs)
         from tinytf.runtime.dispatch import convert_to_tensor
         from tinytf.runtime.shapes import TensorShape
@@ -121,13 +126,7 @@ class ParameterServerStrategy(Strategy):
         return ShardedVariable(parts, name=(kwargs.get("name") or "Variable"))
 
     # --- replica computation ---------------------------------------------------------------------------------
-    def _run_replicas(self, fn, args, kwargs):
-        if self._coordinator is None:
-            raise NotImplementedError(
-                "`tf.distribute.experimental.ParameterServerStrategy` must be used with "
-                "`tf.distribute.experimental.coordinator.ClusterCoordinator` in a custom training loop. If you are "
-                "using `Model.fit`, please supply a dataset function directly to a "
-                "`tf.keras.utils.experimental.DatasetCreator` instead.")
+    def _run_replicas(self, fn, args, kwargs):  # on the coordinator too, as TF 2.21 allows
         return run_in_one_replica(self, fn, args, kwargs)
 
     def _merge_apply(self, replica, optimizer, grads, variables) -> None:

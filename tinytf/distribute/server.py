@@ -9,8 +9,8 @@ socket_collective.py; peers are trusted, as TF's unauthenticated gRPC):
   coordinator's step functions close over models, optimizers and iterators that live in the coordinator's
   memory and do not pickle, so only a server in the coordinator's own process (create_local_cluster, threads)
   can run them: TF runs them anywhere by shipping the traced graph with remote variable handles;
-- ("read", name), ("assign", name, value): a parameter server's variables, by name (ParameterServerStrategy
-  places variables in the store of a ps task's server: `server.variables`).
+- ("read", key), ("assign", key, array): a parameter server's variable values, by key (ParameterServerStrategy
+  keeps the values of its variables in the store of their ps task's server: `server.variables`, key -> array).
 
 Each connection is served by its own thread, requests one at a time, so one coordinator connection per worker
 runs that worker's closures in order, as TF's workers run one closure at a time. `stop()` (tinytf's addition:
@@ -100,7 +100,7 @@ class Server:
         self._host, self._port = split_address(spec.task_address(job, index))
         if self._server_def.port:
             self._port = self._server_def.port
-        self.variables: dict = {}  # a parameter server's variables by name (parameter_server.py puts them here)
+        self.variables: dict = {}  # a parameter server's variable values by key (ps_variable.py puts them here)
         self._socket = None
         self._threads: list = []
         self._connections: list = []
@@ -219,9 +219,9 @@ class Server:
             if kind == "run":
                 return ("ok", self._run(request[1]))
             if kind == "read":
-                return ("ok", self.variables[request[1]].numpy())
+                return ("ok", self.variables[request[1]])
             if kind == "assign":
-                self.variables[request[1]].assign(request[2])
+                self.variables[request[1]] = request[2]
                 return ("ok", None)
             raise ValueError(f"tf.distribute.Server: unknown request {kind!r}")
         except Exception as e:  # noqa: BLE001  (every error goes back to the caller, which raises it)
