@@ -141,3 +141,21 @@ def p_parameter_server_partitioners(tf):
     resolver = tf.distribute.cluster_resolver.SimpleClusterResolver(tf.train.ClusterSpec({"worker": ["localhost:1"]}))
     out.append(outcome(lambda: tf.distribute.ParameterServerStrategy(resolver), "There must be at least one ps"))
     return out
+
+
+@program
+def p_variable_creator_sees_keras_weights(tf):
+    """ParameterServerStrategy's partitioner is a variable creator: Keras weights go through creators too, with
+    TF's keywords (tinytf's Keras weights get back only the keywords their class takes)."""
+    seen = []
+
+    def creator(next_creator, **kwargs):
+        seen.append([kwargs.get("name"), kwargs.get("trainable")])
+        return next_creator(**kwargs)
+
+    with tf.variable_creator_scope(creator):
+        layer = tf.keras.layers.Dense(2)
+        layer.build((None, 3))
+        plain = tf.Variable(1.0, name="plain")
+    return [seen, [w.shape.as_list() if hasattr(w.shape, "as_list") else list(w.shape) for w in layer.weights],
+            plain.name]
