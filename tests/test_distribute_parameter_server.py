@@ -489,3 +489,18 @@ def test_connect_to_cluster_checks_its_arguments_and_the_tasks():
     with pytest.raises(tf.errors.UnavailableError, match="could not connect"):
         remote.connect_to_cluster(tf.train.ClusterSpec({"worker": [address]}), job_name="worker", task_index=1,
                                   timeout=0.3)
+
+
+def test_keras_fit_under_the_strategy_raises_as_tf_2_21():
+    with cluster() as (strategy, _, _, _):
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+            model.compile(tf.keras.optimizers.SGD(0.1), loss="mse")
+        before = [w.copy() for w in model.get_weights()]
+        x, y = np.ones((8, 3), np.float32), np.ones((8, 2), np.float32)
+        for run in (lambda: model.fit(x, y, batch_size=4, verbose=0), lambda: model.evaluate(x, y, verbose=0),
+                    lambda: model.predict(x, verbose=0)):
+            with pytest.raises(ValueError, match="pass this dataset to ClusterCoordinator.create_per_worker_dataset"):
+                run()
+        for got, want in zip(model.get_weights(), before):
+            np.testing.assert_array_equal(got, want)

@@ -116,6 +116,17 @@ def p_parameter_server_training(tf):
         taken = [coordinator.schedule(take, args=(finite,)) for _ in range(4)]
         out["taken"] = [outcome(r.fetch, "End of sequence") for r in taken]
         out["join_after_end"] = outcome(coordinator.join, "End of sequence")
+
+        # TF 2.21's Keras 3 refuses fit / evaluate under this strategy, whatever the data
+        with strategy.scope():
+            model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+        x, y = data([8, 3], seed=6), data([8, 2], seed=7)
+        phrase = "pass this dataset to ClusterCoordinator.create_per_worker_dataset"
+        out["fit"] = outcome(lambda: model.fit(tf.data.Dataset.from_tensor_slices((x, y)).batch(4).repeat(), epochs=1,
+                                               steps_per_epoch=2, verbose=0), phrase)
+        out["fit_arrays"] = outcome(lambda: model.fit(x, y, batch_size=4, verbose=0), phrase)
+        out["evaluate"] = outcome(lambda: model.evaluate(x, y, verbose=0), phrase)
+        out["weights_after_fit"] = val(model.get_weights()[1])
         return out
     finally:
         _stop(servers, coordinator)

@@ -129,6 +129,15 @@ class ParameterServerStrategy(Strategy):
     def _run_replicas(self, fn, args, kwargs):  # on the coordinator too, as TF 2.21 allows
         return run_in_one_replica(self, fn, args, kwargs)
 
+    # --- Keras: TF 2.21's Keras 3 has no parameter-server training; fit/evaluate/predict refuse the data -------
+    _wraps_keras_steps = True
+
+    def _keras_step(self, model, kind, function):
+        raise ValueError("To use this dataset, you need to pass this dataset to "
+                         "ClusterCoordinator.create_per_worker_dataset. (Keras `model.%s` under "
+                         "ParameterServerStrategy: TF 2.21's Keras 3 cannot train with it either; write the "
+                         "custom loop with ClusterCoordinator.schedule)" % kind.replace("train", "fit"))
+
     def _merge_apply(self, replica, optimizer, grads, variables) -> None:
         raise NotImplementedError  # one replica: optimizers apply directly (_merges_updates is False)
 
