@@ -6,7 +6,9 @@ partitioners. TF's servers cannot be stopped; tinytf's are stopped at the end of
 
 from __future__ import annotations
 
+import os
 import socket
+import tempfile
 
 from . import data, outcome, program, val
 
@@ -116,6 +118,16 @@ def p_parameter_server_training(tf):
         taken = [coordinator.schedule(take, args=(finite,)) for _ in range(4)]
         out["taken"] = [outcome(r.fetch, "End of sequence") for r in taken]
         out["join_after_end"] = outcome(coordinator.join, "End of sequence")
+
+        # a sharded variable is saved whole (it restores into any sharding, or into a plain variable)
+        with tempfile.TemporaryDirectory() as directory:
+            path = tf.train.Checkpoint(table=table, w=w).save(os.path.join(directory, "ckpt"))
+            out["checkpoint"] = [[name, shape] for name, shape in tf.train.list_variables(path)]
+            table.assign(tf.zeros([5, 3]))
+            tf.train.Checkpoint(table=table, w=w).restore(path)
+            plain = tf.Variable(tf.zeros([5, 3]))
+            tf.train.Checkpoint(table=plain).restore(path).expect_partial()
+            out["restored"] = [val(tf.convert_to_tensor(table)), val(plain)]
 
         # TF 2.21's Keras 3 refuses fit / evaluate under this strategy, whatever the data
         with strategy.scope():

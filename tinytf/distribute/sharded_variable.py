@@ -104,6 +104,16 @@ class ShardedVariable:
         return f"<tinytf.distribute.ShardedVariable {self._name!r} shape={list(self.shape)} " \
                f"shards={[list(v.shape) for v in self._variables]} dtype={self.dtype.name}>"
 
+    # --- checkpoints: saved whole, as TF saves it, so it restores into any sharding (or into a tf.Variable) -----
+    def _checkpoint_children(self):
+        return []
+
+    def _checkpoint_state(self) -> dict:
+        return {"VARIABLE_VALUE": self.numpy()}
+
+    def _restore_checkpoint_state(self, state: dict) -> None:
+        self.assign(state["VARIABLE_VALUE"])
+
     # --- as a tensor ---------------------------------------------------------------------------------------
     def _to_tensor(self):
         return self.read_value()
