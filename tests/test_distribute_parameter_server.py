@@ -231,18 +231,18 @@ def test_schedule_fetch_get_join_done():
 def test_two_workers_share_the_queue_and_report_their_index():
     with cluster(2, 1) as (strategy, coordinator, _, _):
         with strategy.scope():
-            count = tf.Variable(0)
+            scale = tf.Variable(10)
 
         @tf.function
-        def step():
-            count.assign_add(1)
-            return sleep_then(0.02, tf.distribute.coordinator.experimental_get_current_worker_index())
+        def step(i):
+            index = sleep_then(0.02, tf.distribute.coordinator.experimental_get_current_worker_index())
+            return index, i * tf.cast(scale, tf.int64)
 
-        results = [coordinator.schedule(step) for _ in range(12)]
+        results = [coordinator.schedule(step, args=(tf.constant(i, tf.int64),)) for i in range(12)]
         coordinator.join()
-        indices = [int(r.fetch()) for r in results]
-        assert set(indices) == {0, 1}  # both workers took closures from the one queue
-        assert count.numpy() == 12
+        fetched = [r.fetch() for r in results]
+        assert {int(index) for index, _ in fetched} == {0, 1}  # both workers took closures from the one queue
+        assert [int(value) for _, value in fetched] == [10 * i for i in range(12)]  # each closure its own args
 
 
 def test_an_error_cancels_the_queued_closures_and_is_raised_once():
