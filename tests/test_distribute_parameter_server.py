@@ -504,3 +504,84 @@ def test_keras_fit_under_the_strategy_raises_as_tf_2_21():
                 run()
         for got, want in zip(model.get_weights(), before):
             np.testing.assert_array_equal(got, want)
+
+
+# --- TF's docstring examples (cluster_coordinator.py, remote_value.py, parameter_server_strategy_v2.py,
+# sharded_variable.py), on a local cluster with one worker so that their asserted numbers are deterministic ------
+def test_docstring_examples_of_the_coordinator_and_remote_value():
+    with cluster(1, 3) as (strategy, _, _, _):
+        coordinator = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy=strategy)
+
+        @tf.function
+        def worker_fn(iterator):
+            return next(iterator)
+
+        def per_worker_dataset_fn():
+            return strategy.distribute_datasets_from_function(lambda x: tf.data.Dataset.from_tensor_slices([3] * 3))
+
+        per_worker_iter = iter(coordinator.create_per_worker_dataset(per_worker_dataset_fn))
+        assert coordinator.schedule(worker_fn, args=(per_worker_iter,)).fetch() == 3
+
+        with strategy.scope():
+            v = tf.Variable(initial_value=0)
+
+        @tf.function
+        def add_fn(iterator):
+            def replica_fn(x):
+                v.assign_add(x)
+                return v.read_value()
+            return strategy.run(replica_fn, args=(next(iterator),))
+
+        distributed_iterator = iter(coordinator.create_per_worker_dataset(
+            lambda: tf.data.Dataset.from_tensor_slices([1, 1, 1])))
+        assert coordinator.fetch(coordinator.schedule(add_fn, args=(distributed_iterator,))) == 1
+
+        with strategy.scope():
+            v1 = tf.Variable(initial_value=0.0)
+            v2 = tf.Variable(initial_value=1.0)
+
+        @tf.function
+        def ratio_fn():
+            v1.assign_add(0.1)
+            v2.assign_sub(0.2)
+            return v1.read_value() / v2.read_value()
+
+        result = coordinator.schedule(ratio_fn)
+        assert result.fetch() == np.float32(0.1) / np.float32(0.8) and abs(result.fetch() - 0.125) < 1e-7
+        for _ in range(3):
+            result = coordinator.schedule(ratio_fn)
+        coordinator.join()
+        np.testing.assert_allclose(result.fetch(), 0.4 / 0.2, rtol=1e-5)
+
+        outside = tf.Variable(initial_value=0.0)  # made outside the scope: stays with the coordinator
+        with strategy.scope():
+            placed = [tf.Variable(initial_value=float(i)) for i in range(4)]
+        assert outside.device == "/job:localhost/replica:0/task:0/device:CPU:0"
+        # v, v1, v2 took ps 0, 1, 2: round robin goes on from ps 0
+        assert [p.device for p in placed] == [f"/job:ps/replica:0/task:{i}/device:CPU:0" for i in (0, 1, 2, 0)]
+
+
+def test_docstring_examples_of_the_partitioners_and_sharded_variable():
+    partitioners = tf.distribute.experimental.partitioners
+    shape = tf.TensorShape([6, 1])
+    assert partitioners.FixedShardsPartitioner(num_shards=2)(tf.TensorShape([10, 3]), tf.float32) == [2, 1]
+    assert partitioners.MinSizePartitioner(min_shard_bytes=4, max_shards=2)(shape, tf.float32) == [2, 1]
+    assert partitioners.MinSizePartitioner(min_shard_bytes=4, max_shards=10)(shape, tf.float32) == [6, 1]
+    assert partitioners.MaxSizePartitioner(max_shard_bytes=4)(shape, tf.float32) == [6, 1]
+    assert partitioners.MaxSizePartitioner(max_shard_bytes=4, max_shards=2)(shape, tf.float32) == [2, 1]
+    assert partitioners.MaxSizePartitioner(max_shard_bytes=1024)(shape, tf.float32) == [1, 1]
+
+    from tinytf.distribute.sharded_variable import ShardedVariable
+
+    class Model(tf.Module):
+        def __init__(self):
+            self.sharded_variable = ShardedVariable([tf.Variable([3.0], dtype=tf.float32),
+                                                     tf.Variable([2.0], dtype=tf.float32)])
+
+        @tf.function(input_signature=[tf.TensorSpec([], dtype=tf.int32)])
+        def fn(self, x):
+            return tf.nn.embedding_lookup(self.sharded_variable.variables, x)
+
+    model = Model()
+    assert model.fn(1).numpy() == 2.0
+    assert model.fn(0).numpy() == 3.0
