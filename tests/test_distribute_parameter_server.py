@@ -585,3 +585,21 @@ def test_docstring_examples_of_the_partitioners_and_sharded_variable():
     model = Model()
     assert model.fn(1).numpy() == 2.0
     assert model.fn(0).numpy() == 3.0
+
+
+def test_a_worker_of_another_process_is_refused_without_leaking_threads():
+    before = threading.active_count()
+    workers, ps = tf.test.create_local_cluster(1, 1)
+    try:
+        spec = tf.train.ClusterSpec({"worker": [workers[0].target[7:], "localhost:1"], "ps": [ps[0].target[7:]]})
+        strategy = tf.distribute.ParameterServerStrategy(tf.distribute.cluster_resolver.SimpleClusterResolver(spec))
+        with pytest.raises(tf.errors.UnimplementedError, match="not a tf.distribute.Server of this process"):
+            tf.distribute.coordinator.ClusterCoordinator(strategy)
+        assert strategy._coordinator is None
+    finally:
+        for s in workers + ps:
+            s.stop()
+    deadline = time.monotonic() + 5
+    while threading.active_count() > before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert threading.active_count() <= before

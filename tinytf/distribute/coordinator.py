@@ -230,7 +230,13 @@ class ClusterCoordinator:
         self._cond = threading.Condition()
         self._pending = 0  # closures scheduled and not finished
         self._error = None  # the first error since the last one raised
-        self._workers = [_Worker(self, i, a) for i, a in enumerate(strategy._worker_addresses)]
+        self._workers = []
+        try:
+            for i, address in enumerate(strategy._worker_addresses):
+                self._workers.append(_Worker(self, i, address))
+        except BaseException:
+            self.shutdown()  # the threads of the workers already reached
+            raise
         strategy._coordinator = self
         self._initialized = True
 
@@ -378,5 +384,5 @@ class ClusterCoordinator:
         for worker in self._workers:
             worker.thread.join(timeout=10)
             worker.connection.close()
-        if self._strategy._coordinator is self:
+        if getattr(self._strategy, "_coordinator", None) is self:
             self._strategy._coordinator = None

@@ -9,12 +9,14 @@ reached over TCP (server.py's "read" and "assign" requests, one round trip per r
 from __future__ import annotations
 
 import itertools
+import uuid
 
 from tinytf.variables import creation_class_hooks
 
 from . import context
 
 _keys = itertools.count()
+_PROCESS = uuid.uuid4().hex[:12]  # keys of two coordinator processes sharing a ps task never collide
 
 
 class LocalStore:
@@ -56,7 +58,7 @@ class ParameterServerVariable:
             return
         self._strategy = context.current_frame().strategy
         self._ps_task, self._store = self._strategy._place_variable()
-        self._key = f"var_{next(_keys)}"
+        self._key = f"{_PROCESS}/{next(_keys)}"
         super().__init__(*args, **kwargs)
 
     @property
