@@ -603,3 +603,11 @@ def test_a_worker_of_another_process_is_refused_without_leaking_threads():
     while threading.active_count() > before and time.monotonic() < deadline:
         time.sleep(0.01)
     assert threading.active_count() <= before
+
+
+def test_per_worker_dataset_from_a_dataset_or_a_distributed_dataset():
+    with cluster(1, 1) as (strategy, coordinator, _, _):
+        take = tf.function(lambda it: next(it))
+        for source in (tf.data.Dataset.range(3), strategy.experimental_distribute_dataset(tf.data.Dataset.range(3))):
+            iterator = iter(coordinator.create_per_worker_dataset(source))
+            assert [int(coordinator.schedule(take, args=(iterator,)).fetch()) for _ in range(2)] == [0, 1]
