@@ -10,7 +10,10 @@ training steps a ClusterCoordinator (coordinator.py) schedules on them; this pro
   TCP). Step functions run on worker Servers of this process only (see server.py: they close over objects that
   do not pickle).
 - `strategy.run(fn)` inside a scheduled function runs fn as the one replica of that worker
-  (num_replicas_in_sync is 1: each worker applies its own updates to the shared variables, no all-reduce)."""
+  (num_replicas_in_sync is 1: each worker applies its own updates to the shared variables, no all-reduce);
+  called on the coordinator it runs there, as TF 2.21 lets it.
+- Keras fit / evaluate / predict of a model compiled under the scope raise ValueError, as TF 2.21's Keras 3
+  does (it has no parameter-server training); the custom loop with ClusterCoordinator is the way."""
 
 from __future__ import annotations
 
