@@ -4,19 +4,13 @@ ValueContext, the variable partitioners and the coordinator's experimental names
 
 import types as _types
 
-from . import coordinator as _coordinator
 from . import partitioners  # noqa: F401
 from .multi_worker import (  # noqa: F401
     CommunicationImplementation,
     CommunicationOptions,
     MultiWorkerMirroredStrategy,  # noqa: F401
 )
-from .parameter_server import ParameterServerStrategy  # noqa: F401
 from .values import ValueContext  # noqa: F401
-
-coordinator = _types.SimpleNamespace(ClusterCoordinator=_coordinator.ClusterCoordinator,
-                                     RemoteValue=_coordinator.RemoteValue,
-                                     PerWorkerValues=_coordinator.PerWorkerValues)
 
 CollectiveCommunication = CommunicationImplementation  # TF's older name
 
@@ -26,4 +20,15 @@ def __getattr__(name):
         from .ray_strategy import RayStrategy
 
         return RayStrategy
+    if name == "ParameterServerStrategy":  # the parameter-server pieces (sockets, threads) when first used
+        from .parameter_server import ParameterServerStrategy
+
+        return ParameterServerStrategy
+    if name == "coordinator":
+        from . import coordinator
+
+        namespace = globals()["coordinator"] = _types.SimpleNamespace(
+            ClusterCoordinator=coordinator.ClusterCoordinator, RemoteValue=coordinator.RemoteValue,
+            PerWorkerValues=coordinator.PerWorkerValues)
+        return namespace
     raise AttributeError(f"module 'tinytf.distribute.experimental' has no attribute {name!r}")
