@@ -300,6 +300,15 @@ def test_a_lost_worker_hands_its_closures_to_the_others():
             coordinator.join()
         with pytest.raises(tf.errors.UnavailableError, match="every worker has failed"):
             coordinator.schedule(step)
+        # the task restarts at its address: the coordinator reconnects and schedules on it again
+        restarted = tf.distribute.Server(workers[0].server_def)
+        try:
+            deadline = time.monotonic() + 10
+            while coordinator._workers[0].failed and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert int(coordinator.schedule(step).fetch()) == 0 and v.numpy() == 7
+        finally:
+            restarted.stop()
 
 
 def test_per_worker_datasets_shard_by_worker_index():

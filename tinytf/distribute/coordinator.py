@@ -8,7 +8,8 @@ The first error of a closure cancels the closures still queued (their RemoteValu
 raised by the next join(), done() or schedule(); fetching the failed closure's RemoteValue raises it too.
 A worker that goes away (its Server stopped, the connection lost) is marked failed and its closure is put back
 for the other workers, as TF re-runs a preempted worker's closure; when no worker is left the closures fail
-with UnavailableError. (TF also waits for a failed worker to come back; tinytf does not reconnect.)"""
+with UnavailableError (TF waits for a worker instead). A failed worker's thread looks for a Server at its
+address again and, once one serves it (a restarted task), takes closures again, as TF's workers rejoin."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from tinytf.runtime.errors import CancelledError, UnavailableError, Unimplemente
 _worker = threading.local()  # .index: the worker whose closure this thread is running
 _STOP = object()
 _WAIT_SECONDS = 0.5  # join() waits in short slices so that Ctrl-C reaches it
+_RECONNECT_SECONDS = 0.2  # how often a lost worker's thread looks for its task's Server again
 
 
 def experimental_get_current_worker_index():
@@ -206,8 +208,28 @@ class _Worker:
             except UnavailableError as e:
                 self.failed = True
                 coordinator._worker_lost(self, closure, e)
-                return
+                if not self._reconnect():
+                    return
+                continue
             coordinator._finished(closure)
+
+    def _reconnect(self) -> bool:
+        """Wait for a Server to serve this worker's address again (a restarted task) and connect to it; False
+        when the coordinator shuts down first."""
+        from .server import Connection, local_server
+
+        stopping = self.coordinator._stopping
+        while not stopping.wait(_RECONNECT_SECONDS):
+            if local_server(self.address) is None:
+                continue
+            try:
+                connection = Connection(self.address, timeout=1.0, who=f"/job:worker/task:{self.index}")
+            except UnavailableError:
+                continue
+            self.connection.close()
+            self.connection, self.failed = connection, False
+            return True
+        return False
 
 
 class ClusterCoordinator:
@@ -230,6 +252,7 @@ class ClusterCoordinator:
         self._cond = threading.Condition()
         self._pending = 0  # closures scheduled and not finished
         self._error = None  # the first error since the last one raised
+        self._stopping = threading.Event()
         self._workers = []
         try:
             for i, address in enumerate(strategy._worker_addresses):
@@ -379,6 +402,7 @@ class ClusterCoordinator:
     def shutdown(self) -> None:
         """Stop the worker threads and close the connections (tinytf's; TF's coordinator lives as long as the
         program)."""
+        self._stopping.set()
         for _ in self._workers:
             self._queue.put(_STOP)
         for worker in self._workers:
