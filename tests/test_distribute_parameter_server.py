@@ -233,9 +233,19 @@ def test_two_workers_share_the_queue_and_report_their_index():
         with strategy.scope():
             scale = tf.Variable(10)
 
+        both_busy = threading.Barrier(2, timeout=30)  # the first two closures meet: they run on different workers
+        started = []
+
+        def meet(index):
+            started.append(1)
+            if len(started) <= 2:
+                both_busy.wait()
+            return index
+
         @tf.function
         def step(i):
-            index = sleep_then(0.02, tf.distribute.coordinator.experimental_get_current_worker_index())
+            index = tf.numpy_function(meet, [tf.distribute.coordinator.experimental_get_current_worker_index()],
+                                      tf.int64)
             return index, i * tf.cast(scale, tf.int64)
 
         results = [coordinator.schedule(step, args=(tf.constant(i, tf.int64),)) for i in range(12)]
@@ -250,9 +260,16 @@ def test_an_error_cancels_the_queued_closures_and_is_raised_once():
         with strategy.scope():
             v = tf.Variable(0.0)
 
+        release = threading.Event()  # the failing step waits until the others are queued behind it
+
+        def wait_for_release(x):
+            assert release.wait(30)
+            return x
+
         @tf.function
         def bad():
-            tf.debugging.assert_equal(sleep_then(0.2, v.read_value()), 100.0, message="v is not 100")
+            value = tf.numpy_function(wait_for_release, [v.read_value()], tf.float32)
+            tf.debugging.assert_equal(value, 100.0, message="v is not 100")
             return v.read_value()
 
         @tf.function
@@ -261,6 +278,7 @@ def test_an_error_cancels_the_queued_closures_and_is_raised_once():
 
         failed = coordinator.schedule(bad)
         queued = [coordinator.schedule(good) for _ in range(3)]
+        release.set()
         with pytest.raises(tf.errors.InvalidArgumentError, match="v is not 100"):
             coordinator.join()
         with pytest.raises(tf.errors.InvalidArgumentError, match="v is not 100"):
@@ -270,7 +288,7 @@ def test_an_error_cancels_the_queued_closures_and_is_raised_once():
                 r.fetch()
         coordinator.join()  # raised once: the coordinator goes on
         assert coordinator.schedule(good).fetch() == 1.0
-        failed = coordinator.schedule(bad)
+        failed = coordinator.schedule(bad)  # `release` is set: it fails at once
         with pytest.raises(tf.errors.InvalidArgumentError):
             failed.fetch()
         with pytest.raises(tf.errors.InvalidArgumentError):  # the next schedule raises the pending error
@@ -315,19 +333,23 @@ def test_per_worker_datasets_shard_by_worker_index():
     with cluster(2, 1) as (_, coordinator, _, _):
         def dataset_fn():
             index = tf.distribute.coordinator.experimental_get_current_worker_index()
-            return tf.data.Dataset.range(8).shard(2, index).batch(2)
+            return tf.data.Dataset.range(8).shard(2, index).batch(2).repeat()
 
         per_worker = coordinator.create_per_worker_dataset(tf.function(dataset_fn))
         iterator = iter(per_worker)
 
         @tf.function
         def take(it):
-            return sleep_then(0.02, next(it))
+            return tf.distribute.coordinator.experimental_get_current_worker_index(), sleep_then(0.02, next(it))
 
-        results = [coordinator.schedule(take, args=(iterator,)) for _ in range(4)]
+        results = [coordinator.schedule(take, args=(iterator,)) for _ in range(6)]
         coordinator.join()
-        taken = sorted(tuple(r.fetch().tolist()) for r in results)
-        assert taken == [(0, 2), (1, 3), (4, 6), (5, 7)]  # each worker's iterator, its shard, each element once
+        by_worker = {0: [], 1: []}
+        for index, batch in (r.fetch() for r in results):
+            by_worker[int(index)].append(batch.tolist())
+        shards = {0: [[0, 2], [4, 6]], 1: [[1, 3], [5, 7]]}
+        for index, batches in by_worker.items():  # each worker's iterator: its shard, in order, from the start
+            assert batches == (shards[index] * 3)[:len(batches)]
         assert [type(x).__name__ for x in (per_worker, iterator)] == ["PerWorkerDatasetFromDatasetFunction",
                                                                       "PerWorkerDistributedIterator"]
         assert len(coordinator.fetch(tf.distribute.coordinator.PerWorkerValue([1, 2]))) == 2
@@ -440,7 +462,7 @@ def test_variables_on_a_ps_task_in_another_process_over_tcp():
             f"tf.distribute.Server({{'ps': ['localhost:{port}']}}, job_name='ps', task_index=0).join()")
     env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
     process = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE)
+                               stderr=subprocess.DEVNULL)
     workers = []
     coordinator = None
     try:

@@ -348,12 +348,12 @@ class ClusterCoordinator:
         status, value = closure.outcome
         if status == "ok":
             closure.remote_value._set(value)
-        else:
-            closure.remote_value._set(error=value)
+        else:  # the coordinator's error first: whoever fetched this RemoteValue's error sees it at join/schedule
             with self._cond:
                 if self._error is None:
                     self._error = value
             self._cancel_queued()
+            closure.remote_value._set(error=value)
         with self._cond:
             self._pending -= 1
             self._cond.notify_all()

@@ -16,7 +16,7 @@ from tinytf.train.server_def import ServerDef
 
 _LOCAL_MASTERS = ("", "local")
 _current: dict = {"server_def": None, "server": None}
-CONNECT_TIMEOUT_SECONDS = 30.0
+CONNECT_TIMEOUT_SECONDS = 120.0  # tasks may still be importing (seconds on a loaded machine), as MultiWorker waits
 
 
 def current_server_def():
