@@ -155,3 +155,19 @@ class optimizer:
             if value != (not default):
                 out.setdefault(name, value)
         return out
+
+
+def experimental_connect_to_cluster(cluster_spec_or_resolver, job_name="localhost", task_index=0, protocol=None,
+                                    make_master_device_default=True, cluster_device_filters=None):
+    """Make this program a task of the cluster and check that its tasks answer (tinytf/distribute/remote.py)."""
+    from tinytf.distribute.remote import connect_to_cluster
+
+    return connect_to_cluster(cluster_spec_or_resolver, job_name, task_index, protocol, make_master_device_default,
+                              cluster_device_filters)
+
+
+def experimental_connect_to_host(remote_host=None, job_name="worker"):
+    """experimental_connect_to_cluster with a cluster of the given host(s) as the job `job_name`."""
+    from tinytf.distribute.remote import connect_to_remote_host
+
+    return connect_to_remote_host(remote_host, job_name)

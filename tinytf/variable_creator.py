@@ -40,17 +40,33 @@ def variable_creator_scope(variable_creator):
         creators.remove(variable_creator)
 
 
+def _keywords(cls):
+    """The keyword names cls(...) accepts, or None when it takes any (**kwargs)."""
+    import inspect
+
+    parameters = inspect.signature(cls.__init__).parameters.values()
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return None
+    return {p.name for p in parameters}
+
+
 def create(cls, args, kwargs):
     """What the creators make of a `cls(*args, **kwargs)` call."""
     fields = dict.fromkeys(_ARGUMENTS)
     fields.update(trainable=None, validate_shape=True, experimental_enable_variable_lifting=True)
     fields.update(zip(_ARGUMENTS, args))
     fields.update(kwargs)
+    named = set(kwargs) | set(_ARGUMENTS[:len(args)])
 
     def make(**given):
         given.pop("experimental_enable_variable_lifting", None)
         if given.get("trainable") is None:  # TF's default: trainable unless synchronized ON_READ
             given["trainable"] = True
+        # a variable class with its own signature (a Keras weight) gets the keywords it takes; TF's other fields,
+        # unset by its caller, are left to the class's defaults
+        accepted = _keywords(cls)
+        given = {k: v for k, v in given.items()
+                 if (accepted is None or k in accepted) and (v is not None or k in named)}
         _stack.making += 1
         try:
             return cls(**given)
@@ -60,4 +76,16 @@ def create(cls, args, kwargs):
     chain = make
     for creator in list(_creators()):
         chain = (lambda c, following: lambda **given: c(following, **given))(creator, chain)
-    return chain(**fields)
+    _stack.classes = getattr(_stack, "classes", [])
+    _stack.classes.append(cls)
+    try:
+        return chain(**fields)
+    finally:
+        _stack.classes.pop()
+
+
+def class_being_made():
+    """The variable class whose construction the creators are handling now (a creator may treat a Keras weight
+    differently from a tf.Variable); None outside a creator."""
+    classes = getattr(_stack, "classes", None)
+    return classes[-1] if classes else None

@@ -1,8 +1,12 @@
 """tf.distribute.experimental: RayStrategy (data-parallel training on Ray actors; needs `ray`), the
-experimental aliases of MultiWorkerMirroredStrategy, its communication options (and CollectiveHints),
-CentralStorageStrategy, TPUStrategy, the preemption handler, rpc, and ValueContext."""
+experimental aliases of MultiWorkerMirroredStrategy and ParameterServerStrategy, the communication options
+(and CollectiveHints), CentralStorageStrategy, TPUStrategy, the preemption handler, rpc, ValueContext, the
+variable partitioners and the coordinator's experimental names."""
+
+import types as _types
 
 from . import experimental_rpc as rpc  # noqa: F401
+from . import partitioners  # noqa: F401
 from .central_storage import CentralStorageStrategy  # noqa: F401
 from .multi_worker import (  # noqa: F401
     CommunicationImplementation,
@@ -21,6 +25,17 @@ def __getattr__(name):
         from .ray_strategy import RayStrategy
 
         return RayStrategy
+    if name == "ParameterServerStrategy":  # the parameter-server pieces (sockets, threads) when first used
+        from .parameter_server import ParameterServerStrategy
+
+        return ParameterServerStrategy
+    if name == "coordinator":
+        from . import coordinator
+
+        namespace = globals()["coordinator"] = _types.SimpleNamespace(
+            ClusterCoordinator=coordinator.ClusterCoordinator, RemoteValue=coordinator.RemoteValue,
+            PerWorkerValues=coordinator.PerWorkerValues)
+        return namespace
     raise AttributeError(f"module 'tinytf.distribute.experimental' has no attribute {name!r}")
 
 

@@ -126,3 +126,10 @@ class OneDeviceExtended(StrategyExtended):
 
 class CollectiveAllReduceExtended(StrategyExtended):
     pass
+
+
+class ParameterServerStrategyV2Extended(StrategyExtended):
+    @property
+    def parameter_devices(self) -> tuple:
+        """The ps tasks' devices, where ParameterServerStrategy's variables live."""
+        return self._container_strategy._parameter_devices()

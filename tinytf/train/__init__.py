@@ -21,4 +21,5 @@ from .example import (  # noqa: F401
 )
 from .manager import CheckpointManager  # noqa: F401
 from .reader import CheckpointReader, list_variables, load_checkpoint, load_variable  # noqa: F401
+from .server_def import ServerDef  # noqa: E402,F401  (what a tf.distribute.Server is)
 from .state_file import latest_checkpoint  # noqa: F401

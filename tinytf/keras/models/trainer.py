@@ -392,7 +392,9 @@ class Trainer:
         """The strategy's step wrapper when the model was compiled under a strategy whose replicas share this
         process (MirroredStrategy with several devices), else None."""
         strategy = getattr(self, "_distribute_strategy", None)
-        if strategy is None or strategy.num_replicas_in_sync < 2:
+        # ParameterServerStrategy (one replica) wraps every step too: TF 2.21's Keras refuses its fit/evaluate
+        wraps = getattr(strategy, "_wraps_keras_steps", False)
+        if strategy is None or (strategy.num_replicas_in_sync < 2 and not wraps):
             return None
         return getattr(strategy, "_keras_step", None)
 
