@@ -254,12 +254,3 @@ class TracedDatasetFunction:
         tensors = [v if isinstance(s, DatasetSpec) else _argument(s, v) for v, s in zip(values, self._in_specs)]
         out = self._concrete(*tensors, *self._lifted_values)
         return self.recipe._bind([t._value for t in nest.flatten(out)]) if out else self.recipe
-
-
-def python_function(fn, unpack: bool = True):
-    """A function run eagerly per element (flat_map and interleave return datasets, which graphs cannot)."""
-    def call(structure, values):
-        from .structure import pack
-
-        return call_with_element(fn, pack(structure, values), unpack)
-    return call
