@@ -289,3 +289,6 @@ def make_batched_features_dataset(file_pattern, batch_size, features, reader=Non
                              f"{features.keys()}.")
         dataset = dataset.map(lambda x: (x, x.pop(label_key)))
     return dataset.prefetch(prefetch_buffer_size)
+
+
+from . import service  # noqa: E402, F401 - tf.data.experimental.service (servers, distribute)
