@@ -164,7 +164,7 @@ def p_data_service_coordinated_reads(tf):
             t.start()
         for t in threads:
             t.join()
-        del consumers
+        consumers.clear()  # the consumers leave the job
         return out
     finally:
         _stop(dispatcher, workers)
