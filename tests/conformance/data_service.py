@@ -173,7 +173,7 @@ def p_data_service_coordinated_reads(tf):
 @program
 def p_data_service_cross_trainer_cache(tf):
     S = tf.data.experimental.service
-    dispatcher, workers = _cluster(tf, 2)
+    dispatcher, workers = _cluster(tf, 1)  # with two, which worker a trainer reads first varies in TF
     try:
         infinite = tf.data.Dataset.range(100000).repeat()
         trainers = [iter(infinite.apply(S.distribute(S.ShardingPolicy.OFF, dispatcher.target, job_name="cached",
@@ -245,3 +245,15 @@ def p_data_service_restart_start_false(tf):
         return [_ints(ds.apply(S.distribute("parallel_epochs", dispatcher.target))), dispatcher._num_workers()]
     finally:
         _stop(dispatcher, [worker])
+
+
+@program
+def p_data_service_options(tf):
+    options = tf.data.Options()
+    before = options.experimental_service.pinned
+    options.experimental_service.pinned = True
+    ds = tf.data.Dataset.range(3).with_options(options)
+    fresh = tf.data.experimental.ServiceOptions()
+    return [before, ds.options().experimental_service.pinned, fresh.pinned,
+            outcome(lambda: setattr(fresh, "pinned", 3), "must be of type"),
+            outcome(lambda: setattr(fresh, "unknown", True), "unknown"), [int(x) for x in ds]]

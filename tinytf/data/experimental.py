@@ -137,6 +137,7 @@ from .options import (  # noqa: E402, F401
     DistributeOptions,
     ExternalStatePolicy,
     OptimizationOptions,
+    ServiceOptions,
 )
 from .random_access import at  # noqa: E402, F401
 from .record_sources import SqlDataset, TFRecordWriter  # noqa: E402, F401
@@ -292,3 +293,4 @@ def make_batched_features_dataset(file_pattern, batch_size, features, reader=Non
 
 
 from . import service  # noqa: E402, F401 - tf.data.experimental.service (servers, distribute)
+from .service.distributed_save import distributed_save  # noqa: E402, F401

@@ -161,12 +161,6 @@ class TracedFunction:
         out = self._concrete(*tensors, *self._lifted_values)
         return tuple(_component(t) for t in nest.flatten(out))
 
-    def __reduce__(self):
-        """Pickled as the user's function and the element structure, traced again when unpickled (the tf.data
-        service sends datasets to its workers this way): a module-level function travels, a lambda does not."""
-        _check_travels(self.lifted, self.what)
-        return (TracedFunction, (self.user_function, self._structures, self.what, self._unpack_last))
-
     def describe_output(self) -> str:
         return describe(self.output_spec)
 
@@ -232,7 +226,7 @@ class TracedDatasetFunction:
     recipe is bound to them."""
 
     def __init__(self, fn, structure, what: str):
-        self._pickled_as = (fn, structure, what)
+        self._pickled_as = (fn, structure, what)  # how the tf.data service sends it (service/travel.py)
         fn = convert_for_function(fn)
         holder = []
 
@@ -257,21 +251,9 @@ class TracedDatasetFunction:
         new._lifted_values = tuple(EagerTensor(v, t.dtype) for v, t in zip(values, self.lifted))
         return new
 
-    def __reduce__(self):
-        """Pickled as TracedFunction is: the user's function, traced again when unpickled."""
-        _check_travels(self.lifted, self._pickled_as[2])
-        return (TracedDatasetFunction, self._pickled_as)
-
     def __call__(self, structure, values):
         """The dataset for one element (flat numpy values)."""
         tensors = [v if isinstance(s, DatasetSpec) else _argument(s, v) for v, s in zip(values, self._in_specs)]
         out = self._concrete(*tensors, *self._lifted_values)
         return self.recipe._bind([t._value for t in nest.flatten(out)]) if out else self.recipe
 
-
-def _check_travels(lifted, what: str) -> None:
-    if lifted:
-        import pickle
-
-        raise pickle.PicklingError(f"the {what} function reads tensors of the tf.function that built the dataset; "
-                                   "it cannot be pickled (its values exist only in that graph's run)")

@@ -71,6 +71,8 @@ class DispatchServer:
         self._jobs: dict = {}
         self._named_jobs: dict = {}
         self._workers: list = []
+        self._saves: list = []  # distributed_save runs (threads)
+        self._stopped = threading.Event()
         self._restore_journal()
         self._server = Server(config.port, self._handle, "tf.data-dispatcher")
         if start:
@@ -86,7 +88,10 @@ class DispatchServer:
         self._stop()
 
     def _stop(self) -> None:
+        self._stopped.set()
         self._server.stop()
+        for run in self._saves:  # a save in progress ends: its workers' connections fail or it finishes
+            run.join()
 
     def __del__(self):
         server = getattr(self, "_server", None)
@@ -212,6 +217,26 @@ class DispatchServer:
                               "num_workers": len(listed) if job.policy in STATIC else len(self._workers),
                               "num_consumers": job.num_consumers, "cross_trainer_cache": job.cross_trainer_cache})
             return {"tasks": tasks}
+
+    def _on_distributed_save(self, dataset_id, path, compression, run_id):
+        from .distributed_save import SaveRun
+
+        job = self._on_get_or_create_job(dataset_id, int(ShardingPolicy.DYNAMIC), None, None, False)
+        with self._lock:
+            entry = self._datasets[dataset_id]
+        run = SaveRun(self, job["job_id"], path, run_id, entry[1], compression)
+        self._saves.append(run)
+        run.start()
+        return {}
+
+    def _tasks_when_workers(self, job_id):
+        """The job's tasks once a worker has registered (None if the dispatcher stops first)."""
+        while not self._stopped.is_set():
+            tasks = self._on_client_heartbeat(job_id)["tasks"]
+            if tasks:
+                return tasks
+            self._stopped.wait(0.01)
+        return None
 
     def _on_dataset(self, dataset_id):
         with self._lock:

@@ -3,13 +3,14 @@
 A tinytf dataset is a Python recipe (tinytf/data/*), so it travels as a pickle: sources built from tensors,
 ranges, files and lists pickle as they are, and a stage holding a traced function (map, filter, flat_map,
 interleave, ...) pickles the user's Python function and traces it again where it is unpickled
-(functions.py's __reduce__). What cannot travel: lambdas and nested functions (pickle names a function by its
+(_DatasetPickler). What cannot travel: lambdas and nested functions (pickle names a function by its
 module and qualified name), from_generator's generators, functions that read a tf.function's graph tensors,
 and anything else pickle refuses. Such a dataset is still served by the workers of this process (the servers
 are threads): it is kept in a process-wide table, and only a worker of another process fails, naming why."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import pickle
 import threading
@@ -23,10 +24,38 @@ _TOKENS = itertools.count()
 _LOCK = threading.Lock()
 
 
+class _DatasetPickler(pickle.Pickler):
+    """Pickles a traced function as the user's function and its element structure, traced again when unpickled
+    (copying a dataset keeps its traced graphs: only this pickler re-traces)."""
+
+    def reducer_override(self, obj):
+        from ..functions import TracedDatasetFunction, TracedFunction
+
+        if type(obj) is TracedFunction:
+            _check_travels(obj.lifted, obj.what)
+            return TracedFunction, (obj.user_function, obj._structures, obj.what, obj._unpack_last)
+        if type(obj) is TracedDatasetFunction:
+            _check_travels(obj.lifted, obj._pickled_as[2])
+            return TracedDatasetFunction, obj._pickled_as
+        return NotImplemented
+
+
+def _check_travels(lifted, what: str) -> None:
+    if lifted:
+        raise pickle.PicklingError(f"the {what} function reads tensors of the tf.function that built the dataset; "
+                                   "it cannot be pickled (their values exist only in that graph's run)")
+
+
+def dumps(dataset) -> bytes:
+    buffer = io.BytesIO()
+    _DatasetPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(dataset)
+    return buffer.getvalue()
+
+
 def pack(dataset) -> dict:
     """The dataset as a message: its pickle, or a token naming it in this process and why pickle refused."""
     try:
-        return {"pickle": pickle.dumps(dataset, protocol=pickle.HIGHEST_PROTOCOL)}
+        return {"pickle": dumps(dataset)}
     except Exception as e:  # noqa: BLE001 - any refusal means: keep it in this process
         with _LOCK:
             token = next(_TOKENS)

@@ -154,6 +154,15 @@ class WorkerServer:
                 for task_id in fields["task_ids"]:
                     self._tasks.pop(task_id, None)
             return {}
+        if kind == "save_stream":  # distributed_save: this worker's stream of the job's elements, to files
+            from .distributed_save import write_stream
+
+            info = fields["task"]
+            task = _Task(info, self._dispatcher)
+            spec = self._dispatcher.request("element_spec", dataset_id=info["dataset_id"])["element_spec"]
+
+            return {"count": write_stream(task._elements, fields["path"], fields["run_id"], fields["stream"],
+                                          spec, fields["compression"])}
         if kind != "get_element":
             raise ValueError(f"tf.data service worker: unknown request {kind!r}")
         info = fields["task"]
