@@ -257,3 +257,20 @@ def p_data_service_options(tf):
     return [before, ds.options().experimental_service.pinned, fresh.pinned,
             outcome(lambda: setattr(fresh, "pinned", 3), "must be of type"),
             outcome(lambda: setattr(fresh, "unknown", True), "unknown"), [int(x) for x in ds]]
+
+
+@program
+def p_data_get_model_proto_and_saveable(tf):
+    E = tf.data.experimental
+    options = tf.data.Options()
+    options.autotune.enabled = False
+    untuned = iter(tf.data.Dataset.range(3).with_options(options))
+
+    @tf.function
+    def in_graph():
+        return E.get_model_proto(iter(tf.data.Dataset.range(3)))
+    return [outcome(lambda: E.get_model_proto(untuned), "Cannot find this iterator's analytical model"),
+            outcome(lambda: E.get_model_proto(tf.data.Dataset.range(3)), "Only supports `tf.data.Iterator`"),
+            outcome(in_graph, "not supported in graph mode"),
+            outcome(lambda: E.make_saveable_from_iterator(iter(tf.data.Dataset.range(3))),
+                    "Tensor.name is undefined when eager execution is enabled")]

@@ -294,3 +294,35 @@ def make_batched_features_dataset(file_pattern, batch_size, features, reader=Non
 
 from . import service  # noqa: E402, F401 - tf.data.experimental.service (servers, distribute)
 from .service.distributed_save import distributed_save  # noqa: E402, F401
+
+
+def get_model_proto(iterator):
+    """`tf.data.experimental.get_model_proto(iterator)`: TF's analytical autotuning model of an iterator's
+    pipeline. tinytf's pipelines run each stage as written, without that model, so this raises what TF raises
+    for an iterator that has none (NotFoundError); a non-iterator and graph mode are TF's ValueErrors."""
+    from tinytf.runtime.context import state
+    from tinytf.runtime.errors import NotFoundError
+
+    from .iterator import NumpyIterator
+
+    if state.graph is not None:  # checked first: a graph's iterators are of another class
+        raise ValueError("get_model_proto is not supported in graph mode.")
+    if not isinstance(iterator, (_Iterator, NumpyIterator)):
+        raise ValueError("Only supports `tf.data.Iterator`-typed `iterator`.")
+    raise NotFoundError("Cannot find this iterator's analytical model: tinytf's tf.data has no autotuning model "
+                        "(each stage runs as written; see tf.data.Options().autotune), as TF's iterators with "
+                        "autotune disabled have none.")
+
+
+def make_saveable_from_iterator(iterator, external_state_policy=None):
+    """`tf.data.experimental.make_saveable_from_iterator` (TF1's Saver of iterator state). Eagerly TF 2.21
+    raises AttributeError (its iterator resource has no name); tf.train.Checkpoint(iterator=it) is the TF2 way."""
+    from tinytf.runtime.context import state
+
+    warn_once("make_saveable_from_iterator", "tensorflow.python.data.experimental.ops.iterator_ops",
+              "`make_saveable_from_iterator` is intended for use in TF1 with `tf.compat.v1.Saver`. In TF2, use "
+              "`tf.train.Checkpoint` instead.")
+    if state.graph is None:
+        raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
+    raise NotImplementedError("make_saveable_from_iterator: tinytf's tf.compat.v1.train.Saver saves variables "
+                              "only; checkpoint the iterator with tf.train.Checkpoint(iterator=it)")
