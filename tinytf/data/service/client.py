@@ -24,6 +24,7 @@ from .policies import (
 from .wire import Connection
 from .worker import _IN_PROCESS_WORKERS
 
+_PER_REQUEST = 8  # elements a plain read asks a worker for at once (TF's clients keep requests outstanding)
 _WAIT_FOR_WORKERS = 0.01  # seconds between heartbeats while a job has no worker yet (TF waits as long)
 
 
@@ -196,9 +197,12 @@ class _JobReader:
             if not tasks:
                 return
             for task in tasks:
-                reply = self._ask(workers, task, trainer_id=self._dataset._trainer_id)
+                trainer_id = self._dataset._trainer_id
+                reply = self._ask(workers, task, trainer_id=trainer_id, up_to=None if trainer_id else _PER_REQUEST)
                 if "end" in reply:
                     ended.add(task["task_id"])
+                elif "elements" in reply:
+                    yield from reply["elements"]
                 else:
                     yield reply["element"]
 

@@ -242,18 +242,18 @@ class DispatchServer:
         with self._lock:
             return {"payload": self._datasets[dataset_id][0]}
 
-    def _on_get_split(self, job_id, repetition):
-        """The next element of a DYNAMIC job's source for one repetition of it (a worker's pipeline that
-        repeats reads its source again: each pass is split anew), or None at its end."""
+    def _on_get_split(self, job_id, repetition, up_to=1):
+        """The next elements (up to `up_to`) of a DYNAMIC job's source for one repetition of it (a worker's
+        pipeline that repeats reads its source again: each pass is split anew); an empty list at its end."""
         with self._lock:
             job = self._jobs.get(job_id)
         if job is None:
-            return {"split": None}
+            return {"splits": []}
         with job.split_lock:
             splits = job.splits.get(repetition)
             if splits is None:
                 splits = job.splits[repetition] = travel.source_chain(job.dataset)[-1]._flat_iter()
-            return {"split": next(splits, None)}
+            return {"splits": [split for _, split in zip(range(up_to), splits)]}
 
     # --- fault-tolerant mode: the registered datasets journaled under work_dir ------------------------------
     def _journal_dir(self):

@@ -104,20 +104,20 @@ def with_source(dataset, source):
 
 class SplitSource(DatasetV2):
     """A DYNAMIC worker's source: the elements of the original source that the dispatcher hands this worker,
-    one split at a time, first come first served."""
+    a few splits per request (`next_splits()`: a list, empty at the end), first come first served."""
 
     _tf_name = "_DataServiceSplitSource"
 
-    def __init__(self, spec, next_split):
+    def __init__(self, spec, next_splits):
         super().__init__(spec)
-        self._next_split = next_split
+        self._next_splits = next_splits
 
     def _flat_iter(self):
         while True:
-            split = self._next_split()
-            if split is None:
+            splits = self._next_splits()
+            if not splits:
                 return
-            yield split
+            yield from splits
 
 
 def statically_sharded(dataset, policy, num_workers: int, index: int, where: str):

@@ -12,6 +12,7 @@ from . import travel
 from .policies import STATIC, ShardingPolicy
 from .wire import Connection, Server
 
+_SPLITS_PER_REQUEST = 4  # DYNAMIC: source elements a worker takes from the dispatcher at once (few: fair shares)
 _IN_PROCESS_WORKERS: set = set()  # the addresses of this process's workers (target_workers="LOCAL")
 
 
@@ -61,7 +62,8 @@ class _Task:
             def _flat_iter(self):  # each pass over the source (a repeat above it) is split anew
                 repetition = next(passes)
                 return travel.SplitSource(self._spec_inside, lambda: dispatcher.request(
-                    "get_split", job_id=job_id, repetition=repetition)["split"])._flat_iter()
+                    "get_split", job_id=job_id, repetition=repetition,
+                    up_to=_SPLITS_PER_REQUEST)["splits"])._flat_iter()
         return _Repetitions(source._spec_inside, None)
 
     def _next(self):
@@ -71,6 +73,17 @@ class _Task:
         if item is None:
             self._ended = True
         return item
+
+    def elements(self, up_to: int) -> list:
+        """Up to `up_to` next elements (fewer at the end; none once it has ended)."""
+        with self._lock:
+            items = []
+            while len(items) < up_to:
+                item = self._next()
+                if item is None:
+                    break
+                items.append(item)
+            return items
 
     def element(self, consumer_index=None, round_index=None, trainer_id=None):
         with self._lock:
@@ -170,5 +183,8 @@ class WorkerServer:
             task = self._tasks.get(info["task_id"])
             if task is None:
                 task = self._tasks[info["task_id"]] = _Task(info, self._dispatcher)
+        if fields.get("up_to"):  # a plain read: up to `up_to` elements in one reply (fewer round trips)
+            items = task.elements(fields["up_to"])
+            return {"elements": items} if items else {"end": True}
         item = task.element(fields.get("consumer_index"), fields.get("round_index"), fields.get("trainer_id"))
         return {"end": True} if item is None else {"element": item}
