@@ -292,8 +292,6 @@ def make_batched_features_dataset(file_pattern, batch_size, features, reader=Non
     return dataset.prefetch(prefetch_buffer_size)
 
 
-from . import service  # noqa: E402, F401 - tf.data.experimental.service (servers, distribute)
-from .service.distributed_save import distributed_save  # noqa: E402, F401
 
 
 def get_model_proto(iterator):
@@ -326,3 +324,21 @@ def make_saveable_from_iterator(iterator, external_state_policy=None):
         raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
     raise NotImplementedError("make_saveable_from_iterator: tinytf's tf.compat.v1.train.Saver saves variables "
                               "only; checkpoint the iterator with tf.train.Checkpoint(iterator=it)")
+
+
+def distributed_save(dataset, path, data_service_address, compression="AUTO"):
+    """`tf.data.experimental.distributed_save`: the tf.data service's workers write `dataset` to `path`
+    (service/distributed_save.py)."""
+    from .service.distributed_save import distributed_save as save_with_service
+
+    return save_with_service(dataset, path, data_service_address, compression)
+
+
+def __getattr__(name):
+    """`tf.data.experimental.service` is imported when first used (its servers' modules: sockets, threads)."""
+    if name == "service":
+        import importlib
+
+        return importlib.import_module(".service", __package__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
