@@ -28,7 +28,13 @@ def _record_default(default, index):
     if isinstance(default, dtypes.DType):
         dtype, value = default, None
     else:
-        tensor = default if isinstance(default, Tensor) else convert_to_tensor(default)
+        if isinstance(default, Tensor):
+            tensor = default
+        else:  # a Python value is a constant, also while interleave traces a function that builds the dataset
+            from ..scopes import init_scope
+
+            with init_scope():
+                tensor = convert_to_tensor(default)
         array = np.asarray(tensor.numpy(), dtype=object if tensor.dtype.is_string else None)
         if array.size > 1:
             raise ValueError(f"CsvDataset: record_defaults[{index}] must have at most one element, got {array.size}")

@@ -137,6 +137,7 @@ from .options import (  # noqa: E402, F401
     DistributeOptions,
     ExternalStatePolicy,
     OptimizationOptions,
+    ServiceOptions,
 )
 from .random_access import at  # noqa: E402, F401
 from .record_sources import SqlDataset, TFRecordWriter  # noqa: E402, F401
@@ -289,3 +290,55 @@ def make_batched_features_dataset(file_pattern, batch_size, features, reader=Non
                              f"{features.keys()}.")
         dataset = dataset.map(lambda x: (x, x.pop(label_key)))
     return dataset.prefetch(prefetch_buffer_size)
+
+
+
+
+def get_model_proto(iterator):
+    """`tf.data.experimental.get_model_proto(iterator)`: TF's analytical autotuning model of an iterator's
+    pipeline. tinytf's pipelines run each stage as written, without that model, so this raises what TF raises
+    for an iterator that has none (NotFoundError); a non-iterator and graph mode are TF's ValueErrors."""
+    from tinytf.runtime.context import state
+    from tinytf.runtime.errors import NotFoundError
+
+    from .iterator import NumpyIterator
+
+    if state.graph is not None:  # checked first: a graph's iterators are of another class
+        raise ValueError("get_model_proto is not supported in graph mode.")
+    if not isinstance(iterator, (_Iterator, NumpyIterator)):
+        raise ValueError("Only supports `tf.data.Iterator`-typed `iterator`.")
+    raise NotFoundError("Cannot find this iterator's analytical model: tinytf's tf.data has no autotuning model "
+                        "(each stage runs as written; see tf.data.Options().autotune), as TF's iterators with "
+                        "autotune disabled have none.")
+
+
+def make_saveable_from_iterator(iterator, external_state_policy=None):
+    """`tf.data.experimental.make_saveable_from_iterator` (TF1's Saver of iterator state). Eagerly TF 2.21
+    raises AttributeError (its iterator resource has no name); tf.train.Checkpoint(iterator=it) is the TF2 way."""
+    from tinytf.runtime.context import state
+
+    warn_once("make_saveable_from_iterator", "tensorflow.python.data.experimental.ops.iterator_ops",
+              "`make_saveable_from_iterator` is intended for use in TF1 with `tf.compat.v1.Saver`. In TF2, use "
+              "`tf.train.Checkpoint` instead.")
+    if state.graph is None:
+        raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
+    raise NotImplementedError("make_saveable_from_iterator: tinytf's tf.compat.v1.train.Saver saves variables "
+                              "only; checkpoint the iterator with tf.train.Checkpoint(iterator=it)")
+
+
+def distributed_save(dataset, path, data_service_address, compression="AUTO"):
+    """`tf.data.experimental.distributed_save`: the tf.data service's workers write `dataset` to `path`
+    (service/distributed_save.py)."""
+    from .service.distributed_save import distributed_save as save_with_service
+
+    return save_with_service(dataset, path, data_service_address, compression)
+
+
+def __getattr__(name):
+    """`tf.data.experimental.service` is imported when first used (its servers' modules: sockets, threads)."""
+    if name == "service":
+        import importlib
+
+        return importlib.import_module(".service", __package__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+

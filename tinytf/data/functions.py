@@ -106,6 +106,7 @@ class TracedFunction:
         self.what = what
         self.user_function = fn
         self._structures = structures
+        self._unpack_last = unpack_last
         fn = convert_for_function(fn)  # AutoGraph converts the user's function (flat_fn is library code)
         counts = [len(nest.flatten(s)) for s in structures]
 
@@ -225,6 +226,7 @@ class TracedDatasetFunction:
     recipe is bound to them."""
 
     def __init__(self, fn, structure, what: str):
+        self._pickled_as = (fn, structure, what)  # how the tf.data service sends it (service/travel.py)
         fn = convert_for_function(fn)
         holder = []
 
@@ -255,11 +257,3 @@ class TracedDatasetFunction:
         out = self._concrete(*tensors, *self._lifted_values)
         return self.recipe._bind([t._value for t in nest.flatten(out)]) if out else self.recipe
 
-
-def python_function(fn, unpack: bool = True):
-    """A function run eagerly per element (flat_map and interleave return datasets, which graphs cannot)."""
-    def call(structure, values):
-        from .structure import pack
-
-        return call_with_element(fn, pack(structure, values), unpack)
-    return call

@@ -126,6 +126,14 @@ class OptimizationOptions(_OptionsBase):
         "parallel_batch", "seq_interleave_prefetch", "shuffle_and_repeat_fusion")}
 
 
+class ServiceOptions(_OptionsBase):
+    """`tf.data.experimental.ServiceOptions` (`Options().experimental_service`): `pinned`, which in TF puts
+    the tf.data service's elements in pinned memory for faster copies to a GPU; kept, and without effect on
+    tinytf's one device, the CPU."""
+
+    _fields = {"pinned": (bool, None)}
+
+
 class Options(_OptionsBase):
     """`tf.data.Options()`: `deterministic`, `threading`, `autotune`, `experimental_optimization`,
     `experimental_distribute`, and TF's other settings."""
@@ -135,6 +143,7 @@ class Options(_OptionsBase):
         "experimental_deterministic": (bool, None), "experimental_distribute": (DistributeOptions, None),
         "experimental_external_state_policy": (ExternalStatePolicy, None),
         "experimental_optimization": (OptimizationOptions, None), "experimental_slack": (bool, None),
+        "experimental_service": (ServiceOptions, None),
         "experimental_symbolic_checkpoint": (bool, None), "threading": (ThreadingOptions, None),
         "experimental_warm_start": (bool, None), "framework_type": (list, None),
     }

@@ -307,6 +307,8 @@ def load(path, element_spec=None, compression=None, reader_func=None, wait=False
     """`Dataset.load(path, element_spec=None, compression=None, reader_func=None)`: the dataset saved at
     `path` (by tinytf or TF). `reader_func(datasets)` turns the dataset of shard datasets into one."""
     path = os.fspath(path)
+    if wait:  # a distributed_save still being written: its metadata comes last, finalized
+        _wait_for_finalized(path)
     spec = _read_spec(path) if element_spec is None else element_spec
     metadata = read_metadata(path)
     if metadata is None:
@@ -314,6 +316,14 @@ def load(path, element_spec=None, compression=None, reader_func=None, wait=False
     _dense_specs(spec, "load")
     read = read_run(path, spec, _compression(compression, "load"), reader_func, metadata)
     return LoadDataset(read, metadata["num_elements"] if metadata["finalized"] else -2)
+
+
+def _wait_for_finalized(path: str, poll_seconds: float = 0.01) -> None:
+    while True:
+        metadata = read_metadata(path) if os.path.exists(os.path.join(path, SPEC)) else None
+        if metadata is not None and metadata["finalized"]:
+            return
+        time.sleep(poll_seconds)
 
 
 # --- snapshot ------------------------------------------------------------------------------------------------

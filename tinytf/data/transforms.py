@@ -12,15 +12,13 @@ import pickle
 import numpy as np
 
 from tinytf.runtime import dtypes, nest
-from tinytf.runtime.context import state as context
 from tinytf.runtime.errors import FailedPreconditionError, InvalidArgumentError
 
 from ..tensor_spec import TensorSpec
 from . import debug_mode
 from .autoshard import SHARD_HINT
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, DatasetV2, UnaryDataset, dataset_methods
-from .functions import TracedDatasetFunction, TracedFunction, python_function
-from .iteration_seeds import Probing
+from .functions import TracedDatasetFunction, TracedFunction
 from .parallel import parallel_map
 from .sources import RangeDataset, ZipDataset, as_int
 from .structure import ELEMENT_ERRORS, ElementError, common_spec, describe, normalize, spec_of
@@ -118,22 +116,19 @@ def _predicate(fn, spec, what):
 
 
 class FlatMapDataset(UnaryDataset):
-    """map_func returns a dataset per element; their elements follow one another. The function runs eagerly
-    per element (it builds datasets), and the element spec comes from the first dataset it returns."""
+    """map_func returns a dataset per element; their elements follow one another. The function is traced once,
+    at construction (TracedDatasetFunction): per element, the traced graph computes the tensors the returned
+    dataset's recipe depends on, and the recipe is bound to them."""
 
     _tf_name = "_FlatMapDataset"
 
     def __init__(self, input_dataset, map_func):
         super().__init__(input_dataset)
-        self._map = python_function(map_func)
-        self._element_spec = None
-        if context.graph is not None:  # traced once, as TF does (it may read the enclosing function's tensors)
-            try:
-                self._map = TracedDatasetFunction(map_func, input_dataset._spec_inside, self._what_maps)
-            except Exception:  # noqa: BLE001 - a function graphs cannot run (Python on values) runs per element
-                return
-            self._element_spec = self._map.element_spec
-            self._graph_tensors = self._map.lifted
+        # Traced once, here, as TF does: the function's errors surface when the pipeline is built, and the
+        # element spec is known before the first element (it may read the enclosing function's tensors)
+        self._map = TracedDatasetFunction(map_func, input_dataset._spec_inside, self._what_maps)
+        self._element_spec = self._map.element_spec
+        self._graph_tensors = self._map.lifted
 
     _what_maps = "flat_map"
 
@@ -142,18 +137,8 @@ class FlatMapDataset(UnaryDataset):
         new._map, new._graph_tensors = self._map.bound(values), ()
         return new
 
-    @property
-    def element_spec(self):
-        if self._element_spec is None:
-            self._element_spec = _first_dataset_spec(self._input, self._map)
-        return self._element_spec
-
     def _cardinality(self):
         return UNKNOWN  # TF 2.21: unknown even over an infinite input (no count is known)
-
-    def __repr__(self):
-        self.element_spec  # noqa: B018 - computed lazily
-        return super().__repr__()
 
     def _flat_iter(self):
         structure = self._input._spec_inside
@@ -169,19 +154,6 @@ def _returned_dataset(value, what):
         raise TypeError(f"The `map_func` argument of {what} must return a `Dataset` object, got "
                         f"{type(value).__name__}.")
     return value
-
-
-def _first_dataset_spec(input_dataset, fn):
-    """The element spec of the dataset `fn` returns for the first element, computed eagerly (also when asked
-    while a tf.function is traced)."""
-    from ..scopes import init_scope
-
-    structure = input_dataset._spec_inside
-    with init_scope(), Probing():
-        for item in input_dataset._flat_iter():
-            if type(item) is not ElementError:
-                return _returned_dataset(fn(structure, item), "flat_map").element_spec
-    return structure
 
 
 class InterleaveDataset(FlatMapDataset):
