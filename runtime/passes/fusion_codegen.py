@@ -14,7 +14,7 @@ BUFFER_MIN_ELEMENTS = 256  # below this, allocation is cheaper than the keyword 
 
 # ops whose kernels are not single ufuncs, written as ufunc steps into the output buffer `o`
 _DECOMPOSED = {
-    "sigmoid": [("multiply", ("x0", 0.5)), ("tanh", ("o",)), ("add", ("o", 1)), ("multiply", ("o", 0.5))],
+    "sigmoid": [("negative", ("x0",)), ("exp", ("o",)), ("add", ("o", 1)), ("reciprocal", ("o",))],
     "rsqrt": [("sqrt", ("x0",)), ("reciprocal", ("o",))],
     "squared_difference": [("subtract", ("x0", "x1")), ("square", ("o",))],
     "relu": [("maximum", ("x0", 0))],
