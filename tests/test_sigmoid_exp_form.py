@@ -78,3 +78,32 @@ def test_gradient_against_finite_differences():
     h = 1e-6
     numeric = (np.log(tf.sigmoid(x + h).numpy()) - np.log(tf.sigmoid(x - h).numpy())) / (2 * h)
     np.testing.assert_allclose(grad, numeric, rtol=1e-6, atol=1e-9)
+
+
+def _silu(v):
+    return tf.nn.silu(v * 1.0, beta=0.75) + 0.0
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_silu_same_bits_and_tail(dtype):
+    x = WIDE.astype(dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        eager = _silu(tf.constant(x)).numpy()
+        graph = traced_with(_silu, (tf.constant(x),))(tf.constant(x)).numpy()
+        plain = traced_with(_silu, (tf.constant(x),), disable_all=True)(tf.constant(x)).numpy()
+    with np.errstate(over="ignore", invalid="ignore"):
+        expected = x * np.reciprocal(np.exp(-(x * dtype(0.75))) + dtype(1))
+    for got in (eager, graph, plain):
+        np.testing.assert_array_equal(got, expected)
+    assert tf.nn.silu(tf.constant(-20.0)).numpy() == pytest.approx(-20.0 * 2.0611536e-09, rel=1e-6)
+
+
+def test_silu_gradient_against_finite_differences():
+    x = tf.constant([-30.0, -16.0, -3.0, 0.0, 2.5, 20.0], tf.float64)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.silu(x, beta=1.5)
+    h = 1e-6
+    numeric = (tf.nn.silu(x + h, beta=1.5).numpy() - tf.nn.silu(x - h, beta=1.5).numpy()) / (2 * h)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), numeric, rtol=1e-6, atol=1e-12)

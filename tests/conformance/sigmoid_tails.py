@@ -1,7 +1,7 @@
 """tf.sigmoid as TensorFlow 2.21 computes it across the whole range, the negative tail included (values down to
 1e-38, where (tanh(x / 2) + 1) / 2 cancels to 0), eagerly, in a tf.function (a fused block of 4096 elements and
-a scalar) and through its gradient, in float32 and float64. The log of the tail makes a relative difference
-visible to the absolute float tolerance of the comparison."""
+a scalar) and through its gradient, in float32 and float64; tf.nn.silu (x * sigmoid(beta * x)) likewise. The log
+of the tail makes a relative difference visible to the absolute float tolerance of the comparison."""
 
 from __future__ import annotations
 
@@ -44,3 +44,14 @@ def p_sigmoid_gradients(tf):
         tape.watch(x)
         y = tf.math.log(tf.sigmoid(x))
     return [val(y), val(tape.gradient(y, x))]
+
+
+@program
+def p_silu_tail(tf):
+    x = tf.constant(_TAIL)
+    out = [val(tf.nn.silu(x)), val(tf.math.log(-tf.nn.silu(x[:10]))), val(tf.nn.silu(x, beta=0.5)),
+           val(tf.function(lambda v: tf.nn.silu(v * 1.0) + 0.0)(x))]
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.silu(x)
+    return out + [val(tape.gradient(y, x))]
