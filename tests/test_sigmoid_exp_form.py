@@ -31,8 +31,9 @@ def test_same_bits_eager_graph_no_passes_numpy(dtype, fn):
         eager = fn(tf.constant(x)).numpy()
         graph = traced_with(fn, (tf.constant(x),))(tf.constant(x)).numpy()
         plain = traced_with(fn, (tf.constant(x),), disable_all=True)(tf.constant(x)).numpy()
+    wide = np.float32 if dtype is np.float16 else dtype  # float16 computes in float32, as TF does
     with np.errstate(over="ignore"):
-        expected = np.reciprocal(np.exp(-x) + dtype(1))
+        expected = np.reciprocal(np.exp(-x.astype(wide)) + wide(1)).astype(dtype)
     assert eager.dtype == dtype
     for got in (eager, graph, plain):
         np.testing.assert_array_equal(got, expected)
@@ -58,6 +59,14 @@ def test_float32_within_four_ulp_of_exact_including_the_negative_tail():
     ulps = np.abs(got - exact) / np.spacing(exact.astype(np.float32)).astype(np.float64)
     assert ulps.max() <= 4  # the tanh form was 100% off (0) below -17, where TF gives 2e-9
     assert tf.sigmoid(-20.0).numpy() == pytest.approx(2.0611536e-09, rel=1e-6)
+
+
+def test_float16_tail_as_tf():
+    x = tf.constant(np.array([-20.0, -12.0, -11.0, 0.0, 12.0], np.float16))
+    for got in (tf.sigmoid(x), traced_with(_fused, (x,))(x)):
+        assert got.dtype == tf.float16
+        # TF 2.21's float16 values: float16's own exp overflows below -11.1 (the half form gave 0 at -12)
+        np.testing.assert_array_equal(got.numpy(), np.array([0.0, 6.14e-06, 1.67e-05, 0.5, 1.0], np.float16))
 
 
 def test_bfloat16_keeps_its_dtype():

@@ -9,7 +9,7 @@ from ..dispatch import NO_ATTRS, apply, convert_inputs, convert_to_tensor, conve
 from ..errors import InvalidArgumentError, UnimplementedError, at_user_line
 from ..naming import FUNCTION
 from ..registry import OpDef, register
-from .common import binary_infer, broadcast, require, unary_infer, unless_bfloat16
+from .common import binary_infer, broadcast, require, unary_infer
 from .core import const_op
 
 
@@ -101,8 +101,16 @@ def _sigmoid(x):
     # cancellation of tanh near -1: 0 for x < -17 where TF gives 2e-9, 49% off at -16. numpy's float32 exp also
     # takes half the time of its tanh (the LSTM step's gates). The same ufuncs as the fused blocks' plan
     # (passes/fusion_codegen.py), so fused and unfused results are the same bits.
+    # float16 in float32, as TF computes it (TF's value at -12 is 6.1e-6; float16's exp overflows below -11.1)
+    if x.dtype == np.float16:
+        return _sigmoid(x.astype(np.float32)).astype(np.float16)
     one = x.dtype.type(1)  # a Python int would turn bfloat16 into float32
     return np.reciprocal(np.add(np.exp(np.negative(x)), one))
+
+
+def _render_sigmoid(node):
+    # bfloat16 and float16 call the kernel: it types its constant, and computes float16 in float32
+    return None if node.inputs[0].dtype.name in ("bfloat16", "float16") else "np.reciprocal(np.exp(-{0}) + 1)"
 
 
 def _rsqrt(x):
@@ -133,7 +141,7 @@ sin_op = _elementwise("sin", np.sin, unary_infer("inexact"), "np.sin({0})")
 cos_op = _elementwise("cos", np.cos, unary_infer("inexact"), "np.cos({0})")
 tan_op = _elementwise("tan", np.tan, unary_infer("inexact"), "np.tan({0})")
 tanh_op = _elementwise("tanh", np.tanh, unary_infer("inexact"), "np.tanh({0})")
-sigmoid_op = _elementwise("sigmoid", _sigmoid, unary_infer("float"), unless_bfloat16("np.reciprocal(np.exp(-{0}) + 1)"))
+sigmoid_op = _elementwise("sigmoid", _sigmoid, unary_infer("float"), _render_sigmoid)
 reciprocal_op = _elementwise("reciprocal", np.reciprocal, unary_infer("inexact"), "1 / {0}")
 floor_op = _elementwise("floor", np.floor, unary_infer("float"), "np.floor({0})", False)
 ceil_op = _elementwise("ceil", np.ceil, unary_infer("float"), "np.ceil({0})", False)

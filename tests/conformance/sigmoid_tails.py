@@ -20,7 +20,8 @@ def p_sigmoid_tail_values(tf):
     for dtype in (tf.float32, tf.float64):
         x = tf.constant(_TAIL, dtype)
         out += [val(tf.sigmoid(x)), val(tf.math.log(tf.sigmoid(x))), val(tf.nn.sigmoid(tf.constant(_SPECIAL, dtype)))]
-    return out
+    half = tf.constant(_TAIL[3:] + _SPECIAL, tf.float16)
+    return out + [val(tf.cast(tf.sigmoid(half), tf.float32)), val(tf.function(lambda v: tf.sigmoid(v * 1.0))(half))]
 
 
 @program
