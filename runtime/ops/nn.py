@@ -82,11 +82,12 @@ leaky_relu_op = register(OpDef("leaky_relu", _leaky_relu, lambda x, *, alpha: un
 
 def _silu(x, *, beta):
     typed = x.dtype.type  # a Python float would turn bfloat16 into float32
-    return x * ((np.tanh(x * typed(0.5 * beta)) + 1) * typed(0.5))  # x * sigmoid(beta * x), in its tanh form
+    # x * sigmoid(beta * x), the sigmoid in the form of math.py's (the tanh form cancelled to 0 below beta * x = -17)
+    return x * np.reciprocal(np.exp(np.negative(x * typed(beta))) + typed(1))
 
 
 silu_op = register(OpDef("silu", _silu, lambda x, *, beta: unary_infer("float")(x), elementwise=True,
-                         render=unless_bfloat16("{0} * ((np.tanh({0} * (0.5 * {beta})) + 1) * 0.5)")))
+                         render=unless_bfloat16("{0} * np.reciprocal(np.exp(-({0} * {beta})) + 1)")))
 
 
 def _unary(op, x, name=None):

@@ -14,7 +14,7 @@ BUFFER_MIN_ELEMENTS = 256  # below this, allocation is cheaper than the keyword 
 
 # ops whose kernels are not single ufuncs, written as ufunc steps into the output buffer `o`
 _DECOMPOSED = {
-    "sigmoid": [("multiply", ("x0", 0.5)), ("tanh", ("o",)), ("add", ("o", 1)), ("multiply", ("o", 0.5))],
+    "sigmoid": [("negative", ("x0",)), ("exp", ("o",)), ("add", ("o", 1)), ("reciprocal", ("o",))],
     "rsqrt": [("sqrt", ("x0",)), ("reciprocal", ("o",))],
     "squared_difference": [("subtract", ("x0", "x1")), ("square", ("o",))],
     "relu": [("maximum", ("x0", 0))],
@@ -22,9 +22,15 @@ _DECOMPOSED = {
 }
 
 
+# decomposed ops whose kernels compute float16 in float32 (as TF does)
+_HALF_IN_FLOAT32 = {"sigmoid"}
+
+
 def _ufunc_plan(step):
     """[(numpy ufunc name, args)] computing the step into a buffer, or None if it cannot."""
     if step.op.name in _DECOMPOSED:
+        if step.op.name in _HALF_IN_FLOAT32 and step.dtype.name == "float16":
+            return None  # the kernel's float32 round trip (its expression calls the kernel)
         return _DECOMPOSED[step.op.name]
     if step.op.name in _CHECKED and step.render is not None:  # no zero divisor possible: the plain ufunc
         return [(_CHECKED[step.op.name], ("x0", "x1"))]
