@@ -18,6 +18,9 @@ from ..extension_type import (  # noqa: F401
 from ..ragged.dynamic_shape import DynamicRaggedShape  # noqa: F401,E402
 from ..ragged.row_partition import RowPartition  # noqa: F401,E402
 
+# --- structured: tensors of structures ---
+from ..structured import StructuredTensor  # noqa: F401,E402
+
 
 def __getattr__(name):
     # tf.experimental.numpy is built of tf.* functions: imported on first use, once tinytf is complete
