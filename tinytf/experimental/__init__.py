@@ -24,8 +24,9 @@ from ..structured import StructuredTensor  # noqa: F401,E402
 
 def __getattr__(name):
     # tf.experimental.numpy is built of tf.* functions: imported on first use, once tinytf is complete
-    if name == "numpy":
+    # (tf.experimental.extension_type too: a module of its own, imported when first named)
+    if name in ("numpy", "extension_type"):
         import importlib
 
-        return importlib.import_module(f"{__name__}.numpy")
+        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'tinytf.experimental' has no attribute {name!r}")

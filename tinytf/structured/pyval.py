@@ -9,8 +9,9 @@ import numpy as np
 from tinytf.runtime.shapes import TensorShape
 from tinytf.runtime.tensor import EagerTensor, Tensor
 
-from ..ragged.ragged_tensor import RaggedTensor
+from ..ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from ..tensor_spec import TensorSpec
+from .spec import StructuredTensorSpec
 from .structured_tensor import StructuredTensor
 
 
@@ -19,7 +20,7 @@ def _mismatch(path, a, b):
 
 
 def _is_st_spec(spec) -> bool:
-    return type(spec).__name__ == "StructuredTensorSpec"
+    return isinstance(spec, StructuredTensorSpec)
 
 
 def from_pyval(pyval, typespec, path: tuple):
@@ -108,7 +109,7 @@ def _from_list_of_values(pyval, typespec, path):
         if not TensorShape(typespec.shape).is_compatible_with(result.shape):
             raise _mismatch(path, typespec, pyval)
         return result
-    if type(typespec).__name__ == "RaggedTensorSpec":
+    if isinstance(typespec, RaggedTensorSpec):
         try:
             return constant(pyval, dtype=typespec.dtype, ragged_rank=typespec.ragged_rank,
                             row_splits_dtype=typespec.row_splits_dtype,

@@ -176,4 +176,5 @@ def _spec_dtype(field_specs: dict):
     return dtypes.int32 if dtypes.int32 in found else dtypes.int64
 
 
+StructuredTensorSpec.__name__ = StructuredTensorSpec.__qualname__ = "StructuredTensor.Spec"  # as TF names it
 StructuredTensor.Spec = StructuredTensorSpec

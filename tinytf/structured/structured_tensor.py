@@ -15,6 +15,7 @@ from tinytf.runtime.shapes import TensorShape
 from tinytf.runtime.tensor import Tensor
 
 from ..composite import CompositeTensor
+from ..ragged.dynamic_shape import DynamicRaggedShape
 from ..ragged.ragged_tensor import RaggedTensor
 from ..ragged.row_partition import RowPartition
 from . import partitions as _p
@@ -214,6 +215,18 @@ class StructuredTensor(CompositeTensor):
         nrows = None if self.rank == 0 else _p.int_tensor(self.nrows(), dtype)
         return StructuredTensor(fields, self._shape, nrows, tuple(p.with_dtype(dtype) for p in self._row_partitions),
                                 dtype, internal=True)
+
+    # --- TF's ExtensionType fields (tf.experimental.extension_type.as_dict reads them) ---------------------
+    @classmethod
+    def _tf_extension_type_fields(cls) -> list:
+        from ..extension_type.fields import Field
+
+        return [Field("_fields", dict), Field("_ragged_shape", DynamicRaggedShape)]
+
+    @property
+    def _ragged_shape(self) -> DynamicRaggedShape:
+        """The structures' shape as TF keeps it: the row partitions and the inner shape [number of structures]."""
+        return DynamicRaggedShape(self._row_partitions, self._inner_shape, dtype=self._dtype)
 
     # --- transforms -----------------------------------------------------------------------------------------
     def with_updates(self, updates: dict, validate=False) -> StructuredTensor:
