@@ -175,3 +175,15 @@ def test_ragged_strided_row_slice():
     rt = tf.ragged.constant(rows)
     for key in [slice(None, None, 2), slice(1, None, 3), slice(None, None, -1), slice(4, 0, -2)]:
         assert rt[key].to_list() == rows[key]
+
+
+def test_while_loop_carries_structured_tensor():
+    st = ST.from_pyval([{"a": 1.0}, {"a": 2.0}])
+
+    def run(s):
+        def body(i, s):
+            return i + 1, s.with_updates({"a": s.field_value("a") * 2.0})
+        return tf.while_loop(lambda i, s: i < 3, body, [tf.constant(0), s])[1]
+
+    for fn in (run, tf.function(run)):
+        assert fn(st).to_pyval() == [{"a": 8.0}, {"a": 16.0}]
