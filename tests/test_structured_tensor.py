@@ -187,3 +187,26 @@ def test_while_loop_carries_structured_tensor():
 
     for fn in (run, tf.function(run)):
         assert fn(st).to_pyval() == [{"a": 8.0}, {"a": 16.0}]
+
+
+def test_datasets_slice_batch_and_map_structured_tensors():
+    pyval = [{"a": i, "b": [float(j) for j in range(i)]} for i in range(5)]
+    st = ST.from_pyval(pyval)
+    ds = tf.data.Dataset.from_tensor_slices(st)
+    assert [x.to_pyval() for x in ds] == pyval
+    batches = [x.to_pyval() for x in ds.batch(2)]
+    assert batches == [pyval[0:2], pyval[2:4], pyval[4:]]
+    assert [x.to_pyval() for x in ds.batch(3).unbatch()] == pyval
+    doubled = ds.batch(2).map(lambda s: s.with_updates({"a": s.field_value("a") * 2}))
+    assert [int(v) for x in doubled for v in x.field_value("a").numpy()] == [0, 2, 4, 6, 8]
+
+    @tf.function
+    def total(dataset):
+        t = tf.constant(0)
+        for x in dataset:
+            t += x.field_value("a")
+        return t
+
+    assert int(total(ds)) == 10
+    with pytest.raises(ValueError, match="without fields"):
+        tf.data.Dataset.from_tensors(ST.from_fields({}, shape=[2]))

@@ -297,3 +297,20 @@ def p_st_errors(tf):
             outcome(lambda: st_cls.from_pyval({"a": {"b": 1}}).promote(("a", "b"), 3), "new_name is not a string"),
             outcome(lambda: st_cls.from_pyval({"a": 1}).field_value(("a", "b")), "not found"),
             outcome(lambda: st_cls.from_pyval({"a": 1})["zz"], "zz")]
+
+
+# --- tf.data ----------------------------------------------------------------------------------------------------
+@program
+def p_st_in_datasets(tf):
+    st = _st(tf).from_pyval([{"a": 1, "b": [1.0]}, {"a": 2, "b": []}, {"a": 3, "b": [2.0, 3.0]},
+                             {"a": 4, "b": [4.0]}])
+    nested = _st(tf).from_pyval([[{"x": 1}, {"x": 2}], [], [{"x": 3}]])
+    out = []
+    for ds in [tf.data.Dataset.from_tensors(st), tf.data.Dataset.from_tensor_slices(st),
+               tf.data.Dataset.from_tensor_slices(st).batch(3),
+               tf.data.Dataset.from_tensor_slices(st).batch(2).unbatch(),
+               tf.data.Dataset.from_tensor_slices(st).batch(2).map(
+                   lambda s: s.with_updates({"a": s.field_value("a") * 10})),
+               tf.data.Dataset.from_tensor_slices(nested)]:
+        out.append([repr(ds.element_spec), [_plain(x.to_pyval()) for x in ds]])
+    return out

@@ -125,6 +125,23 @@ class StructuredTensorSpec(TypeSpec):
             rows = nvals
         return cls(_ragged_shape=RaggedShapeSpec(parts, TensorShape([rows]), dtype), _fields=fields)
 
+    # --- tf.data: a StructuredTensor travels as its fields (StructuredTensor._pipeline_components) ---------
+    def _pipeline_rank(self, first) -> int:
+        """This spec's rank, plus the dimensions a pipeline added to (or minus those it took from) the fields."""
+        before = self._fields[sorted(self._fields)[0]].shape.rank
+        after = first.shape.rank if hasattr(first, "shape") else None
+        return self.rank if before is None or after is None else self.rank + after - before
+
+    def _pipeline_spec(self, specs: list) -> StructuredTensorSpec:
+        fields = dict(zip(sorted(self._fields), specs))
+        return StructuredTensorSpec._from_fields_and_rank({k: fields[k] for k in self._fields},
+                                                          self._pipeline_rank(specs[0]))
+
+    def _from_pipeline_components(self, values: list) -> StructuredTensor:
+        fields = dict(zip(sorted(self._fields), values))
+        return StructuredTensor.from_fields_and_rank({k: fields[k] for k in self._fields},
+                                                     self._pipeline_rank(values[0]))
+
     # --- composite protocol ---------------------------------------------------------------------------------
     @property
     def _component_specs(self) -> list:

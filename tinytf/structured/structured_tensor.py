@@ -296,6 +296,13 @@ class StructuredTensor(CompositeTensor):
 
         return spec_of(self)
 
+    def _pipeline_components(self) -> list:
+        """What tf.data carries for this value: its fields (sorted by name), which all share the outer
+        dimensions, so slicing and batching them slices and batches the structures (spec.py rebuilds it)."""
+        if not self._fields:
+            raise ValueError("tf.data cannot carry a StructuredTensor without fields")
+        return [self._fields[k] for k in sorted(self._fields)]
+
     def _to_components(self) -> list:
         out = []
         for key in sorted(self._fields):
