@@ -65,7 +65,8 @@ class StructuredTensor(CompositeTensor):
     @classmethod
     def from_fields(cls, fields, shape=(), nrows=None, row_partitions=None, validate=False) -> StructuredTensor:
         """A StructuredTensor of rank `len(shape)` whose field `k` holds fields[k] (its outer dimensions are
-        the structures' shape)."""
+        the structures' shape). Shapes are checked statically (and eagerly by value); `validate` adds no run-time
+        check, as in TF 2.21, whose StructuredTensor ignores it."""
         shape = TensorShape(shapes.as_shape(shape))
         rank = shape.rank
         if rank is None:
