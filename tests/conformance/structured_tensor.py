@@ -331,3 +331,12 @@ def p_st_validate_in_graph(tf):
     a, b = tf.constant([1, 2, 3]), tf.constant([1.0, 2.0, 3.0])
     return [val(checked(a, b)), val(unchecked(a, b)), val(unchecked(a, b[:2])[1]),
             outcome(lambda: checked(a, b[:2]), "incompatible nrows")]
+
+
+@program
+def p_st_from_shape(tf):
+    out = []
+    for lengths in ([3, (2, 0, 1)], [3], [2, 2]):
+        st = _st(tf).from_shape(tf.experimental.DynamicRaggedShape.from_lengths(lengths))
+        out.append([repr(st), repr(st.row_partitions), val(st.nrows()), st.to_pyval()])
+    return out

@@ -106,10 +106,15 @@ class StructuredTensor(CompositeTensor):
     def from_shape(cls, ragged_shape) -> StructuredTensor:
         """A StructuredTensor with no fields and the shape of a DynamicRaggedShape."""
         parts = tuple(ragged_shape.row_partitions)
-        rank = ragged_shape.rank
-        dims = [None] * rank
+        rank, dtype = ragged_shape.rank, ragged_shape.dtype
+        if rank > 1 and len(parts) < rank - 1:  # uniform inner dimensions become uniform partitions
+            static = ragged_shape._static_inner
+            inner = ragged_shape.inner_shape
+            dims = [static[i] if static is not None and static[i] is not None else inner[i]
+                    for i in range(rank - len(parts))]
+            parts += _p.uniform_partitions(dims, rank - 1 - len(parts), dtype)
         nrows = ragged_shape[0] if rank else None
-        return cls._build({}, TensorShape(dims), nrows, parts if rank > 1 else None, dtype=ragged_shape.dtype)
+        return cls._build({}, TensorShape([None] * rank), nrows, parts if rank > 1 else None, dtype=dtype)
 
     @classmethod
     def _build(cls, fields: dict, shape: TensorShape, nrows, row_partitions, dtype=None) -> StructuredTensor:
