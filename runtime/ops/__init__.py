@@ -63,6 +63,7 @@ from . import (  # noqa: F401
     png_codec,
     pool3d,
     pool_filter_grad,
+    proto_ops,
     py_function,
     python_print,
     quantize,

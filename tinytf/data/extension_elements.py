@@ -35,7 +35,11 @@ def is_extension(value) -> bool:
 
 
 def to_parts(value, normalize_leaf):
-    """An ExtensionType value as its parts (component tensors normalized by `normalize_leaf`)."""
+    """An ExtensionType value as its parts (component tensors normalized by `normalize_leaf`). A value whose
+    components do not all share the batch dimension (a StructuredTensor: row splits, inner shape) travels as
+    its `_pipeline_components()` instead (its fields), which batch and slice like any element."""
+    if hasattr(type(value), "_pipeline_components"):
+        return parts_class(value._type_spec)(normalize_leaf(c) for c in value._pipeline_components())
     return parts_class(value._type_spec)(normalize_leaf(c) for c in value._to_components())
 
 
@@ -46,6 +50,8 @@ def _rank(spec):
 def actual_spec(parts):
     """The ExtensionType spec of parts whose components may have gained or lost outer dimensions."""
     base = type(parts)._spec
+    if hasattr(base, "_pipeline_spec"):
+        return base._pipeline_spec([actual_spec(p) if isinstance(p, ExtensionParts) else p for p in parts])
     mine = [p if isinstance(p, TensorSpec) else TensorSpec(p._shape, p.dtype) for p in parts]
     theirs = base._component_specs
     if not mine or _rank(mine[0]) is None or _rank(theirs[0]) is None:
@@ -75,7 +81,13 @@ def map_parts(structure, fn):
 
 def restore(structure):
     """`structure` with every ExtensionParts of tensors turned back into its ExtensionType value."""
-    return map_parts(structure, lambda parts: actual_spec(parts)._from_components([restore(x) for x in parts]))
+    def rebuild(parts):
+        items = [restore(x) for x in parts]
+        base = type(parts)._spec
+        if hasattr(base, "_from_pipeline_components"):
+            return base._from_pipeline_components(items)
+        return actual_spec(parts)._from_components(items)
+    return map_parts(structure, rebuild)
 
 
 def restore_spec(structure):

@@ -9,6 +9,7 @@ from tinytf.runtime import nest
 from tinytf.runtime.errors import at_user_line
 from tinytf.runtime.ops import data as data_ops
 
+from .extension_elements import restore
 from .ragged_elements import is_ragged_spec
 from .structure import describe
 
@@ -39,7 +40,7 @@ def _pack(structure, values):
             del values[:n]
         else:
             leaves.append(values.pop(0))
-    return nest.pack_sequence_as(structure, leaves)
+    return restore(nest.pack_sequence_as(structure, leaves))  # extension types' parts become values again
 
 
 def new_iterator(source):

@@ -1,5 +1,5 @@
 """tf.experimental: the parts tinytf has (Optional, from tf.data; DynamicRaggedShape, what tf.shape gives for a
-RaggedTensor; numpy, TF's NumPy API on tensors)."""
+RaggedTensor; numpy, TF's NumPy API on tensors; StructuredTensor; extension_type.as_dict)."""
 
 from ..data.iterator import Optional  # noqa: F401
 from ..extension_type import (  # noqa: F401
@@ -21,8 +21,13 @@ from ..ragged.row_partition import RowPartition  # noqa: F401,E402
 
 def __getattr__(name):
     # tf.experimental.numpy is built of tf.* functions: imported on first use, once tinytf is complete
-    if name == "numpy":
+    # (tf.experimental.extension_type too: a module of its own, imported when first named; and StructuredTensor)
+    if name in ("numpy", "extension_type"):
         import importlib
 
-        return importlib.import_module(f"{__name__}.numpy")
+        return importlib.import_module(f"{__name__}.{name}")
+    if name == "StructuredTensor":  # rarely used: its package is imported when first named
+        from ..structured import StructuredTensor
+
+        return StructuredTensor
     raise AttributeError(f"module 'tinytf.experimental' has no attribute {name!r}")

@@ -1,5 +1,6 @@
 """tf.experimental.ExtensionType and its companions (Spec classes, batchable types, dispatch)."""
 
+from .as_dict import as_dict  # noqa: F401
 from .dispatch import (  # noqa: F401
     dispatch_for_api,
     dispatch_for_binary_elementwise_apis,

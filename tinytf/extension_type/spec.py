@@ -58,6 +58,10 @@ class ExtensionTypeSpec(FrozenFields, TypeSpec):
     def _fields(cls):
         return cls.value_type._tf_extension_type_fields()
 
+    @classmethod
+    def _tf_extension_type_fields(cls) -> list:  # as TF's specs answer it (as_dict reads a spec's fields)
+        return cls.value_type._tf_extension_type_fields()
+
     def _field_values(self) -> list:
         return [self.__dict__[f.name] for f in self._fields()]
 
@@ -218,7 +222,7 @@ def make_spec_class(value_cls, base_spec, user_spec):
     bases = (user_spec, base_spec) if user_spec is not None else (base_spec,)
     namespace = {"value_type": value_cls, "__module__": value_cls.__module__,
                  "__qualname__": f"{value_cls.__qualname__}.Spec"}
-    spec_cls = type("Spec", bases, namespace)
+    spec_cls = type(f"{value_cls.__name__}.Spec", bases, namespace)  # TF names it "<Class>.Spec"
     if user_spec is not None and "__init__" in user_spec.__dict__:
         spec_cls.__init__ = _wrap_spec_constructor(user_spec.__dict__["__init__"])
     else:

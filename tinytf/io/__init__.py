@@ -1,5 +1,7 @@
-"""tf.io: TFRecord files, whole-file reads and writes, tf.train.Example parsing, CSV decoding, gfile, and
-write_graph (a GraphDef to a file)."""
+"""tf.io: TFRecord files, whole-file reads and writes, tf.train.Example parsing, CSV decoding, protobuf messages
+(decode_proto/encode_proto), gfile, and write_graph (a GraphDef to a file)."""
+
+from tinytf.runtime.ops.proto_ops import decode_proto, encode_proto  # noqa: F401  (protobuf messages)
 
 from . import gfile  # noqa: F401
 from .files import read_file, write_file  # noqa: F401

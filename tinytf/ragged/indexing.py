@@ -21,9 +21,12 @@ def getitem(rt: RaggedTensor, key):
     if first is None:
         raise ValueError("RaggedTensor indexing: tf.newaxis is not supported")
     if isinstance(first, slice):
-        if first.step not in (None, 1):
-            raise ValueError("RaggedTensor indexing: a step on the outer dimension is not supported")
         nrows = rt._nrows if rt._nrows is not None else int(np.asarray(rt.nrows()))
+        if first.step not in (None, 1):  # a strided slice of rows: the rows it picks, gathered
+            from .more import gather_rows
+
+            picked = gather_rows(rt, np.arange(*first.indices(nrows), dtype=np.int64))
+            return index_inner(picked, rest) if rest else picked
         start, stop, _ = first.indices(nrows)
         stop = max(stop, start)
         sliced = rt._slice_rows(start, stop)
