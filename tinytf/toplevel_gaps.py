@@ -33,6 +33,12 @@ def install(tf) -> None:
                  "nondifferentiable_batch_function"):
         setattr(tf, name, getattr(experimental_execution, name))
     from . import profiler
+    from .runtime.ops.image_webp import decode_jxl, decode_webp
+    from .runtime.ops.stateless_shuffle import stateless_shuffle
+
+    tf.io.decode_webp = tf.image.decode_webp = decode_webp
+    tf.io.decode_jxl = tf.image.decode_jxl = decode_jxl
+    tf.random.experimental.stateless_shuffle = stateless_shuffle
 
     tf.profiler = profiler
     tf.compat.v2 = tf  # TF 2's tf.compat.v2 is TF 2's API itself
