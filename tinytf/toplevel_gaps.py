@@ -41,5 +41,9 @@ def install(tf) -> None:
     tf.random.experimental.stateless_shuffle = stateless_shuffle
 
     tf.profiler = profiler
+    from . import nn_rnn_cell_wrappers as wrappers
+
+    for name in ("RNNCellDropoutWrapper", "RNNCellResidualWrapper", "RNNCellDeviceWrapper"):
+        setattr(tf.nn, name, getattr(wrappers, name))
     tf.compat.v2 = tf  # TF 2's tf.compat.v2 is TF 2's API itself
     traceback_filtering.install_excepthook()

@@ -2,9 +2,9 @@
 
 TF 2.21's DecodeWebP gives (frames, height, width, channels): one frame for a still image, every frame of an
 animation. `channels` 0 keeps the file's channels (3 without alpha, 4 with); any other count must equal them.
-Pillow (a tinytf dependency, imported on first use) runs libwebp, the library TF links. JPEG XL: Pillow has no
-decoder, so DecodeJxl checks the signature as TF does (InvalidArgumentError for a file that is no JPEG XL) and
-raises UnimplementedError for a real one."""
+Pillow (a tinytf dependency, imported on first use) runs libwebp, the library TF links. Like TF's other decoders
+both ops sniff the file and read the formats they know (a PNG through DecodeJxl is a PNG's pixels). JPEG XL:
+Pillow has no decoder, so a JPEG XL file raises UnimplementedError."""
 
 from __future__ import annotations
 
@@ -34,8 +34,6 @@ def decode_webp_frames(data: bytes, channels: int, op: str = "DecodeWebP") -> np
     """(frames, height, width, channels) uint8 pixels of a WebP file, with TF's channel rules."""
     from PIL import Image
 
-    if not is_webp(data):
-        raise _unknown(op)
     try:
         image = Image.open(io.BytesIO(data))
         image.load()
@@ -63,26 +61,41 @@ def _check_scalar(op, contents):
         raise InvalidArgumentError(f"{op}: `contents` must be scalar but got shape{list(contents._shape)}")
 
 
+def _any_format(data: bytes, op: str, channels: int, dtype=np.uint8) -> np.ndarray:
+    """As TF 2.21's decoders, DecodeWebP and DecodeJxl read any format they recognise: WebP as frames (4-D),
+    JPEG, PNG, GIF and BMP as one image (3-D); JPEG XL has no decoder here."""
+    from .image_decode import _still, sniff
+
+    if is_webp(data):
+        return decode_webp_frames(data, channels, op)
+    if data.startswith(JXL_SIGNATURES):
+        raise UnimplementedError(f"{op}: JPEG XL decoding is not available in tinytf (Pillow, its image library, "
+                                 "has no JPEG XL decoder); convert the file to PNG or WebP")
+    fmt = sniff(data)
+    if not fmt:
+        raise _unknown(op)
+    return _still(data, fmt, op, channels, dtype)
+
+
 def _infer_webp(contents, *, channels):
     _check_scalar("DecodeWebP", contents)
-    return dtypes.uint8, (None, None, None, channels or None)
+    return dtypes.uint8, None  # 4-D for WebP, 3-D for the other formats TF's kernel also reads
 
 
 def _webp_kernel(contents, *, channels):
-    return decode_webp_frames(_bytes_of(contents), channels)
+    return _any_format(_bytes_of(contents), "DecodeWebP", channels)
 
 
 def _infer_jxl(contents, *, channels, dtype):
     _check_scalar("DecodeJxl", contents)
-    return dtype, (None, None, channels or None)
+    return dtype, None
 
 
 def _jxl_kernel(contents, *, channels, dtype):
-    data = _bytes_of(contents)
-    if not data.startswith(JXL_SIGNATURES):
-        raise InvalidArgumentError("DecodeJxl: Failed to decode JXL header")
-    raise UnimplementedError("DecodeJxl: JPEG XL decoding is not available in tinytf (Pillow, its image library, "
-                             "has no JPEG XL decoder); convert the file to PNG or WebP")
+    pixels = _any_format(_bytes_of(contents), "DecodeJxl", channels, np.uint16 if dtype == dtypes.uint16 else np.uint8)
+    if dtype.is_floating:
+        return (pixels.astype(np.float64) / np.iinfo(pixels.dtype).max).astype(dtype.np)
+    return pixels
 
 
 decode_webp_op = register(OpDef("decode_webp", _webp_kernel, _infer_webp, differentiable=False,

@@ -141,6 +141,8 @@ is_finite_op = _elementwise("is_finite", np.isfinite, unary_infer("float", _B), 
 def _cast_kernel(x, *, dtype):
     if x.dtype.kind == "c" and dtype.np.kind != "c":
         x = x.real  # TF keeps the real part (numpy would warn that it discards the imaginary one)
+    if x.dtype.name.startswith(("float8", "float4")) and dtype.np.kind in "iub":
+        x = x.astype(np.float32)  # float8 -> integer through float32: NaN and inf become what TF's Cast gives
     try:
         return x.astype(dtype.np)
     except TypeError:  # ml_dtypes has no direct int4 <-> uint4 or float8 <-> float8 conversions: go through a wide type

@@ -55,8 +55,12 @@ def p_decode_webp_still_images(tf):
 
 
 @program
-def p_decode_jxl_refuses_non_jxl(tf):
-    return [outcome(lambda: tf.io.decode_jxl(b"\xff\x0a\x00\x01"), "Failed to decode JXL header")]
+def p_decode_jxl_and_webp_read_other_formats(tf):
+    pixels = _pixels()
+    png = tf.io.encode_png(pixels)
+    webp = _webp(pixels, lossless=True)
+    return [val(tf.io.decode_jxl(png)), val(tf.io.decode_webp(png)), val(tf.io.decode_jxl(webp)),
+            outcome(lambda: tf.io.decode_jxl(b"junk data here"), "Unknown image file format")]
 
 
 @program
@@ -78,4 +82,24 @@ def p_summary_scope_tags(tf):
             out.append([tag, scope])
         with tf.summary.experimental.summary_scope(None, "dflt") as (tag, scope):
             out.append([tag, scope])
+    return out
+
+
+def _cell(tf):
+    return tf.keras.layers.SimpleRNNCell(3, kernel_initializer="ones", recurrent_initializer="ones",
+                                         bias_initializer="zeros")
+
+
+@program
+def p_rnn_cell_v2_wrappers(tf):
+    x = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3) / 10)
+    state = [tf.constant(np.full((2, 3), 0.2, np.float32))]
+    residual = tf.nn.RNNCellResidualWrapper(_cell(tf))
+    device = tf.nn.RNNCellDeviceWrapper(_cell(tf), "/cpu:0")
+    plus = tf.nn.RNNCellResidualWrapper(_cell(tf), residual_fn=lambda i, o: i * 2 + o)
+    keep_all = tf.nn.RNNCellDropoutWrapper(_cell(tf), input_keep_prob=1.0, output_keep_prob=1.0)
+    out = [val(residual(x, state)), val(device(x, state)), val(plus(x, state)), val(keep_all(x, state)),
+           residual.output_size]
+    out.append(outcome(lambda: tf.nn.RNNCellDropoutWrapper(_cell(tf), input_keep_prob=1.5),
+                       "must be between 0 and 1"))
     return out
