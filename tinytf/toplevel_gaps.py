@@ -45,5 +45,12 @@ def install(tf) -> None:
 
     for name in ("RNNCellDropoutWrapper", "RNNCellResidualWrapper", "RNNCellDeviceWrapper"):
         setattr(tf.nn, name, getattr(wrappers, name))
+    from .saved_model.options import VariablePolicy
+    from .saved_model.trackable_resource import TrackableResource
+    from .train import experimental as train_experimental
+
+    tf.saved_model.experimental.TrackableResource = TrackableResource
+    tf.saved_model.experimental.VariablePolicy = VariablePolicy
+    tf.train.experimental = train_experimental
     tf.compat.v2 = tf  # TF 2's tf.compat.v2 is TF 2's API itself
     traceback_filtering.install_excepthook()
