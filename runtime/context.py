@@ -128,6 +128,7 @@ def remove_op_observer(observer) -> None:
     with _busy_lock:
         if observer not in shared.op_observers:
             return
-        shared.op_observers = tuple(o for o in shared.op_observers if o is not observer)
+        # `!=`, not `is not`: a bound method (session.on_op) is a new object at each attribute read
+        shared.op_observers = tuple(o for o in shared.op_observers if o != observer)
         if not shared.op_observers:
             shared.busy -= 1

@@ -76,3 +76,28 @@ def test_nondifferentiable_batch_function_runs_the_function():
     assert len(traces) == 1  # a tf.function underneath, as TF's computation
     with pytest.raises(ValueError, match="supposed to be Tensors"):
         double(1.0)
+
+
+def test_quantization_experimental_checks_then_refuses(tmp_path):
+    q = tf.quantization.experimental
+    method = q.QuantizationMethod(preset_method=q.QuantizationMethod.PresetMethod.METHOD_STATIC_RANGE_INT8)
+    options = q.QuantizationOptions(quantization_method=method)
+    assert options.quantization_method.preset_method == 2
+    with pytest.raises(ValueError, match='has no "bogus" field'):
+        q.QuantizationOptions(bogus=1)
+    with pytest.raises(OSError, match="SavedModel file does not exist at"):
+        q.quantize_saved_model(str(tmp_path / "none"))
+    module = tf.Module()
+    module.f = tf.function(lambda x: x * 2, input_signature=[tf.TensorSpec([2], tf.float32)])
+    tf.saved_model.save(module, str(tmp_path / "m"))
+    with pytest.raises(ValueError, match="quantization-aware training"):
+        q.quantize_saved_model(str(tmp_path / "m"), str(tmp_path / "out"), options)
+    dynamic = q.QuantizationOptions(quantization_method=q.QuantizationMethod(preset_method=3))
+    with pytest.raises(NotImplementedError, match="MLIR quantization converter"):
+        q.quantize_saved_model(str(tmp_path / "m"), str(tmp_path / "out"), dynamic)
+
+
+def test_generate_bounding_box_proposals_has_no_cpu_kernel_as_in_tf():
+    with pytest.raises(tf.errors.NotFoundError, match="GenerateBoundingBoxProposals"):
+        tf.image.generate_bounding_box_proposals(tf.zeros([1, 2, 2, 1]), tf.zeros([1, 2, 2, 4]),
+                                                 tf.constant([[8.0, 8.0, 1.0, 0.0, 0.0]]), tf.zeros([1, 4]))

@@ -114,3 +114,13 @@ def test_server_and_client_trace_this_process(tmp_path):
         worker.join()
     assert "Mul" in [e["name"] for e in _events(tmp_path)]
     assert summary.startswith("Monitored for 100 ms:") and "Mul:" in summary
+
+
+def test_stop_removes_the_op_observer(tmp_path):
+    from tinytf.runtime.context import shared
+
+    before = len(shared.op_observers)
+    P.start(str(tmp_path))
+    assert len(shared.op_observers) == before + 1
+    P.stop()
+    assert len(shared.op_observers) == before

@@ -1,6 +1,7 @@
 """tf.experimental's execution switches (async_scope, async_clear_error, function_executor_type,
 enable_strict_mode), tf.nondifferentiable_batch_function, and the top-level ops whose TF kernels exist only in
-GPU builds (check_pinned, conv2d_backprop_filter_v2, conv2d_backprop_input_v2): TF's CPU build raises for
+GPU builds (check_pinned, conv2d_backprop_filter_v2, conv2d_backprop_input_v2,
+tf.image.generate_bounding_box_proposals): TF's CPU build raises for
 those, and so does tinytf, with TF's classes."""
 
 from __future__ import annotations
@@ -66,6 +67,13 @@ def conv2d_backprop_input_v2(input, filter, out_backprop, strides, padding, use_
                              explicit_paddings=(), data_format="NHWC", dilations=(1, 1, 1, 1), name=None):
     """TF 2.21 registers no kernel for Conv2DBackpropInputV2 (use tf.nn.conv2d_transpose)."""
     _no_kernels("Conv2DBackpropInputV2")
+
+
+def generate_bounding_box_proposals(scores, bbox_deltas, image_info, anchors, nms_threshold=0.7, pre_nms_topn=6000,
+                                    min_size=16, post_nms_topn=300, name=None):
+    """TF 2.21 registers GenerateBoundingBoxProposals for GPUs only: its CPU build raises NotFoundError, as here
+    (decode with tf.image.non_max_suppression and box arithmetic instead)."""
+    _no_kernels("GenerateBoundingBoxProposals")
 
 
 def nondifferentiable_batch_function(num_batch_threads, max_batch_size, batch_timeout_micros,

@@ -52,5 +52,13 @@ def install(tf) -> None:
     tf.saved_model.experimental.TrackableResource = TrackableResource
     tf.saved_model.experimental.VariablePolicy = VariablePolicy
     tf.train.experimental = train_experimental
+    from .quantization import experimental as quantization_experimental
+
+    tf.quantization.experimental = quantization_experimental
+    tf.image.generate_bounding_box_proposals = experimental_execution.generate_bounding_box_proposals
+    from . import debug_dump
+
+    tf.debugging.experimental = types.SimpleNamespace(enable_dump_debug_info=debug_dump.enable_dump_debug_info,
+                                                      disable_dump_debug_info=debug_dump.disable_dump_debug_info)
     tf.compat.v2 = tf  # TF 2's tf.compat.v2 is TF 2's API itself
     traceback_filtering.install_excepthook()
