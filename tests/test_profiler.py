@@ -124,3 +124,27 @@ def test_stop_removes_the_op_observer(tmp_path):
     assert len(shared.op_observers) == before + 1
     P.stop()
     assert len(shared.op_observers) == before
+
+
+def test_functions_returning_none_run_once_per_call_while_profiled(tmp_path):
+    v = tf.Variable(0.0)
+
+    @tf.function
+    def bump():
+        v.assign_add(1.0)
+
+    bump()
+    with P.Profile(str(tmp_path)):
+        bump()
+        bump()
+    bump()
+    assert float(v) == 4.0
+    from tinytf import config
+
+    assert config.call_tracer is None  # stop() put the previous tracer (none) back
+    writer = tf.summary.create_file_writer(str(tmp_path / "tb"))
+    with writer.as_default():
+        tf.summary.trace_on(graph=True, profiler=True)
+        bump()
+        tf.summary.trace_export("bump", step=0)
+    assert float(v) == 5.0

@@ -272,8 +272,8 @@ class Function:
         tracer = config.call_tracer  # tf.summary.trace_on: note the graph (no fast paths until trace_off)
         if tracer is not None:
             result = tracer(concrete, leaves)
-            if result is not None:
-                return result
+            if result is not None:  # the tracer ran the call (config.RAN_RETURNING_NONE: it returned None)
+                return None if result is config.RAN_RETURNING_NONE else result
         if state.tapes:  # recording: run the graph op by op so that the tapes see every op
             return concrete._call_recorded(leaves)
         values = graph_values(leaves)

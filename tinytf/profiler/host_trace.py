@@ -51,7 +51,7 @@ class _Session:
                 return None
             result = concrete._run(*graph_values(leaves))
         self.add(f"__inference_{concrete.name}", "function", start, time.perf_counter_ns())
-        return result
+        return config.RAN_RETURNING_NONE if result is None else result
 
     # --- output ---
     def trace_events(self) -> dict:
@@ -101,7 +101,7 @@ def stop(save: bool = True):
             raise UnavailableError("Cannot export profiling results. No profiler is running.")
         _session[0] = None
     remove_op_observer(session.on_op)
-    if config.call_tracer is session.on_call:
+    if config.call_tracer == session.on_call:  # `==`: each read of session.on_call is a new bound method
         config.call_tracer = session.previous_tracer
     return session.write() if save else None
 
