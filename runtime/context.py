@@ -11,7 +11,7 @@ import threading
 
 
 class _Shared:
-    __slots__ = ("seed", "live_tapes", "busy")
+    __slots__ = ("seed", "live_tapes", "busy", "op_observers")
 
     def __init__(self):
         self.seed = None  # global seed from tf.random.set_seed (one per process, as in TF)
@@ -19,6 +19,9 @@ class _Shared:
         # Threads that are building a graph or have tapes. Reading a thread-local attribute costs several times
         # a plain one, so eager hot paths test `not shared.busy` first and read `state` only when it is not 0.
         self.busy = 0
+        # Called as f(op, inputs, outputs, start_ns, end_ns) after every eager op (tf.debugging's placement log,
+        # tf.profiler). While any is set, shared.busy counts one more, so the operator fast paths step aside.
+        self.op_observers = ()
 
 
 shared = _Shared()
@@ -111,3 +114,21 @@ def no_tapes():
         yield
     finally:
         state.tapes = saved
+
+
+def add_op_observer(observer) -> None:
+    """Call `observer(op, inputs, outputs, start_ns, end_ns)` after each eager op, on every thread."""
+    with _busy_lock:
+        if not shared.op_observers:
+            shared.busy += 1
+        shared.op_observers = shared.op_observers + (observer,)
+
+
+def remove_op_observer(observer) -> None:
+    with _busy_lock:
+        if observer not in shared.op_observers:
+            return
+        # `!=`, not `is not`: a bound method (session.on_op) is a new object at each attribute read
+        shared.op_observers = tuple(o for o in shared.op_observers if o != observer)
+        if not shared.op_observers:
+            shared.busy -= 1

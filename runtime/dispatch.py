@@ -3,6 +3,8 @@ concrete and no graph is being built, and otherwise appends a node to the graph 
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from . import conversion_registry, dtypes, numerics_checks, numpy_errors, shapes
@@ -315,7 +317,8 @@ def apply(op, inputs, attrs=_NO_ATTRS, name=None):
     """Run `op` on `inputs` (tensors) with `attrs`: eagerly when possible, else as a graph node named `name`
     (TF's `name=`; eagerly ignored, as TF ignores it). Returns one tensor, a tuple of tensors, or None,
     following the op's number of outputs."""
-    graph = state.graph if shared.busy else None  # shared.busy: skip the thread-local read when all is eager
+    busy = shared.busy
+    graph = state.graph if busy else None  # shared.busy: skip the thread-local read when all is eager
     if graph is None:
         for x in inputs:
             if type(x) is not EagerTensor and not isinstance(x, Resource):
@@ -323,6 +326,8 @@ def apply(op, inputs, attrs=_NO_ATTRS, name=None):
                     raise op_error(op, inputs, f"the symbolic tensor {x.name} escaped the function that "
                                    "traced it; return it from the tf.function to get its value")
                 raise op_error(op, inputs, f"expected tensors, got {type(x).__name__}", TypeError)
+        if busy and shared.op_observers:
+            return _run_observed(op, inputs, attrs)
         return _run_eager(op, inputs, attrs)
     return _add_node(graph, op, inputs, attrs, name)
 
@@ -354,6 +359,16 @@ def _run_eager(op, inputs, attrs):
             numerics_checks.check_eager(op, inputs, outputs)
         if state.tapes:
             record(op, inputs, attrs, outputs)
+    return outputs
+
+
+def _run_observed(op, inputs, attrs):
+    """_run_eager timed, then shown to the op observers (context.add_op_observer)."""
+    start = time.perf_counter_ns()
+    outputs = _run_eager(op, inputs, attrs)
+    end = time.perf_counter_ns()
+    for observer in shared.op_observers:
+        observer(op, inputs, outputs, start, end)
     return outputs
 
 

@@ -12,8 +12,15 @@ import numpy as np
 _ENUM = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "string": 7, "complex64": 8,
          "int64": 9, "bool": 10, "bfloat16": 14, "uint16": 17, "complex128": 18, "float16": 19, "resource": 20,
          "variant": 21, "uint32": 22, "uint64": 23, "qint8": 11, "quint8": 12, "qint32": 13, "qint16": 15,
-         "quint16": 16}
-_FLOATING = ("float16", "bfloat16", "float32", "float64")
+         "quint16": 16, "float8_e5m2": 24, "float8_e4m3fn": 25, "float8_e4m3fnuz": 26, "float8_e4m3b11fnuz": 27,
+         "float8_e5m2fnuz": 28, "int4": 29, "uint4": 30, "int2": 31, "uint2": 32, "float4_e2m1fn": 33}
+# TF 2.21's narrow types (tf.experimental.float8_e4m3fn, int4, ...; ml_dtypes' numpy types, as TF's): TF stores,
+# reshapes, slices, concatenates and casts them but its arithmetic kernels refuse them, so they are no numeric
+# type for tinytf's ops (DType.is_numeric False) while is_floating/is_integer report what TF reports.
+_NARROW = ("float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e4m3b11fnuz",
+           "float4_e2m1fn", "int4", "uint4", "int2", "uint2")
+_NARROW_INTEGERS = _NARROW[6:]
+_FLOATING = ("float16", "bfloat16", "float32", "float64") + _NARROW[:6]
 _COMPLEX_PARTS = {"complex64": "float32", "complex128": "float64"}
 
 
@@ -27,6 +34,8 @@ class DType:
         self.name = name
         self.np = np.dtype(np_type)
         kind = "Q" if quantized else self.np.kind  # a quantized type stores integers but is no integer type for TF
+        if name in _NARROW_INTEGERS:  # ml_dtypes' int4/uint4/int2/uint2 are numpy 'V' (void) types
+            kind = "u" if name.startswith("u") else "i"
         self.is_floating = name in _FLOATING
         self.is_integer = kind in "iu"
         self.is_unsigned = kind == "u"
@@ -34,14 +43,15 @@ class DType:
         self.is_complex = name in _COMPLEX_PARTS
         self.is_string = name == "string"
         # families the ops check (plain attributes: they are read on every op's inference)
-        self.is_numeric = self.is_floating or self.is_integer  # real numbers: ordered, what max/min accept
+        # real numbers: ordered, what max/min accept
+        self.is_numeric = (self.is_floating or self.is_integer) and name not in _NARROW
         self.is_number = self.is_numeric or self.is_complex  # what arithmetic, matmul and sums accept
-        self.is_inexact = self.is_floating or self.is_complex  # what exp, log, sqrt and gradients accept
+        self.is_inexact = self.is_numeric and self.is_floating or self.is_complex  # exp, log, sqrt, gradients
         if self.is_floating:
             info = ml_dtypes.finfo(self.np)
             self._limits = (float(info.min), float(info.max))
         elif self.is_integer:
-            info = np.iinfo(self.np)
+            info = ml_dtypes.iinfo(self.np) if name in _NARROW else np.iinfo(self.np)
             self._limits = (int(info.min), int(info.max))
         else:
             self._limits = None
@@ -81,7 +91,7 @@ class DType:
 
     @property
     def is_numpy_compatible(self) -> bool:
-        return True
+        return self.name not in _OPAQUE
 
     @property
     def real_dtype(self) -> DType:
@@ -95,7 +105,7 @@ class DType:
 
     @property
     def size(self) -> int:
-        return 0 if self.is_string else self.np.itemsize
+        return 0 if self.is_string or self.name in _OPAQUE else self.np.itemsize
 
     def is_compatible_with(self, other) -> bool:
         return self == other
@@ -151,16 +161,63 @@ qint16 = DType("qint16", np.int16, quantized=True)
 quint16 = DType("quint16", np.uint16, quantized=True)
 qint32 = DType("qint32", np.int32, quantized=True)
 QUANTIZED = (qint8, quint8, qint16, quint16, qint32)
+float8_e4m3fn = DType("float8_e4m3fn", ml_dtypes.float8_e4m3fn)
+float8_e5m2 = DType("float8_e5m2", ml_dtypes.float8_e5m2)
+float8_e4m3fnuz = DType("float8_e4m3fnuz", ml_dtypes.float8_e4m3fnuz)
+float8_e5m2fnuz = DType("float8_e5m2fnuz", ml_dtypes.float8_e5m2fnuz)
+float8_e4m3b11fnuz = DType("float8_e4m3b11fnuz", ml_dtypes.float8_e4m3b11fnuz)
+float4_e2m1fn = DType("float4_e2m1fn", ml_dtypes.float4_e2m1fn)
+int4 = DType("int4", ml_dtypes.int4)
+uint4 = DType("uint4", ml_dtypes.uint4)
+int2 = DType("int2", ml_dtypes.int2)
+uint2 = DType("uint2", ml_dtypes.uint2)
+NARROW = (float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz, float8_e4m3b11fnuz, float4_e2m1fn, int4, uint4,
+          int2, uint2)
+# TF's Cast kernel for the narrow types (measured on TF 2.21's CPU kernels): float8_e4m3fn and float8_e5m2 from
+# the float types and between each other, to any real, bool or complex type; int4/uint4 to and from the other
+# integer types; the rest only to themselves.
+_WIDE_FLOATS = ("float16", "bfloat16", "float32", "float64")
+_WIDE_INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+NARROW_CASTS = {
+    "float8_e4m3fn": ("float8_e5m2",),
+    "float8_e5m2": ("float8_e4m3fn",),
+    "int4": ("uint4",),
+    "uint4": ("int4",),
+}
+NARROW_CASTS.update({name: () for name in _NARROW if name not in NARROW_CASTS})
+
+
+def narrow_cast_ok(source: DType, target: DType) -> bool:
+    """Whether TF's Cast kernel converts `source` to `target` when either is a narrow type."""
+    if source.name in NARROW_CASTS and target.name in NARROW_CASTS:
+        return target.name in NARROW_CASTS[source.name]
+    if source.name in ("float8_e4m3fn", "float8_e5m2"):
+        return not target.is_string and target.name not in _OPAQUE
+    if target.name in ("float8_e4m3fn", "float8_e5m2"):
+        return source.name in _WIDE_FLOATS
+    if "int4" in (source.name, target.name) or "uint4" in (source.name, target.name):
+        other = target if source.name in NARROW_CASTS else source
+        return other.name in _WIDE_INTS
+    return False
+
+
+# tf.resource and tf.variant: the dtypes of handles (variables, tables, iterators) and of opaque values (a
+# dataset, a TensorList) in graphs; they hold no numbers, and numpy has no face for them
+_OPAQUE = ("resource", "variant")
+resource = DType("resource", object)
+variant = DType("variant", object)
 
 ALL = (float16, bfloat16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_,
        complex64, complex128, string)
-BY_NAME = {d.name: d for d in ALL + QUANTIZED}
+BY_NAME = {d.name: d for d in ALL + QUANTIZED + NARROW + (resource, variant)}
 BY_NAME.update(half=float16, float=float32, double=float64)
 # keyed by numpy dtype objects and by numpy scalar types, so both `arr.dtype` and `np.float32` resolve
 BY_NP: dict = {d.np: d for d in ALL}
 BY_NP.update({d.np.type: d for d in ALL})
 BY_NP.update({d.as_numpy_dtype: d for d in QUANTIZED})  # the record types, never the storage integers
-_BY_ENUM = {_ENUM[d.name]: d for d in ALL + QUANTIZED}
+BY_NP.update({d.np: d for d in NARROW})
+BY_NP.update({d.np.type: d for d in NARROW})
+_BY_ENUM = {_ENUM[d.name]: d for d in ALL + QUANTIZED + NARROW + (resource, variant)}
 # numpy's fixed-width text and bytes arrays (np.array(["a"])) hold strings too
 _TEXT_KINDS = "SU"
 

@@ -20,7 +20,7 @@ from .tensor import EagerTensor, Tensor
 
 CONVERTED, FUNCTION = naming.CONVERTED, naming.FUNCTION
 
-RESOURCE = dtypes.DType("resource", object)  # the dtype of variable handles captured by a graph
+RESOURCE = dtypes.resource  # the dtype of variable handles captured by a graph (tf.resource)
 
 
 def ir_identifier(text: str) -> str:

@@ -77,6 +77,13 @@ class EagerTensor(Tensor):
         value = np.asarray(self._value)
         return value if dtype is None else value.astype(dtype, copy=False)
 
+    def __dlpack__(self, **kwargs):
+        """The DLPack protocol (np.from_dlpack(t), torch.from_dlpack(t)): numpy exports the buffer."""
+        return np.asarray(self._value).__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return np.asarray(self._value).__dlpack_device__()
+
     def __len__(self):
         shape = self._value.shape
         if not shape:

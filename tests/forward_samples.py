@@ -548,6 +548,9 @@ SAMPLES.update({
                              _dyn("eye_dynamic", c(2), c(2), dtype=tf.int32)]],
     "one_hot_dynamic": [lambda: _dyn("one_hot_dynamic", c([0, 2, -1]), c(1.0), c(0.0), c(3), axis=-1)],
     # --- stateless random numbers: deterministic functions of the seed, so they fold and render like any op ---
+    "stateless_shuffle": [lambda: [tf.random.experimental.stateless_shuffle(c([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
+                                                                            seed=[1, 2]),
+                                   tf.random.experimental.stateless_shuffle(c([4, 5, 6, 7]), seed=c([3, 4]))]],
     "stateless_random_float": [lambda: [tf.random.stateless_uniform([2, 3], seed=[1, 2]),
                                         tf.random.stateless_normal([3], seed=[3, 4], dtype=tf.float64),
                                         tf.random.stateless_truncated_normal([], seed=[5, 6], dtype=tf.float16)]],

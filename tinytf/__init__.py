@@ -216,3 +216,10 @@ math.sobol_sample = _sobol_sample
 for _name in ("quantized_avg_pool", "quantized_conv2d", "quantized_max_pool"):  # TF1's quantized nn ops
     setattr(compat.v1.nn, _name, getattr(_quantized_nn, _name))
 del _name
+
+# isort: split
+# TF 2.21 leftovers, third part (helper gapsa): compat's text helpers, config's execution switches, narrow
+# dtypes, DLPack, traceback filtering, the placement log (tinytf/toplevel_gaps.py installs them)
+from . import toplevel_gaps as _toplevel_gaps  # noqa: E402
+
+_toplevel_gaps.install(_sys.modules[__name__])

@@ -29,6 +29,8 @@ run_eagerly = False  # read on every tf.function call: a module global is the ch
 # then take the general path); it notes the graph and returns the call's result when it ran the call itself
 # (profiling), else None. None when no trace is on.
 call_tracer = None
+# What a call tracer returns when it ran a call whose result is None (None itself means "not run, go on")
+RAN_RETURNING_NONE = object()
 _settings = {
     "check_graphs": os.environ.get("TINYTF_CHECK_GRAPHS", "") not in ("", "0"),
 }

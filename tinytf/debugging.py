@@ -25,5 +25,11 @@ from tinytf.assertions import (  # noqa: F401
     is_numeric_tensor,
 )
 from tinytf.check_numerics_mode import disable_check_numerics, enable_check_numerics  # noqa: F401
+from tinytf.device_placement_log import get_log_device_placement, set_log_device_placement  # noqa: F401,E402
 from tinytf.runtime.ops.check_numerics import check_numerics  # noqa: F401
 from tinytf.runtime.ops.debugging import Assert  # noqa: F401
+from tinytf.traceback_filtering import (  # noqa: F401,E402
+    disable_traceback_filtering,
+    enable_traceback_filtering,
+    is_traceback_filtering_enabled,
+)

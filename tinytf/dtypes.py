@@ -37,3 +37,16 @@ half = float16
 double = float64
 # TF's quantized types (helper toplvl2); TF's set also holds their _ref twins, which TF2 programs never see
 QUANTIZED_DTYPES = frozenset(_quantized)
+
+# TF 2.21's narrow types and the opaque handle types (runtime/dtypes.py says what TF allows on them)
+from tinytf.runtime.dtypes import NARROW as _narrow  # noqa: E402
+from tinytf.runtime.dtypes import resource, variant  # noqa: F401,E402
+
+
+class experimental:  # noqa: N801 - reached as tf.dtypes.experimental
+    """`tf.dtypes.experimental`: float8/float4 and int4/int2 types (also under tf.experimental)."""
+
+
+for _dtype in _narrow:
+    setattr(experimental, _dtype.name, _dtype)
+del _dtype

@@ -56,7 +56,7 @@ from tinytf.runtime.resource import Resource
 from tinytf.runtime.tensor import EagerTensor, Tensor
 from tinytf.runtime.trace import trace
 
-from . import config
+from . import config, traceback_filtering
 from .concrete_function import ConcreteFunction, graph_values, with_tensors
 from .signature import (
     TENSOR,
@@ -184,20 +184,25 @@ class Function:
     def __call__(self, *args, **kwargs):
         # The latest trace usually answers through the generated __call__ (see _specialize); this is the
         # keyed path (the module docstring): the call's pattern, then (on a miss) its full key.
-        self._calls += 1
-        pattern = self._pattern
-        if (pattern is not None and not config.run_eagerly and config.call_tracer is None
-                and (not shared.busy or not state.tapes)):
-            found = pattern(args, kwargs)
-            if found is not None:
-                concrete = self._fast_cache.get(found[0])
-                if concrete is not None:
-                    return concrete._run(*found[1])
-        if config.run_eagerly:
-            return self._python_function(*args, **kwargs)
-        if shared.busy and state.graph is not None:
-            return self._call_in_outer_trace(args, kwargs)
-        return self._call_slow(args, kwargs)
+        try:
+            self._calls += 1
+            pattern = self._pattern
+            if (pattern is not None and not config.run_eagerly and config.call_tracer is None
+                    and (not shared.busy or not state.tapes)):
+                found = pattern(args, kwargs)
+                if found is not None:
+                    concrete = self._fast_cache.get(found[0])
+                    if concrete is not None:
+                        return concrete._run(*found[1])
+            if config.run_eagerly:
+                return self._python_function(*args, **kwargs)
+            if shared.busy and state.graph is not None:
+                return self._call_in_outer_trace(args, kwargs)
+            return self._call_slow(args, kwargs)
+        except Exception as error:  # TF hides its own frames (tinytf/traceback_filtering.py)
+            if traceback_filtering._enabled[0]:
+                traceback_filtering.filter_exception(error)
+            raise
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
         """The ConcreteFunction for these arguments (tensors, TensorSpecs or Python values), tracing if needed."""
@@ -267,8 +272,8 @@ class Function:
         tracer = config.call_tracer  # tf.summary.trace_on: note the graph (no fast paths until trace_off)
         if tracer is not None:
             result = tracer(concrete, leaves)
-            if result is not None:
-                return result
+            if result is not None:  # the tracer ran the call (config.RAN_RETURNING_NONE: it returned None)
+                return None if result is config.RAN_RETURNING_NONE else result
         if state.tapes:  # recording: run the graph op by op so that the tapes see every op
             return concrete._call_recorded(leaves)
         values = graph_values(leaves)

@@ -32,11 +32,11 @@ def require(dtype, allowed: str, what: str = "this op"):
     """Check a dtype against a family: 'float', 'numeric' (real numbers), 'number' (real or complex),
     'inexact' (floating or complex), 'int', 'bool', 'any'."""
     ok = {
-        "float": dtype.is_floating,
+        "float": dtype.is_floating and dtype.is_numeric,  # TF's kernels refuse float8/float4
         "numeric": dtype.is_numeric,
         "number": dtype.is_number,
         "inexact": dtype.is_inexact,
-        "int": dtype.is_integer,
+        "int": dtype.is_integer and dtype.is_numeric,
         "bool": dtype.is_bool,
         "any": True,
     }[allowed]

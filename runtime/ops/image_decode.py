@@ -14,7 +14,7 @@ from .. import dtypes
 from ..dispatch import apply, convert_to_tensor
 from ..errors import InvalidArgumentError
 from ..registry import OpDef, register
-from . import bmp_gif_codecs, jpeg_codec, png_codec
+from . import bmp_gif_codecs, image_webp, jpeg_codec, png_codec
 from .png_codec import _bytes_of
 
 _FORMATS = (("JPEG", jpeg_codec.MAGIC), ("PNG", png_codec.SIGNATURE), ("GIF", bmp_gif_codecs.GIF_MAGIC),
@@ -114,7 +114,10 @@ def _decode_image_kernel(contents, *, channels, dtype, expand_animations):
     fmt = sniff(data)
     # floats keep a 16-bit PNG's precision (an 8-bit PNG read as uint16 is 257 v: the same fraction)
     wide = dtypes.uint16 if dtype == dtypes.uint16 or (dtype.is_floating and fmt == "PNG") else dtypes.uint8
-    if fmt == "GIF" and expand_animations:
+    if fmt == "" and image_webp.is_webp(data):  # TF's DecodeImage reads WebP as DecodeWebP does
+        frames = image_webp.decode_webp_frames(data, channels, "DecodeImage")
+        pixels = frames if expand_animations else frames[0]
+    elif fmt == "GIF" and expand_animations:
         pixels = _frames(data, "DecodeImage", channels)
     elif fmt == "GIF":
         pixels = _frames(data, "DecodeImage", channels)[0]

@@ -87,7 +87,8 @@ def getitem(tensor, key):
     """`tensor[key]` with ints, slices (any bounds and strides), tf.newaxis, Ellipsis and scalar integer
     tensors, which may be symbolic while tracing."""
     if (type(key) is int and type(tensor) is EagerTensor
-            and (not shared.busy or (state.graph is None and not state.tapes and not state.numeric_checks))):
+            and (not shared.busy or (state.graph is None and not state.tapes and not state.numeric_checks
+                                and not shared.op_observers))):
         try:  # the commonest case, x[i] in an eager loop, as cheap as numpy allows
             return EagerTensor(tensor._value[key], tensor.dtype)
         except IndexError:
@@ -104,7 +105,8 @@ def getitem(tensor, key):
     except (TypeError, ValueError) as e:
         raise type(e)(at_user_line(str(e))) from None
     if not dynamic and type(tensor) is EagerTensor and (
-            not shared.busy or (state.graph is None and not state.tapes and not state.numeric_checks)):
+            not shared.busy or (state.graph is None and not state.tapes and not state.numeric_checks
+                                and not shared.op_observers)):
         # eager fast path: plain numpy indexing; the op (below) explains any error
         try:
             return EagerTensor(tensor._value[static_key(spec)], tensor.dtype)

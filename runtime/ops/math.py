@@ -158,7 +158,12 @@ is_finite_op = _elementwise("is_finite", np.isfinite, unary_infer("float", _B), 
 def _cast_kernel(x, *, dtype):
     if x.dtype.kind == "c" and dtype.np.kind != "c":
         x = x.real  # TF keeps the real part (numpy would warn that it discards the imaginary one)
-    return x.astype(dtype.np)
+    if x.dtype.name.startswith(("float8", "float4")) and dtype.np.kind in "iub":
+        x = x.astype(np.float32)  # float8 -> integer through float32: NaN and inf become what TF's Cast gives
+    try:
+        return x.astype(dtype.np)
+    except TypeError:  # ml_dtypes has no direct int4 <-> uint4 or float8 <-> float8 conversions: go through a wide type
+        return x.astype(np.float32 if dtype.is_floating or x.dtype.kind == "f" else np.int64).astype(dtype.np)
 
 
 def _infer_cast(x, *, dtype):
@@ -166,6 +171,9 @@ def _infer_cast(x, *, dtype):
         # TF's error class (not a dtype error): the Cast kernel has no string conversions
         raise UnimplementedError(at_user_line(f"Cast {x.dtype.name} to {dtype.name} is not supported "
                                               "(use tf.strings.as_string or tf.strings.to_number)"))
+    if (x.dtype.name in dtypes.NARROW_CASTS or dtype.name in dtypes.NARROW_CASTS) and not dtypes.narrow_cast_ok(
+            x.dtype, dtype):
+        raise UnimplementedError(at_user_line(f"Cast {x.dtype.name} to {dtype.name} is not supported"))
     return dtype, x._shape
 
 

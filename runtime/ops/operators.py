@@ -27,7 +27,8 @@ def _fast_binary(python_op, slow, out_bool=False, floats_only=False, divides=Fal
     """An operator method: numpy fast path when eager and untaped, else the registered op via `slow`."""
 
     def method(self, other):
-        if not shared.busy or (state.graph is None and not state.tapes and not state.numeric_checks):  # plain eager
+        if not shared.busy or (state.graph is None and not state.tapes and not state.numeric_checks
+                                and not shared.op_observers):  # plain eager
             kind = type(other)
             dtype = self.dtype
             if kind is EagerTensor:

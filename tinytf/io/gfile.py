@@ -185,3 +185,9 @@ class GFile:
     def __exit__(self, *exc):
         self.close()
         return False
+
+
+def get_registered_schemes() -> list:
+    """The URI schemes gfile reads: the local file system, plain and as file:// (TF 2.21 also lists ram and gs,
+    which tinytf's gfile does not implement)."""
+    return ["file", ""]

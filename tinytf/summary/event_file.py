@@ -109,6 +109,14 @@ class EventFile:
 def _event(wall_time, plugin, tag, step, value, options) -> bytes:
     if plugin == "graph_def_event":  # tf.summary.graph: the GraphDef goes in the Event itself, not in a summary
         return event_pb2.Event(wall_time=wall_time, step=step, graph_def=value).SerializeToString()
+    if plugin == "raw_pb":  # tf.summary.experimental.write_raw_pb: serialized Summary protos, merged
+        summary = summary_pb2.Summary()
+        for proto in np.asarray(value, dtype=object).reshape(-1):
+            try:
+                summary.MergeFromString(proto)
+            except Exception:  # noqa: BLE001 - a bad proto from a traced call: skipped, as the eager check refuses
+                continue
+        return event_pb2.Event(wall_time=wall_time, step=step, summary=summary).SerializeToString()
     tensor, metadata = encode.ENCODERS[plugin](value, **options)
     summary = summary_pb2.Summary(value=[summary_pb2.Summary.Value(
         tag=tag, metadata=metadata, tensor=encode.tensor_proto(tensor))])

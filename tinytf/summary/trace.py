@@ -123,7 +123,8 @@ def _profiled_call(trace: _Trace, concrete, leaves):
     timings = []
     outputs = _timed_replay(graph, args + captured, timings, replay_graph, EagerTensor)
     trace.profiles[id(concrete)] = timings
-    return with_tensors(concrete.structured_outputs, outputs)
+    result = with_tensors(concrete.structured_outputs, outputs)
+    return config.RAN_RETURNING_NONE if result is None else result  # None would make the caller run it again
 
 
 def _timed_replay(graph: Graph, inputs, timings, replay_graph, EagerTensor):

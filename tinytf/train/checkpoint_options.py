@@ -5,8 +5,8 @@ always written and read on the host CPU here (the only device), so `experimental
 happens only in TF's multi-device setups; `enable_async` saves synchronously (the file is complete when save
 returns, which is what TF's async save guarantees after `sync()`); the write callbacks run after each write, with
 the path written; `experimental_skip_slot_variables` is kept (tinytf's optimizers save their slots as variables
-of their own objects either way); a sharding callback is refused (tinytf writes a single shard and has no
-tf.train.experimental.ShardingCallback).
+of their own objects either way); a tf.train.experimental.ShardingCallback is accepted (anything else is TF's
+ValueError) and tinytf writes the checkpoint as a single shard all the same.
 """
 
 from __future__ import annotations
@@ -31,8 +31,10 @@ class CheckpointOptions:
                 # TF asserts each callback takes the saved path or nothing
                 assert len(inspect.signature(callback).parameters) <= 1
         self.experimental_write_callbacks = experimental_write_callbacks
-        if experimental_sharding_callback is not None:
-            # TF wants a tf.train.experimental.ShardingCallback; tinytf writes one shard and has no such class.
+        from .experimental import ShardingCallback
+
+        if experimental_sharding_callback is not None and not isinstance(experimental_sharding_callback,
+                                                                         ShardingCallback):
             raise ValueError(f"The experimental_sharding_callback checkpoint optionmust be of type ShardingCallback. "
                              f"The option providedwas of type {type(experimental_sharding_callback)}.")
         self.experimental_sharding_callback = experimental_sharding_callback

@@ -474,11 +474,14 @@ class _RNNCellWrapper(RNNCell):
 
     def __init__(self, cell, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self._check_cell(cell)
+        self.cell = cell
+
+    def _check_cell(self, cell) -> None:
         if not (hasattr(cell, "output_size") and hasattr(cell, "state_size") and callable(cell)):
             raise TypeError(f"The argument 'cell' ({cell}) is not an RNNCell: 'output_size' property is missing, "
                             "'state_size' property is missing, either 'zero_state' or 'get_initial_state' method "
                             "is required, is not callable.")
-        self.cell = cell
 
     def __call__(self, inputs, state, scope=None):
         return self._call_wrapped_cell(inputs, state, self.cell.__call__, scope=scope)
