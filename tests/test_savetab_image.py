@@ -91,13 +91,3 @@ def test_fit_on_a_directory_iterator(tmp_path, passes, capsys):
     model = _classifier()
     history = model.fit(it, epochs=5, verbose=0)
     assert history.history["accuracy"][-1] == 1.0
-
-
-def test_flow_from_dataframe_needs_pandas():
-    try:
-        import pandas  # noqa: F401
-    except ImportError:
-        with pytest.raises(ImportError, match="pandas"):
-            prep.ImageDataGenerator().flow_from_dataframe(None)
-    else:
-        pytest.skip("pandas is installed here: flow_from_dataframe is not written (see docs/keras.md)")

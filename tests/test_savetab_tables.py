@@ -172,25 +172,6 @@ def test_vocabulary_buckets_eagerly_in_a_function_and_by_fingerprint(passes):
     assert int(table.size()) == 4
 
 
-def test_a_table_tinytf_does_not_save_is_named(tmp_path):
-    """A DenseHashTable has no SavedModel writer here: the save names it rather than writing a broken file."""
-    table = tf.lookup.experimental.DenseHashTable(tf.int64, tf.int64, default_value=-1, empty_key=0,
-                                                  deleted_key=-1)
-    table.insert(tf.constant([1, 2], tf.int64), tf.constant([10, 20], tf.int64))
-
-    class Holder(tf.Module):
-        def __init__(self):
-            super().__init__()
-            self.table = table
-
-        @tf.function(input_signature=[tf.TensorSpec([None], tf.int64)])
-        def find(self, k):
-            return self.table.lookup(k)
-
-    with pytest.raises(NotImplementedError, match="DenseHashTable"):
-        tf.saved_model.save(Holder(), str(tmp_path / "dense"))
-
-
 # --- Keras lookup layers --------------------------------------------------------------------------------------------
 def test_keras_lookup_file_is_the_one_tensorflow_loaded(written, recorded):
     assert _tool().digest(os.path.join(written, "keras_lookup")) == recorded["keras_digest"]

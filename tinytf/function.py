@@ -49,7 +49,7 @@ from tinytf.runtime.check import check_graph
 from tinytf.runtime.context import shared, state, trace_lock
 from tinytf.runtime.dispatch import convert_to_tensor
 from tinytf.runtime.entry import guard_prologue
-from tinytf.runtime.errors import InaccessibleTensorError
+from tinytf.runtime.errors import InaccessibleTensorError, InvalidArgumentError
 from tinytf.runtime.graph import RESOURCE, Capture
 from tinytf.runtime.optimize import optimize
 from tinytf.runtime.resource import Resource
@@ -58,6 +58,9 @@ from tinytf.runtime.trace import trace
 
 from . import config, traceback_filtering
 from .concrete_function import ConcreteFunction, graph_values, with_tensors
+from .data.iterator import Optional
+from .none_tensor import NoneTensor, NoneTensorSpec
+from .optional_spec import OptionalSpec
 from .signature import (
     TENSOR,
     CallPattern,
@@ -457,7 +460,8 @@ class Function:
                     leaf_names.append(name if not i else f"{name}_{i}")
                     components.append(graph.placeholder(component.dtype, component._shape, leaf_names[-1]))
                     arg_names.append(components[-1].node.name)
-                traced_leaves.append(spec._from_components(components))
+                # the function sees None for a NoneTensor, as TF passes it
+                traced_leaves.append(None if isinstance(spec, NoneTensorSpec) else spec._from_components(components))
                 continue
             leaf_key = next(leaf_keys)
             leaf_names.append(name)
@@ -482,9 +486,11 @@ class Function:
         optimized = optimize(graph, config.optimizer_options(), checker)
         leaves = nest.flatten(structure)
         # TF names each spec after its argument (a TensorSpec's own name wins); printed signatures show only
-        # the names users gave
+        # the names users gave. One name per leaf: `leaf_names` has one per component (a composite may have
+        # several, or none, as a NoneTensorSpec)
+        names = [self._leaf_name(path) for path, _ in nest.flatten_with_paths(structure)]
         inputs = nest.pack_sequence_as(structure, [_spec_of(x, getattr(x, "name", None) if isinstance(x, TensorSpec)
-                                                            else None, name) for x, name in zip(leaves, leaf_names)])
+                                                            else None, name) for x, name in zip(leaves, names)])
         concrete = ConcreteFunction(self._name, optimized, key, inputs, result, arg_names, self._signature,
                                     leaf_names, unoptimized_graph=graph)
         concrete._printed_inputs = nest.pack_sequence_as(structure, [_spec_of(x, getattr(x, "name", None)
@@ -569,6 +575,12 @@ def _call_general(function, *args):
 def _convert_per_spec(value, spec):
     """An argument of a function with an input_signature: values in TensorSpec places become tensors of the
     spec's dtype (TF accepts Python lists and numpy arrays there)."""
+    if isinstance(spec, NoneTensorSpec):  # TF binds whatever stands there as None (a NoneTensor, no components)
+        return NoneTensor()
+    if isinstance(spec, OptionalSpec) and isinstance(value, Optional) and not spec.is_compatible_with(value):
+        # TF binds the Optional (one variant tensor) and fails when the graph reads it
+        raise InvalidArgumentError(f"The Optional passed has element spec {value.element_spec!r}, but the "
+                                   f"input_signature's OptionalSpec expects {spec.element_spec!r}")
     if isinstance(spec, TensorSpec):
         if isinstance(value, (Tensor, Resource)) or value is None:
             return value
@@ -586,6 +598,8 @@ def _convert_per_spec(value, spec):
 def _spec_of(leaf, given_name=None, leaf_name=None):
     """The spec recorded for one argument: named `given_name` (a TensorSpec's own) or else `leaf_name`."""
     spec = composite_spec(leaf)
+    if isinstance(spec, NoneTensorSpec):
+        return None  # TF's structured_input_signature shows None for it
     if spec is not None:
         return spec
     if isinstance(leaf, (Tensor, TensorSpec)):

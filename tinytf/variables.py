@@ -269,6 +269,9 @@ class Variable(Resource):
         if state.graph is not None:
             return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
         value = self._array
+        if not isinstance(value, (np.ndarray, np.generic, int, float, bool, complex, bytes, str)):
+            # no value yet (UNSET: a wrapped function's variable imported from a MetaGraph, not yet restored)
+            return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, numpy=<uninitialized>>"
         # a scalar shows its exact Python value, as TF does: numpy=0.10000000149011612 for float32 0.1
         text = np.array_repr(value) if isinstance(value, np.ndarray) and value.ndim else repr(np.asarray(value).item())
         sep = "\n" if "\n" in text else ""  # a multi-line array starts on its own line, as TF prints it

@@ -208,6 +208,19 @@ class Optional:
     def empty(element_spec):
         return Optional(None, element_spec, EagerTensor(np.bool_(False), dtypes.bool_))
 
+    @property
+    def _type_spec(self):
+        """Its OptionalSpec: an Optional is a composite (has_value, then the value's tensors)."""
+        from ..optional_spec import OptionalSpec
+
+        return OptionalSpec(self.element_spec)
+
+    def _to_components(self) -> list:
+        return self._type_spec._to_components(self)
+
+    def _from_components(self, components):
+        return self._type_spec._from_components(components)
+
     def has_value(self, name=None):
         return self._has_value
 
@@ -216,7 +229,18 @@ class Optional:
             from tinytf.runtime.errors import InvalidArgumentError
 
             raise InvalidArgumentError("The optional does not have a value.")
-        return self._value
+        if isinstance(self._has_value, (bool, EagerTensor)):
+            return self._value
+        # in a graph, whether there is a value is known when it runs: TF's OptionalGetValue fails then
+        from tinytf.runtime import nest
+        from tinytf.runtime.ops.array import identity
+        from tinytf.runtime.ops.debugging import Assert
+
+        from ..control_dependencies import control_dependencies
+
+        check = Assert(self._has_value, ["The optional does not have a value."])
+        with control_dependencies([check]):
+            return nest.map_structure(identity, self._value)
 
     def __repr__(self):
         return f"<tinytf.experimental.Optional element_spec={describe(self.element_spec)}>"

@@ -30,7 +30,8 @@ def _check_exportable(n):
     table = _table_of(n.inputs[0])
     if table is not None and not getattr(table, "_saves_as_tf_table", True):
         raise NotImplementedError(f"{n.op} on a {type(table).__name__}: its lookup rule (Keras' mask and "
-                                  "out-of-vocabulary indices, or a DenseHashTable's buckets) has no TF form here")
+                                  "out-of-vocabulary indices, or a string-keyed DenseHashTable's buckets) has no TF "
+                                  "form here")
 
 
 def _types(n, keys_index=1, values_index=None):
@@ -148,9 +149,7 @@ def _size(n, const):
 
 
 def _export(n, const):
-    _check_exportable(n)
-    if n.attrs.get("export_columns"):
-        raise NotImplementedError("lookup_table_export of a DenseHashTable (its buckets) has no TF form here")
+    _check_exportable(n)  # a DenseHashTable's buckets come out as columns from TF's kernel itself
     return "LookupTableExportV2", list(n.refs), {"Tkeys": p.attr_type(n.attrs["key_dtype"]),
                                                  "Tvalues": p.attr_type(n.attrs["value_dtype"])}
 

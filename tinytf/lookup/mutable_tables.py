@@ -97,13 +97,17 @@ class MutableHashTable(LookupTable):
         self._import(state["table"]["-keys"], state["table"]["-values"])
 
 
-class DenseHashTable(MutableHashTable):
-    """A mutable table with open addressing, as TF's: two reserved keys (`empty_key`, `deleted_key`) may
-    never be inserted, and export gives every bucket (empty ones hold `empty_key`). The bucket count starts at
-    `initial_num_buckets` (a power of two, 2**17 by default) and doubles when the table is more than 80%
-    full, as TF's; which bucket holds which key is not TF's (TF leaves export's order unspecified)."""
+_DELETED = object()  # a bucket whose key was removed (TF's deleted_key there; its old value stays)
 
-    _saves_as_tf_table = False  # its buckets (MutableDenseHashTableV2) have no SavedModel writer here
+
+class DenseHashTable(MutableHashTable):
+    """A mutable table with open addressing, bucket for bucket as TF's MutableDenseHashTable: two reserved keys
+    (`empty_key`, `deleted_key`) may never be inserted; `initial_num_buckets` (a power of two, 2**17 by default)
+    doubles when an insert would fill more than 80%, re-inserting the live keys in bucket order; an integer key
+    hashes to itself (as an unsigned 64-bit number) and probes buckets hash, +1, +2, +3, ... (mod the bucket
+    count); a removed key's bucket holds `deleted_key` (and the old value) until an insert reuses it. Export
+    gives every bucket, so a SavedModel or checkpoint moves between tinytf and TF with the same layout (TF's
+    import copies buckets as they are). String keys are placed by Python's hash, not TF's."""
 
     def __init__(self, key_dtype, value_dtype, default_value, empty_key, deleted_key, initial_num_buckets=None,
                  name="MutableDenseHashTable", checkpoint=True, experimental_is_anonymous=False):
@@ -117,7 +121,30 @@ class DenseHashTable(MutableHashTable):
             raise InvalidArgumentError("Number of buckets must be at least 4 and a power of 2, got "
                                        f"{buckets}")
         self._num_buckets = buckets
-        self._deleted: dict = {}  # removed keys whose buckets still hold the deleted key and the old value
+        self._slots: list = [None] * buckets  # None (empty), a key, or _DELETED
+        self._deleted: dict = {}  # bucket index -> the value a removed key left there
+
+    @property
+    def _integer_keys(self) -> bool:
+        return self._key_dtype.is_integer
+
+    @property
+    def _saves_as_tf_table(self) -> bool:
+        """Saved as TF's MutableDenseHashTableV2 when its buckets are TF's: integer keys (a string key's bucket
+        comes from TF's own string hash, which tinytf does not compute, so TF would not find it)."""
+        return self._integer_keys
+
+    def _home(self, key) -> int:
+        code = int(key) if self._integer_keys else hash(key)
+        return (code & 0xFFFFFFFFFFFFFFFF) & (self._num_buckets - 1)
+
+    def _probe(self, key):
+        """The buckets `key` visits, in TF's order: hash, then +1, +2, +3, ... (triangular steps)."""
+        mask, index = self._num_buckets - 1, self._home(key)
+        for step in range(1, self._num_buckets + 1):
+            yield index
+            index = (index + step) & mask
+        raise InvalidArgumentError("Internal error in MutableDenseHashTable insert")
 
     def _check_reserved(self, keys) -> None:
         for key in python_keys(keys):
@@ -126,42 +153,86 @@ class DenseHashTable(MutableHashTable):
             if key == self._deleted_key.item():
                 raise InvalidArgumentError("Using the deleted_key as a table key is not allowed")
 
+    def _place(self, key) -> None:
+        """Put a key not in the table in the first empty or deleted bucket of its probe."""
+        for index in self._probe(key):
+            held = self._slots[index]
+            if held is None or held is _DELETED:
+                self._slots[index] = key
+                self._deleted.pop(index, None)
+                return
+
+    def _grow_to(self, buckets: int) -> None:
+        """TF's rebucketing: a bigger table, the live keys re-inserted in the order of their old buckets."""
+        live = [k for k in self._slots if k is not None and k is not _DELETED]
+        self._num_buckets, self._slots, self._deleted = buckets, [None] * buckets, {}
+        for key in live:
+            self._place(key)
+
     def _insert(self, keys, values) -> None:
         self._check_reserved(keys)
         count = np.asarray(keys).size
-        if len(self._entries) + count > 0.8 * self._num_buckets:  # TF grows before inserting a batch
-            while len(self._entries) + count > 0.8 * self._num_buckets:
-                self._num_buckets *= 2
-            self._deleted = {}  # rebucketing copies live entries only
-        rows = self._rows(keys, values)
-        for key, _ in rows:
-            self._deleted.pop(key, None)
-        self._entries.update(rows)
+        buckets = self._num_buckets
+        while len(self._entries) + count > 0.8 * buckets:  # TF grows before inserting a batch
+            buckets *= 2
+        if buckets != self._num_buckets:
+            self._grow_to(buckets)
+        for key, value in self._rows(keys, values):
+            if key not in self._entries:
+                self._place(key)
+            self._entries[key] = value
 
     def _import(self, keys, values) -> None:
-        super()._import(keys, values)
-        self._deleted = {}
+        """TF's import of a dense table: the buckets as given (a power-of-two count of them, reserved keys
+        marking empty and deleted buckets); other sizes are inserted into empty buckets."""
+        keys = np.asarray(keys).reshape(-1)
+        rows = np.asarray(values).reshape((keys.size,) + self._value_shape)
+        empty, deleted = self._empty_key.item(), self._deleted_key.item()
+        size = keys.size
+        if size >= 4 and not size & (size - 1):
+            self._num_buckets, self._slots, self._deleted, self._entries = size, [None] * size, {}, {}
+            for index, (key, row) in enumerate(zip(python_keys(keys), rows if self._value_shape else rows.tolist())):
+                if key == empty:
+                    continue
+                if key == deleted:
+                    self._slots[index], self._deleted[index] = _DELETED, row
+                else:
+                    self._slots[index], self._entries[key] = key, row
+            return
+        self._slots, self._deleted, self._entries = [None] * self._num_buckets, {}, {}
+        live = [i for i, k in enumerate(python_keys(keys)) if k not in (empty, deleted)]
+        self._insert(keys[live], rows[live])
 
     def _remove(self, keys) -> None:
         self._check_reserved(keys)
         for key in python_keys(keys):
-            if key in self._entries:  # the bucket keeps its value under the deleted key until a rebucketing
-                self._deleted[key] = self._entries.pop(key)
+            if key not in self._entries:
+                continue
+            value = self._entries.pop(key)
+            for index in self._probe(key):
+                if self._slots[index] == key and self._slots[index] is not _DELETED:
+                    self._slots[index], self._deleted[index] = _DELETED, value
+                    break
 
     def _export(self):
-        """Every bucket, as TF's: live entries, deleted ones under `deleted_key` (keeping their values), and
-        empty ones under `empty_key` with zero values; keys as a column, (num_buckets, 1)."""
-        keys, values = super()._export()
-        deleted = list(self._deleted.values())
-        free = self._num_buckets - len(keys) - len(deleted)
-        all_keys = np.concatenate([keys, numpy_values([self._deleted_key.item()] * len(deleted), self._key_dtype,
-                                                      (len(deleted),)),
-                                   numpy_values([self._empty_key.item()] * free, self._key_dtype, (free,))])
+        """Every bucket, as TF's: a live key with its value, `deleted_key` with the removed key's old value,
+        `empty_key` with zeros; keys as a column, (num_buckets, 1)."""
+        empty, deleted = self._empty_key.item(), self._deleted_key.item()
         zero = np.zeros(self._value_shape, self._value_dtype.np) if not self._value_dtype.is_string else b""
-        fill = [zero if self._value_shape else zero] * free
-        all_values = np.concatenate([values, numpy_values(deleted, self._value_dtype, (len(deleted),),
-                                                          self._value_shape),
-                                     numpy_values(fill, self._value_dtype, (free,), self._value_shape)])
+        keys, values = [], []
+        for index, held in enumerate(self._slots):
+            if held is None:
+                keys.append(empty)
+                values.append(zero)
+            elif held is _DELETED:
+                keys.append(deleted)
+                values.append(self._deleted[index])
+            else:
+                keys.append(held)
+                values.append(self._entries[held])
+        n = self._num_buckets
+        all_keys = numpy_values(keys, self._key_dtype, (n,))
+        all_values = numpy_values(values, self._value_dtype, (n,), self._value_shape)
         return all_keys.reshape(-1, 1), all_values.reshape((-1,) + (self._value_shape or (1,)))
 
     def export(self, name=None):
@@ -175,11 +246,7 @@ class DenseHashTable(MutableHashTable):
         return {"table": {"-keys": keys, "-values": values}}
 
     def _restore_checkpoint_state(self, state: dict) -> None:
-        keys = np.asarray(state["table"]["-keys"]).reshape(-1)
-        values = np.asarray(state["table"]["-values"]).reshape((keys.size,) + self._value_shape)
-        live = [i for i, k in enumerate(keys.tolist()) if k not in (self._empty_key.item(), self._deleted_key.item())]
-        self._import(keys[live], values[live])
-        self._num_buckets = max(self._num_buckets, keys.size)
+        self._import(state["table"]["-keys"], state["table"]["-values"])
 
     def insert_or_assign(self, keys, values, name=None):
         """Insert `keys` with `values`, replacing existing values (the same as insert)."""

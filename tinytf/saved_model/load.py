@@ -171,7 +171,7 @@ def _restore_tables(meta, graph, objects, reader) -> set:
         table = restore_table(graph, node_id, library, objects, bound.get)
         if table is None:
             raise ValueError(f"tinytf does not load the SavedModel resource of node {node_id} (only tf.lookup "
-                             "hash tables: HashTableV2, MutableHashTableV2)")
+                             "hash tables: HashTableV2, MutableHashTableV2, MutableDenseHashTableV2)")
         objects[node_id] = table
         key = table_state.get(node_id)
         if key is not None and hasattr(table, "_restore_checkpoint_state"):

@@ -25,6 +25,7 @@ import warnings
 import numpy as np
 from tensorboard.compat.proto import meta_graph_pb2, trackable_object_graph_pb2
 
+from tinytf.graph_def import protos
 from tinytf.runtime import dtypes
 from tinytf.runtime.tensor import EagerTensor
 
@@ -42,7 +43,16 @@ from .object_functions import functions_of
 from .options import SaveOptions
 from .proto import SavedModel
 from .signatures import SignatureMap, canonical_signatures
-from .tables import TableFunction, describe_table, extra_children, graph_def_node, is_saved_table, write_function
+from .tables import (
+    TableFunction,
+    creator_inputs,
+    creator_node_name,
+    describe_table,
+    extra_children,
+    graph_def_node,
+    is_saved_table,
+    write_function,
+)
 from .tables import input_signature as table_input_signature
 from .tables import output_signature as table_output_signature
 from .tf_library import TFLibrary, native_collection
@@ -158,7 +168,8 @@ class _Saver:
                 if isinstance(outer, LookupTable) and not is_saved_table(outer):
                     raise NotImplementedError(f"tf.saved_model.save: {concrete.name} uses a {type(outer).__name__}, "
                                               "which tinytf does not write in a SavedModel yet (tf.lookup's "
-                                              "StaticHashTable, StaticVocabularyTable and MutableHashTable it does)")
+                                              "StaticHashTable, StaticVocabularyTable, MutableHashTable and "
+                                              "integer-keyed DenseHashTable it does)")
                 if id(outer) not in self.index:
                     raise AssertionError(
                         f"Tried to export a function which references an 'untracked' resource. TensorFlow objects "
@@ -285,9 +296,14 @@ def _meta_graph(saver) -> meta_graph_pb2.MetaGraphDef:
             index = graph.nodes[node_id].asset.asset_file_def_index
             graph_nodes[node_id] = meta.asset_file_def[index].tensor_info.name.removesuffix(":0")
         elif is_saved_table(obj):  # as TF's graph_def: the creating op of each table
-            op, attrs = graph_def_node(obj)
-            name = f"{'hash_table' if op == 'HashTableV2' else 'MutableHashTable'}_{node_id}"
+            op, attrs = graph_def_node(obj, node_id)
+            name = f"{creator_node_name(op)}_{node_id}"
+            for input_name, value, dtype in creator_inputs(obj):  # a dense table's reserved keys
+                const = meta.graph_def.node.add(name=f"{name}/{input_name}", op="Const")
+                const.attr["value"].CopyFrom(protos.attr_tensor(np.asarray(value, dtype=dtype.np), dtype))
+                const.attr["dtype"].CopyFrom(protos.attr_type(dtype))
             node = meta.graph_def.node.add(name=name, op=op)
+            node.input.extend(f"{name}/{input_name}" for input_name, _, _ in creator_inputs(obj))
             for key, value in attrs.items():
                 node.attr[key].CopyFrom(value)
             graph_nodes[node_id] = name

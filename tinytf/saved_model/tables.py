@@ -1,13 +1,14 @@
 """Lookup tables in a SavedModel, as TensorFlow 2.21 writes and reads them.
 
-TF saves a table (StaticHashTable, StaticVocabularyTable, MutableHashTable) as a `resource` node of the object
-graph with three functions as children: `_create_resource` (a HashTableV2 or MutableHashTableV2 node),
+TF saves a table (StaticHashTable, StaticVocabularyTable, MutableHashTable, DenseHashTable) as a `resource` node
+of the object graph with three functions as children: `_create_resource` (a HashTableV2, MutableHashTableV2 or
+MutableDenseHashTableV2 node, the last with its empty and deleted keys as Const inputs),
 `_initialize` (LookupTableImportV2 of the initializer's keys and values, bound as constants, or
 InitializeTableFromTextFileV2 of the vocabulary file, bound as an asset) and `_destroy_resource`. A static table
-also has its `_initializer` (with the file's Asset as `_filename`); a MutableHashTable keeps its contents in the
-checkpoint ("<path>/.ATTRIBUTES/table-keys", "-values") and names two functions that write and read them
-(`saveable_objects["table"]`: save_fn, restore_fn). The functions that use a table bind its node and call
-LookupTableFindV2 and friends on it (graph_def/rules_lookup.py).
+also has its `_initializer` (with the file's Asset as `_filename`); a mutable table keeps its contents in the
+checkpoint ("<path>/.ATTRIBUTES/table-keys", "-values"; a DenseHashTable's every bucket, as its export gives
+them) and names two functions that write and read them (`saveable_objects["table"]`: save_fn, restore_fn). The
+functions that use a table bind its node and call LookupTableFindV2 and friends on it (graph_def/rules_lookup.py).
 
 No tinytf graph creates a table, so these functions are written here, in TF's ops, by hand (`TableFunction`);
 tinytf's loader reads them the same way back (`restore_table`): the creating op gives the kind and dtypes, the
@@ -27,7 +28,7 @@ from tinytf.runtime.graph import RESOURCE
 from tinytf.runtime.tensor import EagerTensor
 
 from ..lookup.initializers import KeyValueTensorInitializer, TableInitializerBase, TextFileInitializer
-from ..lookup.mutable_tables import MutableHashTable
+from ..lookup.mutable_tables import DenseHashTable, MutableHashTable
 from ..lookup.tables import LookupTable, StaticHashTable, python_keys
 from . import structure
 from .asset import Asset
@@ -53,7 +54,7 @@ def _keras_vocabulary_table(key_dtype, value_dtype, settings):
 
 
 def is_saved_table(obj) -> bool:
-    """A table this module saves (a DenseHashTable's buckets have no writer here: `_saves_as_tf_table`)."""
+    """A table this module saves (a Keras vocabulary table too; `_saves_as_tf_table` says so)."""
     return isinstance(obj, LookupTable) and obj._saves_as_tf_table
 
 
@@ -86,14 +87,30 @@ def extra_children(saver, obj) -> list:
     return []
 
 
-def graph_def_node(table) -> tuple:
+def graph_def_node(table, node_id: int) -> tuple:
     """(TF op, attrs) of the node of graph_def standing for the table (a signature's call binds it)."""
-    return _creator_op(table)
+    return _creator_op(table, node_id)
 
 
-def _creator_op(table) -> tuple:
+def creator_inputs(table) -> list:
+    """(name, value, dtype) of the Const inputs of the table's creating op: a DenseHashTable's reserved keys."""
+    if isinstance(table, DenseHashTable):
+        return [("empty_key", table._empty_key, table.key_dtype), ("deleted_key", table._deleted_key, table.key_dtype)]
+    return []
+
+
+def creator_node_name(op: str) -> str:
+    return {"HashTableV2": "hash_table", "MutableHashTableV2": "MutableHashTable"}.get(op, "MutableDenseHashTable")
+
+
+def _creator_op(table, node_id: int) -> tuple:
     attrs = {"key_dtype": p.attr_type(table.key_dtype), "value_dtype": p.attr_type(table.value_dtype),
              "container": p.attr(""), "shared_name": p.attr(""), "use_node_name_sharing": p.attr(False)}
+    if isinstance(table, DenseHashTable):  # TF's loader shares dense tables by name: each gets its own, as TF's
+        return "MutableDenseHashTableV2", {**attrs, "shared_name": p.attr(f"table_{node_id}"),
+                                           "value_shape": p.attr_shape(table._value_shape),
+                                           "initial_num_buckets": p.attr(int(table._num_buckets)),
+                                           "max_load_factor": p.attr(0.8)}
     if isinstance(table, MutableHashTable):
         return "MutableHashTableV2", {**attrs, "value_shape": p.attr_shape(table._value_shape)}
     return "HashTableV2", attrs
@@ -149,8 +166,9 @@ def write_function(saver, function: TableFunction, name: str):
     w = _Writer(name)
     one = dtypes.int32
     if role == "_create_resource":
-        op, attrs = _creator_op(table)
-        node = w.node("hash_table" if op == "HashTableV2" else "MutableHashTable", op, (), attrs)
+        op, attrs = _creator_op(table, saver.index[id(table)])
+        inputs = [w.const(name, value, dtype) for name, value, dtype in creator_inputs(table)]
+        node = w.node(creator_node_name(op), op, inputs, attrs)
         return w.outputs([(f"{node}:table_handle:0", RESOURCE)], [node]), [], [], ("resource", RESOURCE)
     if role == "_destroy_resource":
         return w.outputs([(w.const("Const", 1, one), one)]), [], [], ("unknown", one)
@@ -251,7 +269,8 @@ def restore_table(graph, node_id, library, objects, bound_of):
     if "_create_resource" not in children:
         return None
     creator = _function_def(library, _concrete_name(graph, children["_create_resource"]))
-    made = next((n for n in creator.node_def if n.op in ("HashTableV2", "MutableHashTableV2")), None)
+    made = next((n for n in creator.node_def if n.op in ("HashTableV2", "MutableHashTableV2",
+                                                         "MutableDenseHashTableV2")), None)
     if made is None:
         return None
     key_dtype, value_dtype = _attr_dtype(made, "key_dtype"), _attr_dtype(made, "value_dtype")
@@ -260,15 +279,30 @@ def restore_table(graph, node_id, library, objects, bound_of):
         name = _concrete_name(graph, children["_initialize"])
         _initialize(table, _function_def(library, name), bound_of(name), objects)
         return table
-    if made.op == "MutableHashTableV2":
+    if made.op in ("MutableHashTableV2", "MutableDenseHashTableV2"):
         shape = shape_of_proto(made.attr["value_shape"].shape) if "value_shape" in made.attr else ()
         default = np.zeros(shape or (), dtype=object if value_dtype.is_string else value_dtype.np)
-        return _RestoredMutableHashTable(key_dtype, value_dtype, default)
+        if made.op == "MutableHashTableV2":
+            return _RestoredMutableHashTable(key_dtype, value_dtype, default)
+        empty, deleted = (_const_input(creator, ref) for ref in made.input[:2])
+        buckets = made.attr["initial_num_buckets"].i if "initial_num_buckets" in made.attr else 131072
+        return _RestoredDenseHashTable(key_dtype, value_dtype, default, empty, deleted, int(buckets))
     table = _RestoredHashTable(key_dtype, value_dtype)
     if "_initialize" in children:
         name = _concrete_name(graph, children["_initialize"])
         _initialize(table, _function_def(library, name), bound_of(name), objects)
     return table
+
+
+def _const_input(fdef, ref: str):
+    """The value of the Const node of `fdef` that `ref` ("name:output:0") reads (a dense table's reserved keys)."""
+    from .attr_codec import array_of_proto
+
+    name = ref.split(":")[0]
+    node = next((n for n in fdef.node_def if n.name == name), None)
+    if node is None or node.op != "Const":
+        raise ValueError(f"{fdef.signature.name}: the dense table's reserved key {name!r} is no constant")
+    return array_of_proto(node.attr["value"].tensor)
 
 
 def _concrete_name(graph, function_node_id) -> str:
@@ -337,6 +371,13 @@ class _RestoredMutableHashTable(MutableHashTable):
             raise ValueError("a MutableHashTable loaded from a SavedModel does not know its default value (the "
                              "saved functions carry it): pass dynamic_default_values")
         return super().lookup(keys, dynamic_default_values, name=name)
+
+
+class _RestoredDenseHashTable(DenseHashTable):
+    """A DenseHashTable rebuilt from a SavedModel (its reserved keys and bucket count from the creating op, its
+    entries from the checkpoint's buckets). Its default value is not saved, as a MutableHashTable's."""
+
+    lookup = _RestoredMutableHashTable.lookup
 
 
 __all__ = ["TableFunction", "extra_children", "graph_def_node", "is_saved_table", "restore_table", "write_function"]

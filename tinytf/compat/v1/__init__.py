@@ -147,3 +147,4 @@ for _namespace in ("audio", "autograph", "experimental", "manip", "quantization"
     _tf1_aliases.alias_namespace(globals(), _namespace)
 del _namespace
 from ... import types, version  # noqa: E402,F401
+from .wrap_function import wrap_function  # noqa: E402,F401

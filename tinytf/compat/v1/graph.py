@@ -5,6 +5,7 @@ adds no automatic control dependencies between stateful ops: TF1 runs only what 
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 import weakref
 
@@ -180,6 +181,27 @@ class Graph(_IRGraph):
     def _check_imported(self, name: str) -> None:
         if name in self.unimported:
             raise ValueError(f"{name!r} was imported without a value: {self.unimported[name]}")
+
+    # TF1's collections, as methods of the graph (tf.compat.v1.get_collection reads the default graph's)
+    def get_collection(self, name, scope=None) -> list:
+        """The collection `name` (a copy), filtered to names that `scope` (a regex) matches at their start."""
+        if name == "trainable_variables":
+            items = [v for v in self.collections.get("variables", []) if v.trainable]
+        else:
+            items = list(self.collections.get(name, []))
+        if scope is None:
+            return items
+        pattern = re.compile(scope)
+        return [i for i in items if hasattr(i, "name") and pattern.match(i.name)]
+
+    def get_collection_ref(self, name) -> list:
+        return self.collections.setdefault(name, [])
+
+    def add_to_collection(self, name, value) -> None:
+        self.collections.setdefault(name, []).append(value)
+
+    def get_all_collection_keys(self) -> list:
+        return [key for key, items in self.collections.items() if items]
 
     def get_operations(self) -> list:
         """The graph's operations in creation order (placeholders included), with TF's names and types."""

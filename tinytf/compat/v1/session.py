@@ -4,6 +4,7 @@ tf.function), then calls it with the fed values. Results are numpy values, in th
 
 from __future__ import annotations
 
+import copy as _copy
 import threading
 
 import numpy as np
@@ -15,6 +16,7 @@ from tinytf.runtime.dispatch import to_numpy
 from tinytf.runtime.errors import FailedPreconditionError, InvalidArgumentError
 from tinytf.runtime.graph import Capture, Node, SymbolicTensor, subgraphs
 from tinytf.runtime.graph import Graph as _IRGraph
+from tinytf.runtime.ops.core import placeholder_op
 from tinytf.runtime.ops.session_tensors import get_session_handle_op
 from tinytf.runtime.ops.state import UNSET, assign_variable_op, var_is_initialized_op
 from tinytf.runtime.optimize import optimize
@@ -45,6 +47,10 @@ class Session:
         self._values: dict = {}  # id(variable) -> this session's value of it: TF1 variables live per session
         self._closed = False
         self.graph.sessions.add(self)
+
+    # A Session keeps its own value of each variable (TF1); a WrappedFunction's runner sets this, so that the
+    # variables it runs keep their values themselves, as the eager variables TF's wrap_function lifts them to.
+    _live_variables = False
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Evaluate `fetches` (a tensor, an op, a name like "y:0", or nested lists/tuples/dicts of them);
@@ -89,7 +95,8 @@ class Session:
         if plan is None:
             if len({id(t) for t in fed}) != len(fed):
                 raise ValueError("feed_dict feeds the same tensor twice (by the tensor and by its name)")
-            plan = self._plans[key] = _RunPlan(self.graph, flat, fed, self._values)
+            store = None if self._live_variables else self._values
+            plan = self._plans[key] = _RunPlan(self.graph, flat, fed, store)
         results = iter([_string_scalar(v) if i in plan.string_outputs else v
                         for i, v in enumerate(plan.run(values))])
         out = []
@@ -415,8 +422,11 @@ class _RunPlan:
             else:
                 raise _unfed(placeholder)
             bound_inputs.append(placeholder)
-        run.inputs = list(fed) + bound_inputs
-        run.outputs = [f for f in fetches if isinstance(f, SymbolicTensor)]
+        fed, stand_ins = _stand_ins(graph, run, fed)
+        run.inputs = fed + bound_inputs
+        run.outputs = [stand_ins.get(id(f), f) for f in fetches if isinstance(f, SymbolicTensor)]
+        if stand_ins:
+            run.nodes = [_rewired(node, stand_ins) for node in run.nodes]
         # a string scalar comes back as bytes, as TF's Session gives it (the graph holds a 0-d object array)
         self.string_outputs = {i for i, t in enumerate(run.outputs) if t.dtype.is_string}
         self._store = store
@@ -431,6 +441,11 @@ class _RunPlan:
         if not variables:  # under tinytf's numpy error state: no numpy warnings (numpy_errors.py)
             return numpy_errors.call(self._fn, (*values, *self._bound_values()), {})
         store = self._store
+        if store is None:  # live variables (a WrappedFunction's): they hold their own values, nothing to swap
+            for variable in self._reads:
+                if variable._array is UNSET:
+                    raise _uninitialized(variable)
+            return numpy_errors.call(self._fn, (*values, *self._bound_values()), {})
         for variable in self._reads:
             if id(variable) not in store:
                 raise _uninitialized(variable)
@@ -455,6 +470,32 @@ class _RunPlan:
             else:
                 bound.append(item._value)  # a placeholder_with_default's default
         return bound
+
+
+def _stand_ins(graph, run, fed) -> tuple:
+    """The run graph's fed inputs: a fed placeholder itself, and for a fed tensor that a node computes (TF1
+    feeds any tensor) a placeholder of the run graph standing for it. Returns (inputs, {id(tensor): stand-in})."""
+    placeholders = {id(t) for t in graph.inputs}
+    inputs, stand_ins = [], {}
+    for tensor in fed:
+        if id(tensor) in placeholders:
+            inputs.append(tensor)
+            continue
+        node = Node(run, run.unique_name(f"{tensor.node.name}_fed"), placeholder_op, (),
+                    {"dtype": tensor.dtype, "shape": tensor._shape}, None)
+        node.outputs = [SymbolicTensor(node, 0, tensor.dtype, tensor._shape)]
+        stand_ins[id(tensor)] = node.outputs[0]
+        inputs.append(node.outputs[0])
+    return inputs, stand_ins
+
+
+def _rewired(node, stand_ins):
+    """`node` reading the stand-ins of fed tensors: a shallow copy (the graph's own node stays as it is)."""
+    if not any(id(t) in stand_ins for t in node.inputs):
+        return node
+    copy = _copy.copy(node)
+    copy.inputs = [stand_ins.get(id(t), t) for t in node.inputs]
+    return copy
 
 
 def _variables_used(run) -> tuple:
@@ -503,7 +544,7 @@ def _needed_nodes(graph, fetches, fed_ids) -> set:
         producer[id(t)] = t.node
     needed, stack = set(), []
     for fetch in fetches:
-        if not isinstance(fetch, Resource):
+        if not isinstance(fetch, Resource) and id(fetch) not in fed_ids:  # a fed fetch gives the fed value
             stack.append(fetch if isinstance(fetch, Node) else fetch.node)
     while stack:
         node = stack.pop()
@@ -514,8 +555,6 @@ def _needed_nodes(graph, fetches, fed_ids) -> set:
         for t in inputs:
             if id(t) not in fed_ids and id(t) in producer:
                 stack.append(producer[id(t)])
-            elif id(t) in fed_ids:
-                needed.add(id(t.node))
         stack.extend(node.control_inputs)
     return needed
 

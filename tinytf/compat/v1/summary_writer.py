@@ -83,6 +83,13 @@ class FileWriter:
             event.step = int(global_step)
         self.add_event(event)
 
+    def add_meta_graph(self, meta_graph_def, global_step=None):
+        """An Event holding a MetaGraphDef (TensorBoard's graph and its collections)."""
+        event = Event(wall_time=time.time(), meta_graph_def=meta_graph_def.SerializeToString())
+        if global_step is not None:
+            event.step = int(global_step)
+        self.add_event(event)
+
     def add_run_metadata(self, run_metadata, tag, global_step=None):
         tagged = event_pb2.TaggedRunMetadata(tag=tag, run_metadata=run_metadata.SerializeToString())
         event = Event(wall_time=time.time(), tagged_run_metadata=tagged)

@@ -102,4 +102,7 @@ from .warm_start import VocabInfo, warm_start  # noqa: E402,F401
 # (sync_replicas.py, on the conditional accumulators of accumulators.py), TF1's Checkpoint (checkpoint_v1.py)
 from .checkpoint_v1 import Checkpoint  # noqa: E402,F401
 from .replica_device_setter import replica_device_setter  # noqa: E402,F401
+
+# TF1's Supervisor, the training helper before MonitoredSession (supervisor.py)
+from .supervisor import Supervisor, basic_train_loop  # noqa: E402,F401
 from .sync_replicas import SyncReplicasOptimizer  # noqa: E402,F401

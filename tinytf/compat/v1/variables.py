@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import re
-
 from tinytf.runtime import dtypes
 from tinytf.runtime.context import state
 from tinytf.runtime.dispatch import apply
@@ -29,14 +27,7 @@ def trainable_variables():
 
 def get_collection(key, scope=None):
     """The default graph's collection `key` (a copy), filtered to names that `scope` (a regex) matches."""
-    if key == "trainable_variables":
-        items = trainable_variables()
-    else:
-        items = list(get_default_graph().collections.get(key, []))
-    if scope is None:
-        return items
-    pattern = re.compile(scope)  # TF matches the scope as a regular expression at the name's start
-    return [i for i in items if hasattr(i, "name") and pattern.match(i.name)]
+    return get_default_graph().get_collection(key, scope)
 
 
 def add_to_collection(name, value) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..utils.image_utils import array_to_img, img_to_array, load_img, save_img
+from .dataframe_iterator import DataFrameIterator
 from .image_generator import ImageDataGenerator
 from .image_iterators import DirectoryIterator, Iterator, NumpyArrayIterator
 from .image_transforms import (
@@ -59,7 +60,8 @@ def smart_resize(x, size, interpolation="bilinear", data_format="channels_last",
     return img
 
 
-__all__ = ["DirectoryIterator", "ImageDataGenerator", "Iterator", "NumpyArrayIterator", "apply_affine_transform",
+__all__ = ["DataFrameIterator", "DirectoryIterator", "ImageDataGenerator", "Iterator", "NumpyArrayIterator",
+           "apply_affine_transform",
            "apply_brightness_shift", "apply_channel_shift", "array_to_img", "img_to_array", "load_img",
            "random_brightness", "random_channel_shift", "random_rotation", "random_shear", "random_shift",
            "random_zoom", "save_img", "smart_resize"]

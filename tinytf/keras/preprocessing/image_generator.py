@@ -103,15 +103,34 @@ class ImageDataGenerator:
                                  follow_links=follow_links, subset=subset, interpolation=interpolation,
                                  dtype=self.dtype)
 
-    def flow_from_dataframe(self, dataframe, *args, **kwargs):
-        """Keras' DataFrameIterator reads a pandas DataFrame of file names and labels."""
-        try:
-            import pandas  # noqa: F401 - only to say whether it is there
-        except ImportError:
-            raise ImportError("ImageDataGenerator.flow_from_dataframe reads a pandas DataFrame, and pandas is not "
-                              "installed; use flow_from_directory or flow") from None
-        raise NotImplementedError("ImageDataGenerator.flow_from_dataframe is not in tinytf yet (pandas was not "
-                                  "installed where it was written, so it could not be checked against Keras')")
+    def flow_from_dataframe(self, dataframe, directory=None, x_col="filename", y_col="class", weight_col=None,
+                            target_size=(256, 256), color_mode="rgb", classes=None, class_mode="categorical",
+                            batch_size=32, shuffle=True, seed=None, save_to_dir=None, save_prefix="",
+                            save_format="png", subset=None, interpolation="nearest", validate_filenames=True,
+                            **kwargs):
+        """Batches of augmented images whose file names and labels come from a pandas DataFrame: a
+        DataFrameIterator. Keras' deprecated arguments warn as in Keras (`class_mode="other"` is "raw")."""
+        from .dataframe_iterator import DataFrameIterator
+
+        deprecated = {"has_ext": "has_ext is deprecated, filenames in the dataframe have to match the exact "
+                                 "filenames in disk.",
+                      "sort": "sort is deprecated, batches will be created in thesame order than the filenames "
+                              "provided if `shuffle`is set to `False`.",
+                      "drop_duplicates": "drop_duplicates is deprecated, you can drop duplicates by using the "
+                                         "pandas.DataFrame.drop_duplicates method."}
+        for name, message in deprecated.items():
+            if name in kwargs:
+                warnings.warn(message, DeprecationWarning, stacklevel=2)
+        if class_mode == "other":
+            warnings.warn('`class_mode="other"` is deprecated, please use `class_mode="raw"`.', DeprecationWarning,
+                          stacklevel=2)
+            class_mode = "raw"
+        return DataFrameIterator(dataframe, directory, self, x_col=x_col, y_col=y_col, weight_col=weight_col,
+                                 target_size=target_size, color_mode=color_mode, classes=classes,
+                                 class_mode=class_mode, data_format=self.data_format, batch_size=batch_size,
+                                 shuffle=shuffle, seed=seed, save_to_dir=save_to_dir, save_prefix=save_prefix,
+                                 save_format=save_format, subset=subset, interpolation=interpolation,
+                                 validate_filenames=validate_filenames, dtype=self.dtype)
 
     # --- normalization -----------------------------------------------------------------------------------------
     def standardize(self, x):

@@ -17,10 +17,21 @@ KERAS_VERSION = "3.15.1"  # the Keras whose format these files follow (the one T
 
 
 def save_model(model, filepath, overwrite: bool = True, zipped=None, **kwargs) -> None:
-    """Write `model` to a .keras file."""
+    """Write `model` to a .keras file, or to Keras' legacy HDF5 model file for a `.h5`/`.hdf5` path."""
     path = str(filepath)
-    if path.endswith(".h5") or path.endswith(".hdf5"):
-        raise ValueError("The legacy HDF5 format (.h5) is not supported: save to a `.keras` file instead.")
+    include_optimizer = kwargs.pop("include_optimizer", True)
+    save_format = kwargs.pop("save_format", False)
+    legacy = path.endswith((".h5", ".hdf5"))
+    if save_format and not (legacy or path.endswith(".keras")):  # Keras 3 infers the format from the path
+        raise ValueError("The `save_format` argument is deprecated in Keras 3. Please remove this argument and pass "
+                         f"a file path with either `.keras` or `.h5` extension.Received: save_format={save_format}")
+    if kwargs:
+        raise ValueError(f"The following argument(s) are not supported: {list(kwargs.keys())}")
+    if legacy:
+        from .legacy_h5_model import save_model_to_hdf5
+
+        save_model_to_hdf5(model, path, overwrite, include_optimizer)
+        return
     if not path.endswith(".keras"):
         raise ValueError(f"Invalid filepath extension for saving. Please add either a `.keras` extension for the "
                          f"native Keras format (recommended) or a `.h5` extension. Received: filepath={path}.")
@@ -42,6 +53,10 @@ def save_model(model, filepath, overwrite: bool = True, zipped=None, **kwargs) -
 def load_model(filepath, custom_objects=None, compile: bool = True, safe_mode: bool = True):  # noqa: A002
     """A model from a .keras file (made by tinytf or by Keras 3)."""
     path = str(filepath)
+    if path.endswith((".h5", ".hdf5")):
+        from .legacy_h5_model import load_model_from_hdf5
+
+        return load_model_from_hdf5(path, custom_objects=custom_objects, compile=compile, safe_mode=safe_mode)
     if not zipfile.is_zipfile(path):
         raise ValueError(f"File format not supported: filepath={path}. Keras 3 only supports V3 `.keras` files "
                          f"and legacy H5 format files (`.h5` extension).")
