@@ -34,7 +34,9 @@ def save_model(model, filepath, overwrite: bool = True, zipped=None, **kwargs) -
         return
     if not path.endswith(".keras"):
         raise ValueError(f"Invalid filepath extension for saving. Please add either a `.keras` extension for the "
-                         f"native Keras format (recommended) or a `.h5` extension. Received: filepath={path}.")
+                         f"native Keras format (recommended) or a `.h5` extension. Use `model.export(filepath)` if "
+                         f"you want to export a SavedModel for use with TFLite/TFServing/etc. Received: "
+                         f"filepath={path}.")
     config = layer_config.serialize_layer(model)
     compile_config = model.get_compile_config() if hasattr(model, "get_compile_config") else None
     if compile_config:
