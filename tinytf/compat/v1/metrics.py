@@ -26,10 +26,12 @@ def _graph_only(name: str) -> None:
         raise RuntimeError(f"tf.metrics.{name} is not supported when eager execution is enabled.")
 
 
-def _metric_variable(name: str):
-    """A float32 scalar counter: local, not trainable, zero until the first update."""
+def _metric_variable(name: str, shape=(), dtype=None):
+    """A float32 counter (a scalar unless `shape` says otherwise): local, not trainable, zero until the first
+    update."""
     v1 = _v1()
-    return v1.get_variable(name, [], dtype=_tf().float32, initializer=v1.zeros_initializer(), trainable=False,
+    return v1.get_variable(name, list(shape), dtype=dtype or _tf().float32, initializer=v1.zeros_initializer(),
+                           trainable=False,
                            collections=[v1.GraphKeys.LOCAL_VARIABLES, v1.GraphKeys.METRIC_VARIABLES])
 
 
@@ -60,6 +62,23 @@ def _squeeze_last(tensor, like):
     if rank is not None and other is not None and rank == other + 1 and tensor.shape[-1] == 1:
         return tf.squeeze(tensor, [-1])
     return tensor
+
+
+def _match_weights(weights, predictions):
+    """TF's _remove_squeezable_dimensions for weights, with static ranks: a trailing dimension of 1 too many
+    goes, one too few is added; a scalar stays."""
+    tf = _tf()
+    if weights is None:
+        return None
+    weights = tf.convert_to_tensor(weights)
+    rank, other = weights.shape.rank, predictions.shape.rank
+    if rank in (None, 0) or other is None:
+        return weights
+    if rank - other == 1:
+        return tf.squeeze(weights, [-1])
+    if other - rank == 1:
+        return tf.expand_dims(weights, -1)
+    return weights
 
 
 def _prepare(labels, predictions, weights):
@@ -189,3 +208,17 @@ def _ratio(kind: str, other):
 
 precision = _ratio("precision", false_positives)
 recall = _ratio("recall", false_negatives)
+
+
+# The rest of TF1's metrics live in files of their own, one family each; they build on the helpers above.
+from .metrics_thresholds import (  # noqa: E402, F401
+    auc,
+    false_negatives_at_thresholds,
+    false_positives_at_thresholds,
+    precision_at_thresholds,
+    recall_at_thresholds,
+    sensitivity_at_specificity,
+    specificity_at_sensitivity,
+    true_negatives_at_thresholds,
+    true_positives_at_thresholds,
+)

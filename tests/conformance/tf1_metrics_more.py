@@ -1,0 +1,100 @@
+"""tf.compat.v1.metrics beyond the basic counts, in TF1 graphs run by a Session as TF 2.21 runs them: the
+metrics over thresholds (confusion counts, precision/recall, AUC, sensitivity/specificity), the mean
+variants (mean_tensor, cosine distance, relative error, percentage below, per-class accuracy, mean IoU) and
+the top-k metrics, each over several update batches, with weights, their collections and TF's errors."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import outcome, program
+
+
+def _rounds(v1, values, updates, feeds):
+    """The metric values before any update, after each batch (the update ops' results), re-read at the end,
+    and after the local variables are zeroed again."""
+    rounds = []
+    with v1.Session() as sess:
+        sess.run(v1.local_variables_initializer())
+        rounds.append(sess.run(values))
+        for feed in feeds:
+            rounds.append(sess.run(updates, feed))
+        rounds.append(sess.run(values))
+        sess.run(v1.local_variables_initializer())
+        rounds.append(sess.run(values))
+    return [[np.round(np.asarray(v, np.float64), 5).tolist() for v in r] for r in rounds]
+
+
+_SCORES = [np.array([0.1, 0.4, 0.35, 0.8, 0.65, 0.2], np.float32),
+           np.array([0.9, 0.05, 0.5, 0.7, 0.3, 0.55], np.float32),
+           np.array([0.0, 1.0, 0.45, 0.25, 0.6, 0.95], np.float32)]
+_LABELS = [np.array([0, 1, 0, 1, 1, 0], np.int64), np.array([1, 0, 1, 1, 0, 0], np.int64),
+           np.array([0, 1, 1, 0, 1, 1], np.int64)]
+_WEIGHTS = [np.array([1.0, 2.0, 0.5, 1.0, 0.0, 1.5], np.float32), np.array([1.0] * 6, np.float32),
+            np.array([0.5, 1.0, 2.0, 1.0, 1.0, 0.25], np.float32)]
+
+
+@program
+def p_tf1_metrics_at_thresholds(tf):
+    v1 = tf.compat.v1
+    with tf.Graph().as_default():
+        labels = v1.placeholder(tf.int64, [None])
+        scores = v1.placeholder(tf.float32, [None])
+        weights = v1.placeholder(tf.float32, [None])
+        M = v1.metrics
+        th = [0.0, 0.3, 0.5, 0.75]
+        pairs = [M.true_positives_at_thresholds(labels, scores, th),
+                 M.false_positives_at_thresholds(labels, scores, th, weights=weights),
+                 M.true_negatives_at_thresholds(labels, scores, th, metrics_collections=["my_metrics"]),
+                 M.false_negatives_at_thresholds(labels, scores, th, weights=weights,
+                                                 updates_collections=["my_updates"]),
+                 M.precision_at_thresholds(labels, scores, th),
+                 M.recall_at_thresholds(labels, scores, th, weights=weights, name="wrec"),
+                 M.sensitivity_at_specificity(labels, scores, 0.6, num_thresholds=11),
+                 M.sensitivity_at_specificity(labels, scores, 0.3, weights=weights),
+                 M.specificity_at_sensitivity(labels, scores, 0.5, num_thresholds=11),
+                 M.specificity_at_sensitivity(labels, scores, 0.8, weights=weights)]
+        names = sorted(v.name for v in v1.local_variables())
+        collected = [len(v1.get_collection("my_updates")), len(v1.get_collection("my_metrics")),
+                     len(v1.get_collection(v1.GraphKeys.METRIC_VARIABLES)), len(v1.global_variables()),
+                     [t.shape.as_list() for t, _ in pairs]]
+        feeds = [{labels: lab, scores: s, weights: w} for lab, s, w in zip(_LABELS, _SCORES, _WEIGHTS)]
+        rounds = _rounds(v1, [v for v, _ in pairs], [u for _, u in pairs], feeds)
+        with v1.Session() as sess:
+            sess.run(v1.local_variables_initializer())
+            bad = outcome(lambda: sess.run(pairs[0][1], {labels: [1], scores: [1.5]}), "must be in [0, 1]")
+        errors = [bad,
+                  outcome(lambda: M.sensitivity_at_specificity(labels, scores, 1.5), "must be in the range [0, 1]"),
+                  outcome(lambda: M.specificity_at_sensitivity(labels, scores, -0.1), "must be in the range [0, 1]"),
+                  outcome(lambda: M.precision_at_thresholds(tf.constant([[1, 0]]), tf.constant([0.5, 0.2, 0.1]),
+                                                            [0.5]), "are incompatible")]
+    eager = [outcome(lambda: v1.metrics.auc(tf.constant([1]), tf.constant([0.5])), "not supported when eager"),
+             outcome(lambda: v1.metrics.true_positives_at_thresholds(tf.constant([1]), tf.constant([0.5]), [0.5]),
+                     "not supported when eager")]
+    return [names, collected] + rounds + [errors, eager]
+
+
+@program
+def p_tf1_metrics_auc(tf):
+    v1 = tf.compat.v1
+    with tf.Graph().as_default():
+        labels = v1.placeholder(tf.bool, [None])
+        scores = v1.placeholder(tf.float32, [None])
+        weights = v1.placeholder(tf.float32, [None])
+        M = v1.metrics
+        pairs = [M.auc(labels, scores),
+                 M.auc(labels, scores, weights=weights, num_thresholds=7, name="wauc"),
+                 M.auc(labels, scores, curve="PR"),
+                 M.auc(labels, scores, curve="PR", summation_method="careful_interpolation", weights=weights),
+                 M.auc(labels, scores, summation_method="minoring", num_thresholds=5),
+                 M.auc(labels, scores, summation_method="majoring", num_thresholds=5),
+                 M.auc(labels, scores, curve="PR", summation_method="majoring", thresholds=[0.6, 0.2, 0.4],
+                       metrics_collections=["aucs"], updates_collections=["auc_updates"])]
+        names = sorted(v.name for v in v1.local_variables())
+        collected = [len(v1.get_collection("aucs")), len(v1.get_collection("auc_updates")),
+                     [v.shape.as_list() for v in v1.local_variables()][:8]]
+        feeds = [{labels: lab.astype(bool), scores: s, weights: w} for lab, s, w in zip(_LABELS, _SCORES, _WEIGHTS)]
+        rounds = _rounds(v1, [v for v, _ in pairs], [u for _, u in pairs], feeds)
+        errors = [outcome(lambda: M.auc(labels, scores, curve="XY"), "Curve must be either ROC or PR"),
+                  outcome(lambda: M.auc(labels, scores, summation_method="left"), "Invalid summation_method")]
+    return [names, collected] + rounds + [errors]
