@@ -98,3 +98,68 @@ def p_tf1_metrics_auc(tf):
         errors = [outcome(lambda: M.auc(labels, scores, curve="XY"), "Curve must be either ROC or PR"),
                   outcome(lambda: M.auc(labels, scores, summation_method="left"), "Invalid summation_method")]
     return [names, collected] + rounds + [errors]
+
+
+@program
+def p_tf1_metrics_means(tf):
+    v1 = tf.compat.v1
+    x_batches = [np.array([[1.0, 2.0, -1.0], [0.5, 0.0, 3.0]], np.float32),
+                 np.array([[2.0, -2.0, 1.0], [1.5, 1.0, 0.0]], np.float32),
+                 np.array([[0.0, 4.0, 2.0], [-1.0, 2.0, 1.0]], np.float32)]
+    w_batches = [np.array([[1.0], [0.5]], np.float32), np.array([[0.0], [2.0]], np.float32),
+                 np.array([[1.0], [1.0]], np.float32)]
+    with tf.Graph().as_default():
+        x = v1.placeholder(tf.float32, [2, 3])
+        y = v1.placeholder(tf.float32, [2, 3])
+        w = v1.placeholder(tf.float32, [2, 1])
+        M = v1.metrics
+        unit_x, unit_y = tf.math.l2_normalize(x, 1), tf.math.l2_normalize(y, 1)
+        pairs = [M.mean_tensor(x), M.mean_tensor(x, weights=w, name="wmean"),
+                 M.mean_cosine_distance(unit_y, unit_x, dim=1),
+                 M.mean_cosine_distance(unit_y, unit_x, 1, weights=w, metrics_collections=["dists"]),
+                 M.mean_relative_error(y, x, tf.abs(y)),
+                 M.mean_relative_error(y, x, y * 0.0 + 2.0, weights=w, updates_collections=["rel"]),
+                 M.percentage_below(x, 1.0), M.percentage_below(x, 0.5, weights=w, name="below_half")]
+        names = sorted(v.name for v in v1.local_variables())
+        collected = [len(v1.get_collection("dists")), len(v1.get_collection("rel")),
+                     [t.shape.as_list() for t, _ in pairs]]
+        feeds = [{x: a, y: a[::-1] * 0.5 + 0.25, w: b} for a, b in zip(x_batches, w_batches)]
+        rounds = _rounds(v1, [v for v, _ in pairs], [u for _, u in pairs], feeds)
+        errors = [outcome(lambda: M.mean_tensor(v1.placeholder(tf.float32, [None, 2])), "partially known TensorShape"),
+                  outcome(lambda: M.mean_relative_error(y, x, tf.ones([4])), "are incompatible")]
+    eager = outcome(lambda: v1.metrics.mean_tensor(tf.constant([1.0])), "not supported when eager")
+    return [names, collected] + rounds + [errors, eager]
+
+
+@program
+def p_tf1_metrics_per_class(tf):
+    v1 = tf.compat.v1
+    label_batches = [np.array([[0, 1], [2, 2], [1, 0]], np.int64), np.array([[3, 1], [1, 1], [0, 2]], np.int64),
+                     np.array([[2, 0], [0, 0], [1, 3]], np.int64)]
+    pred_batches = [np.array([[0, 2], [2, 1], [1, 0]], np.int64), np.array([[3, 1], [0, 1], [0, 2]], np.int64),
+                    np.array([[1, 0], [0, 2], [1, 0]], np.int64)]
+    weight_batches = [np.array([[1.0, 0.5], [2.0, 1.0], [1.0, 1.0]], np.float32),
+                      np.array([[0.0, 1.0], [1.0, 3.0], [1.0, 1.0]], np.float32),
+                      np.ones([3, 2], np.float32)]
+    with tf.Graph().as_default():
+        labels = v1.placeholder(tf.int64, [3, 2])
+        preds = v1.placeholder(tf.int64, [3, 2])
+        weights = v1.placeholder(tf.float32, [3, 2])
+        M = v1.metrics
+        pairs = [M.mean_per_class_accuracy(labels, preds, 4),
+                 M.mean_per_class_accuracy(labels, preds, 5, weights=weights, name="wpca"),
+                 M.mean_iou(labels, preds, 4),
+                 M.mean_iou(labels, preds, 5, weights=weights, metrics_collections=["ious"],
+                            updates_collections=["iou_updates"])]
+        names = sorted(v.name for v in v1.local_variables())
+        kinds = [[t.dtype.name, t.shape.as_list(), u.dtype.name, u.shape.as_list()] for t, u in pairs]
+        collected = [len(v1.get_collection("ious")), len(v1.get_collection("iou_updates"))]
+        feeds = [{labels: a, preds: b, weights: c} for a, b, c in zip(label_batches, pred_batches, weight_batches)]
+        rounds = _rounds(v1, [v for v, _ in pairs], [u for _, u in pairs], feeds)
+        errors = [outcome(lambda: M.mean_iou(labels, tf.constant([1, 2], tf.int64), 3), "are incompatible"),
+                  outcome(lambda: M.mean_per_class_accuracy(labels, tf.constant([1, 2], tf.int64), 3),
+                          "are incompatible")]
+    eager = [outcome(lambda: v1.metrics.mean_iou(tf.constant([1]), tf.constant([1]), 2), "not supported when eager"),
+             outcome(lambda: v1.metrics.mean_per_class_accuracy(tf.constant([1]), tf.constant([1]), 2),
+                     "not supported when eager")]
+    return [names, kinds, collected] + rounds + [errors, eager]

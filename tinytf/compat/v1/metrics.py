@@ -28,18 +28,27 @@ def _graph_only(name: str) -> None:
 
 def _metric_variable(name: str, shape=(), dtype=None):
     """A float32 counter (a scalar unless `shape` says otherwise): local, not trainable, zero until the first
-    update."""
-    v1 = _v1()
-    return v1.get_variable(name, list(shape), dtype=dtype or _tf().float32, initializer=v1.zeros_initializer(),
-                           trainable=False,
-                           collections=[v1.GraphKeys.LOCAL_VARIABLES, v1.GraphKeys.METRIC_VARIABLES])
+    update. A plain variable (TF's VariableV1), not get_variable: it is named under the current name scope, so
+    a second metric with the same name gets `name_1/total` instead of a clash, as in TF."""
+    tf, v1 = _tf(), _v1()
+    from .variable_scope import _collect as collect_variable
+
+    dtype = dtype or tf.float32
+    variable = tf.Variable(lambda: tf.zeros(list(shape), dtype), trainable=False, name=name)
+    collect_variable(v1.get_default_graph(), variable,
+                     [v1.GraphKeys.LOCAL_VARIABLES, v1.GraphKeys.METRIC_VARIABLES], None, variable.name)
+    return variable
 
 
 def _add_to(variable, delta):
     """The variable's value after adding `delta`, as a tensor that runs the addition when fetched."""
-    assign = _v1().assign_add(variable, delta)
+    return _after(variable, _v1().assign_add(variable, delta))
+
+
+def _after(variable, update):
+    """The variable's value read after the `update` operation, which fetching it runs."""
     value = variable.read_value()
-    value.node.control_inputs.append(assign._v1_node)
+    value.node.control_inputs.append(update._v1_node)
     return value
 
 
@@ -102,7 +111,7 @@ def mean(values, weights=None, metrics_collections=None, updates_collections=Non
         if weights is None:
             num_values = tf.cast(tf.size(values), tf.float32)
         else:
-            weights = _squeeze_last(tf.convert_to_tensor(weights), values)
+            weights = _match_weights(weights, values)
             weights = tf.cast(weights, tf.float32) * tf.ones_like(values)  # broadcast to the values
             values = tf.multiply(values, weights)
             num_values = tf.reduce_sum(weights)
@@ -211,6 +220,14 @@ recall = _ratio("recall", false_negatives)
 
 
 # The rest of TF1's metrics live in files of their own, one family each; they build on the helpers above.
+from .metrics_means import (  # noqa: E402, F401
+    mean_cosine_distance,
+    mean_iou,
+    mean_per_class_accuracy,
+    mean_relative_error,
+    mean_tensor,
+    percentage_below,
+)
 from .metrics_thresholds import (  # noqa: E402, F401
     auc,
     false_negatives_at_thresholds,
