@@ -163,3 +163,63 @@ def p_tf1_metrics_per_class(tf):
              outcome(lambda: v1.metrics.mean_per_class_accuracy(tf.constant([1]), tf.constant([1]), 2),
                      "not supported when eager")]
     return [names, kinds, collected] + rounds + [errors, eager]
+
+
+_TOPK_SCORES = [np.array([[0.1, 0.5, 0.2, 0.9, 0.3], [0.8, 0.05, 0.6, 0.1, 0.4], [0.3, 0.35, 0.9, 0.2, 0.7]],
+                         np.float32),
+                np.array([[0.6, 0.1, 0.3, 0.2, 0.95], [0.2, 0.7, 0.75, 0.5, 0.1], [0.45, 0.4, 0.1, 0.3, 0.2]],
+                         np.float32)]
+_TOPK_LABELS = [np.array([[3, 1], [2, 4], [0, 0]], np.int64), np.array([[4, 2], [1, 7], [3, 0]], np.int64)]
+_TOPK_WEIGHTS = [np.array([1.0, 0.5, 2.0], np.float32), np.array([0.0, 1.0, 1.0], np.float32)]
+
+
+@program
+def p_tf1_metrics_top_k_dense(tf):
+    v1 = tf.compat.v1
+    with tf.Graph().as_default():
+        scores = v1.placeholder(tf.float32, [None, 5])
+        labels = v1.placeholder(tf.int64, [None, 2])
+        weights = v1.placeholder(tf.float32, [None])
+        M = v1.metrics
+        _, top2 = tf.nn.top_k(scores, 2)
+        pairs = [M.precision_at_k(labels, scores, 2), M.recall_at_k(labels, scores, 3, weights=weights),
+                 M.precision_at_k(labels, scores, 3, class_id=2), M.recall_at_k(labels, scores, 1, class_id=4),
+                 M.sparse_precision_at_k(labels, scores, 1, weights=weights, metrics_collections=["p"]),
+                 M.precision_at_top_k(labels, top2, k=2, weights=weights, updates_collections=["u"]),
+                 M.recall_at_top_k(labels, top2, class_id=3),
+                 M.precision_at_k(labels[:, 0], scores, 2, name="one_label"),
+                 M.average_precision_at_k(labels, scores, 3),
+                 M.average_precision_at_k(labels, scores, 2, weights=weights, name="wap"),
+                 M.sparse_average_precision_at_k(labels[:, :1], scores, 4)]
+        names = sorted(v.name for v in v1.local_variables())
+        kinds = [[t.dtype.name, u.dtype.name] for t, u in pairs]
+        collected = [len(v1.get_collection("p")), len(v1.get_collection("u"))]
+        feeds = [{scores: s, labels: lab, weights: w} for s, lab, w in zip(_TOPK_SCORES, _TOPK_LABELS, _TOPK_WEIGHTS)]
+        rounds = _rounds(v1, [v for v, _ in pairs], [u for _, u in pairs], feeds)
+        errors = [outcome(lambda: M.average_precision_at_k(labels, scores, 0), "Invalid k=0"),
+                  outcome(lambda: M.precision_at_top_k(labels, tf.zeros([2, 2, 2, 2], tf.int64)),
+                          "Unexpected labels shape")]
+    eager = [outcome(lambda: v1.metrics.precision_at_k(tf.constant([[1]]), tf.constant([[0.5, 0.5]]), 1),
+                     "not supported when eager"),
+             outcome(lambda: v1.metrics.average_precision_at_k(tf.constant([[1]]), tf.constant([[0.5, 0.5]]), 1),
+                     "not supported when eager"),
+             outcome(lambda: v1.metrics.recall_at_k(tf.constant([[1]]), tf.constant([[0.5, 0.5]]), 1),
+                     "not supported when eager")]
+    return [names, kinds, collected] + rounds + [errors, eager]
+
+
+@program
+def p_tf1_metrics_top_k_sparse_labels(tf):
+    v1 = tf.compat.v1
+    sparse_batches = [v1.SparseTensorValue([[0, 0], [0, 1], [1, 0], [2, 0], [2, 1], [2, 2]], [3, 1, 2, 0, 4, 2],
+                                           [3, 3]),
+                      v1.SparseTensorValue([[0, 0], [1, 0], [1, 1], [2, 0]], [4, 1, 9, 3], [3, 2])]
+    with tf.Graph().as_default():
+        scores = v1.placeholder(tf.float32, [None, 5])
+        labels = v1.sparse_placeholder(tf.int64)
+        M = v1.metrics
+        pairs = [M.precision_at_k(labels, scores, 2), M.recall_at_k(labels, scores, 2),
+                 M.recall_at_k(labels, scores, 3, class_id=2), M.average_precision_at_k(labels, scores, 3)]
+        feeds = [{scores: s, labels: lab} for s, lab in zip(_TOPK_SCORES, sparse_batches)]
+        rounds = _rounds(v1, [v for v, _ in pairs], [u for _, u in pairs], feeds)
+    return rounds

@@ -220,6 +220,15 @@ recall = _ratio("recall", false_negatives)
 
 
 # The rest of TF1's metrics live in files of their own, one family each; they build on the helpers above.
+from .metrics_at_k import (  # noqa: E402, F401
+    average_precision_at_k,
+    precision_at_k,
+    precision_at_top_k,
+    recall_at_k,
+    recall_at_top_k,
+    sparse_average_precision_at_k,
+    sparse_precision_at_k,
+)
 from .metrics_means import (  # noqa: E402, F401
     mean_cosine_distance,
     mean_iou,
