@@ -68,9 +68,11 @@ def _run(build, sparse=False):
 @pytest.mark.parametrize("k,class_id,weighted", [(1, None, False), (3, None, True), (2, 4, False), (4, 1, True)])
 def test_precision_and_recall_at_k_match_numpy(k, class_id, weighted, sparse):
     tp, fp, fn = _numpy_counts(k, class_id, weighted)
-    kwargs = {"class_id": class_id}
     for metric, expected in ((v1.metrics.precision_at_k, tp / (tp + fp)), (v1.metrics.recall_at_k, tp / (tp + fn))):
-        value, update = _run(lambda lab, s, w, m=metric: m(lab, s, k, weights=w if weighted else None, **kwargs), sparse)
+        def build(lab, s, w, metric=metric):
+            return metric(lab, s, k, class_id=class_id, weights=w if weighted else None)
+
+        value, update = _run(build, sparse)
         assert value == pytest.approx(expected, rel=1e-6) and update == pytest.approx(expected, rel=1e-6)
 
 
