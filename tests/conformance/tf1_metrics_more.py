@@ -204,7 +204,13 @@ def p_tf1_metrics_top_k_dense(tf):
              outcome(lambda: v1.metrics.average_precision_at_k(tf.constant([[1]]), tf.constant([[0.5, 0.5]]), 1),
                      "not supported when eager"),
              outcome(lambda: v1.metrics.recall_at_k(tf.constant([[1]]), tf.constant([[0.5, 0.5]]), 1),
-                     "not supported when eager")]
+                     "not supported when eager"),
+             outcome(lambda: v1.metrics.precision_at_top_k(tf.constant([[1]]), tf.constant([[1, 0]]), k=2),
+                     "not supported when eager"),
+             # TF lets this one run eagerly: its counters add the one batch at once
+             outcome(lambda: v1.metrics.recall_at_top_k(tf.constant([[1, 3]], tf.int64),
+                                                        tf.constant([[1, 0, 2]], tf.int64), weights=[0.5]),
+                     "")]
     return [names, kinds, collected] + rounds + [errors, eager]
 
 

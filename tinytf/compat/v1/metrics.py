@@ -19,10 +19,14 @@ def _v1():
     return v1
 
 
-def _graph_only(name: str) -> None:
+def _eager() -> bool:
     from tinytf.runtime.context import state
 
-    if state.graph is None:
+    return state.graph is None
+
+
+def _graph_only(name: str) -> None:
+    if _eager():
         raise RuntimeError(f"tf.metrics.{name} is not supported when eager execution is enabled.")
 
 
@@ -35,6 +39,8 @@ def _metric_variable(name: str, shape=(), dtype=None):
 
     dtype = dtype or tf.float32
     variable = tf.Variable(lambda: tf.zeros(list(shape), dtype), trainable=False, name=name)
+    if _eager():  # TF's only metric that runs eagerly (recall_at_top_k) has no graph to collect into
+        return variable
     collect_variable(v1.get_default_graph(), variable,
                      [v1.GraphKeys.LOCAL_VARIABLES, v1.GraphKeys.METRIC_VARIABLES], None, variable.name)
     return variable
@@ -48,7 +54,8 @@ def _add_to(variable, delta):
 def _after(variable, update):
     """The variable's value read after the `update` operation, which fetching it runs."""
     value = variable.read_value()
-    value.node.control_inputs.append(update._v1_node)
+    if not _eager():  # eagerly the update has run already
+        value.node.control_inputs.append(update._v1_node)
     return value
 
 

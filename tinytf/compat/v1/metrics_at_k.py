@@ -84,7 +84,8 @@ def _streaming_count(kind, labels, predictions_idx, k, class_id, weights):
 def _ratio_at_top_k(kind: str, other: str):
     def metric(labels, predictions_idx, k=None, class_id=None, weights=None, metrics_collections=None,
                updates_collections=None, name=None):
-        _graph_only(f"{kind}_at_top_k")
+        if kind == "precision":  # TF checks for eager execution in precision_at_top_k, not recall_at_top_k
+            _graph_only("precision_at_top_k")
         tf, v1 = _tf(), _v1()
         with v1.name_scope(name, _at_k_name(kind, k, class_id)):
             predictions_idx = tf.convert_to_tensor(predictions_idx)
