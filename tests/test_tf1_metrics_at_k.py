@@ -105,3 +105,15 @@ def test_errors():
             v1.metrics.average_precision_at_k(tf.constant([[1]]), tf.constant([[0.5, 0.2]]), 0)
         with pytest.raises(ValueError, match="Unexpected labels shape"):
             v1.metrics.recall_at_top_k(tf.constant([[1]]), tf.zeros([1, 1, 1, 2], tf.int64))
+
+
+@pytest.mark.parametrize("weights", [[1.0, 2.0, 3.0], [[1.0], [2.0]]])
+def test_weights_that_do_not_broadcast_fail_in_the_session(weights):
+    with tf.Graph().as_default():
+        labels = v1.placeholder(tf.int64, [None, 2])
+        scores = v1.placeholder(tf.float32, [None, 4])  # the batch size is known only when the session runs
+        _, update = v1.metrics.precision_at_k(labels, scores, 2, weights=tf.constant(weights))
+        with v1.Session() as sess:
+            sess.run(v1.local_variables_initializer())
+            with pytest.raises(tf.errors.InvalidArgumentError, match="weights can not be broadcast to values"):
+                sess.run(update, {labels: [[0, 1], [2, 3]], scores: [[1.0, 2.0, 3.0, 4.0], [4.0, 3.0, 2.0, 1.0]]})

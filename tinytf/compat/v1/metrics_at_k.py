@@ -55,9 +55,24 @@ def _select_class_id(ids, selected_id):
 
 
 def _weighted(counts, weights):
+    """The per-row counts times the weights, which must be a scalar or of the counts' rank with each dimension
+    1 or the counts' (TF's assert_broadcastable: checked when the session runs the update)."""
     tf = _tf()
     counts = tf.cast(counts, tf.float64)
-    return counts if weights is None else counts * tf.cast(weights, tf.float64)
+    if weights is None:
+        return counts
+    weights = tf.convert_to_tensor(weights)
+    if weights.shape.rank == 0:
+        return counts * tf.cast(weights, tf.float64)
+    if weights.shape.rank is not None and counts.shape.rank is not None and weights.shape.rank != counts.shape.rank:
+        fits = tf.constant(False)
+    else:
+        weights_shape, counts_shape = tf.shape(weights), tf.shape(counts)
+        fits = tf.reduce_all(tf.logical_or(tf.equal(weights_shape, 1), tf.equal(weights_shape, counts_shape)))
+    check = tf.debugging.Assert(fits, ["weights can not be broadcast to values.", "weights.shape=",
+                                       tf.shape(weights), "values.shape=", tf.shape(counts)])
+    with tf.control_dependencies([check]):
+        return counts * tf.cast(weights, tf.float64)
 
 
 def _set_counts(kind, labels, predictions_idx, class_id, weights):
