@@ -114,3 +114,62 @@ def p_v1dist_gradients_and_function(tf):
             _grad(tf, lambda p: d.kl_divergence(d.Categorical(probs=p), d.Categorical(logits=[0.0, 1.0, 2.0])),
                   [0.2, 0.3, 0.5]),
             val(logp(tf.constant([0.0, 1.0]), tf.constant(0.5)))]
+
+
+@program
+def p_v1dist_laplace_exponential(tf):
+    d = tf.compat.v1.distributions
+    lap = d.Laplace(loc=[0.0, 2.0], scale=[1.0, 0.5])
+    x = [[-30.0, 2.1], [0.5, 40.0]]
+    lap64 = d.Laplace(tf.constant(1.0, tf.float64), tf.constant(2.0, tf.float64))
+    e = d.Exponential(rate=[0.5, 2.0, 10.0])
+    return [_stats(lap, x), _stats(lap64, tf.constant([-800.0, -1.0, 1.0, 3.0, 900.0], tf.float64)),
+            _stats(e, [[0.0, 0.3, 1.0], [5.0, 2.0, 0.01]]), val(e.rate), val(e.concentration),
+            e.parameters["name"], _seeded(tf, lap, [3]), _seeded(tf, e, 2)]
+
+
+@program
+def p_v1dist_gamma_beta(tf):
+    d = tf.compat.v1.distributions
+    g = d.Gamma(concentration=[0.5, 1.0, 3.0], rate=[1.0, 2.0, 0.5])
+    b = d.Beta(concentration1=[0.5, 2.0, 5.0], concentration0=[0.5, 3.0, 1.0])
+    g_strict = d.Gamma([0.5, 3.0], 1.0, allow_nan_stats=False)
+    # TF's Betainc kernel does not broadcast (a batch of x against the parameters raises): x of the batch's shape
+    return [_stats(g, [[0.1, 1.0, 7.0], [3.0, 0.0, 0.2]]), _stats(b, [0.1, 0.5, 0.99]),
+            val(b.log_prob([[0.1, 0.5, 0.9], [0.99, 0.01, 0.3]])),
+            val(b.total_concentration), outcome(lambda: g_strict.mode(), "mode not defined"),
+            val(d.kl_divergence(g, d.Gamma(2.0, 1.5))), val(d.kl_divergence(b, d.Beta(1.0, 2.0))),
+            _seeded(tf, g, [2]), _seeded(tf, b, 2), _seeded(tf, d.Beta(2.0, 3.0), 3)]
+
+
+@program
+def p_v1dist_student_t(tf):
+    d = tf.compat.v1.distributions
+    t = d.StudentT(df=[0.5, 1.5, 3.0, 30.0], loc=[0.0, 1.0, -1.0, 0.5], scale=[1.0, 2.0, 0.5, 1.0])
+    strict = d.StudentT(df=[0.5, 3.0], loc=0.0, scale=1.0, allow_nan_stats=False)
+    return [_stats(t, [-3.0, 1.0, 1.0, 10.0]), val(t.log_prob([[-3.0, 0.0, 1.0, 10.0], [0.0, 1.0, -1.0, 0.5]])),
+            val(t.cdf([0.0, 1.0, -1.0, 0.5])), val(t.df),
+            outcome(lambda: strict.mean(), "mean not defined"), outcome(lambda: strict.variance(), "not defined"),
+            _seeded(tf, t, [2]), _seeded(tf, d.StudentT(5.0, 0.0, 2.0), [3])]
+
+
+@program
+def p_v1dist_dirichlet_family(tf):
+    d = tf.compat.v1.distributions
+    dr = d.Dirichlet([[1.5, 2.0, 3.0], [0.5, 4.0, 1.0]])
+    x = [[0.2, 0.3, 0.5], [0.1, 0.8, 0.1]]
+    m = d.Multinomial(total_count=[4.0, 6.0], probs=[[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]])
+    ml = d.Multinomial(total_count=5.0, logits=[1.0, 0.0, -1.0])
+    # TF multiplies total_count by a [..., K] tensor without a new axis: a batch of counts must be a scalar here
+    dm = d.DirichletMultinomial(total_count=6.0, concentration=[[1.5, 2.0, 3.0], [0.5, 4.0, 1.0]])
+    counts = [[1.0, 1.0, 2.0], [0.0, 5.0, 1.0]]
+    dm_counts = [[1.0, 2.0, 3.0], [0.0, 5.0, 1.0]]
+    return [val(dr.log_prob(x)), val(dr.prob(x)), val(dr.mean()), outcome(dr.mode, "broadcast"),
+            val(d.Dirichlet([1.5, 2.0, 3.0]).mode()), val(d.Dirichlet([0.5, 2.0, 3.0]).mode()), val(dr.variance()),
+            val(dr.stddev()), val(dr.covariance()), val(dr.entropy()), str(dr.batch_shape), str(dr.event_shape),
+            val(dr.event_shape_tensor()), val(d.kl_divergence(dr, d.Dirichlet([1.0, 1.0, 1.0]))),
+            val(m.log_prob(counts)), val(m.prob(counts)), val(m.mean()), val(m.variance()), val(m.covariance()),
+            val(m.logits), val(ml.probs), val(ml.log_prob([2.0, 2.0, 1.0])), str(m.event_shape),
+            val(dm.log_prob(dm_counts)), val(dm.prob(dm_counts)), val(dm.mean()), val(dm.variance()),
+            val(dm.covariance()), str(dm.batch_shape), outcome(lambda: dm.entropy(), "entropy is not implemented"),
+            _seeded(tf, dr, [2]), _seeded(tf, dm, 2), val(_seeded(tf, m, 3)[1])]

@@ -88,3 +88,29 @@ def broadcast_static(*tensors):
     for t in tensors[1:]:
         shape = tf.broadcast_static_shape(shape, t.shape)
     return shape
+
+
+def gen_new_seed(seed, salt):
+    """A second op seed derived from `seed` (TF's distribution_util.gen_new_seed: md5 of seed + salt), so a
+    distribution that draws twice (Beta's two gammas) gives TF's streams."""
+    import hashlib
+
+    if seed is None:
+        return None
+    return int(hashlib.md5((str(seed) + salt).encode("utf-8")).hexdigest()[:8], 16) & 0x7FFFFFFF
+
+
+def log_combinations(n, counts):
+    """log of the multinomial coefficient n! / prod(counts!), over the last axis."""
+    n = tf.convert_to_tensor(n, name="n")
+    counts = tf.convert_to_tensor(counts, name="counts")
+    return tf.math.lgamma(n + 1) - tf.reduce_sum(tf.math.lgamma(counts + 1), axis=[-1])
+
+
+def check_nonnegative_integer_form(x):
+    """Validation of counts: non-negative and whole (TF's embed_check_nonnegative_integer_form)."""
+    x = tf.convert_to_tensor(x, name="x")
+    checks = [tf.debugging.assert_non_negative(x, message="'x' must be non-negative.")]
+    if not x.dtype.is_integer:
+        checks.append(tf.debugging.assert_equal(x, tf.round(x), message="'x' cannot contain fractional components."))
+    return identity_after(checks, x, "x")
