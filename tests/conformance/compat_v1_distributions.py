@@ -173,3 +173,24 @@ def p_v1dist_dirichlet_family(tf):
             val(dm.log_prob(dm_counts)), val(dm.prob(dm_counts)), val(dm.mean()), val(dm.variance()),
             val(dm.covariance()), str(dm.batch_shape), outcome(lambda: dm.entropy(), "entropy is not implemented"),
             _seeded(tf, dr, [2]), _seeded(tf, dm, 2), val(_seeded(tf, m, 3)[1])]
+
+
+@program
+def p_v1dist_more_gradients(tf):
+    d = tf.compat.v1.distributions
+
+    def seeded_sum(make):
+        def fn(*params):
+            tf.random.set_seed(9)
+            return tf.reduce_sum(make(*params).sample(3, seed=4))
+        return fn
+
+    return [_grad(tf, seeded_sum(d.Laplace), [0.5, -1.0], [1.5, 0.3]),
+            _grad(tf, seeded_sum(d.Exponential), [0.5, 2.0]),
+            _grad(tf, seeded_sum(lambda a, r: d.Gamma(a, r)), [1.5, 3.0], [1.0, 0.5]),
+            _grad(tf, lambda a, r: d.Gamma(a, r).log_prob([0.5, 2.0]), [1.5, 3.0], [1.0, 0.5]),
+            _grad(tf, lambda c1, c0: d.Beta(c1, c0).log_prob([0.3, 0.8]), [0.5, 2.0], [3.0, 1.5]),
+            _grad(tf, lambda df, s: d.StudentT(df, 0.5, s).log_prob([0.0, 3.0]), [1.5, 7.0], [1.0, 2.0]),
+            _grad(tf, lambda c: d.Dirichlet(c).log_prob([0.2, 0.3, 0.5]), [1.5, 2.0, 0.7]),
+            _grad(tf, lambda c: d.kl_divergence(d.Dirichlet(c), d.Dirichlet([1.0, 2.0, 3.0])), [1.5, 2.0, 0.7]),
+            _grad(tf, lambda p: d.Multinomial(5.0, probs=p).log_prob([1.0, 3.0, 1.0]), [0.2, 0.5, 0.3])]
