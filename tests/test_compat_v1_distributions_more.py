@@ -6,9 +6,9 @@ import math
 
 import numpy as np
 import pytest
+from test_compat_v1_distributions import _check_gradient, three_ways
 
 import tinytf as tf
-from test_compat_v1_distributions import _check_gradient, three_ways
 
 d = tf.compat.v1.distributions
 lgamma = np.vectorize(math.lgamma)
