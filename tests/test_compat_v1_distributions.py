@@ -227,3 +227,22 @@ def test_names_parameters_copy_and_static_shapes():
         assert d.Normal(0.0, 1.0).name == "Normal_1/"
         assert d.Bernoulli(probs=0.5, name="coin").name == "coin/"
     assert str(n) == 'tfp.distributions.Normal("None", batch_shape=(2,), event_shape=(), dtype=float32)'
+
+
+def test_static_shapes_while_tracing_are_tfs():
+    # TF 2.21 (recorded by hand): with a batch of unknown size, samples know their sample dims statically
+    seen = []
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(loc):
+        n = d.Normal(loc, 1.0)
+        c = d.Categorical(logits=tf.reshape(loc, [-1, 2]))
+        dr = d.Dirichlet(tf.reshape(loc, [2, -1]))
+        seen.extend(str(s) for s in (n.batch_shape, n.sample(3).shape, n.sample([2, 2]).shape,
+                                     n.log_prob(0.0).shape, c.batch_shape, c.sample(2).shape, dr.event_shape,
+                                     dr.sample(2).shape, n.batch_shape_tensor().shape))
+        return n.sample(3, seed=1)
+
+    assert f(tf.ones([4])).shape == [3, 4]
+    assert seen == ["(None,)", "(3, None)", "(2, 2, None)", "(None,)", "(None,)", "(2, None)", "(None,)",
+                    "(2, 2, None)", "(1,)"]
