@@ -194,3 +194,17 @@ def p_v1dist_more_gradients(tf):
             _grad(tf, lambda c: d.Dirichlet(c).log_prob([0.2, 0.3, 0.5]), [1.5, 2.0, 0.7]),
             _grad(tf, lambda c: d.kl_divergence(d.Dirichlet(c), d.Dirichlet([1.0, 2.0, 3.0])), [1.5, 2.0, 0.7]),
             _grad(tf, lambda p: d.Multinomial(5.0, probs=p).log_prob([1.0, 3.0, 1.0]), [0.2, 0.5, 0.3])]
+
+
+@program
+def p_v1dist_checked_kl_and_small_api(tf):
+    d = tf.compat.v1.distributions
+    nan_normal = d.Normal(float("nan"), 1.0)
+    return [outcome(lambda: d.kl_divergence(nan_normal, d.Normal(0.0, 1.0), allow_nan_stats=False),
+                    "returned NaN values"),
+            val(d.kl_divergence(d.Normal(0.5, 1.0), d.Normal(0.0, 1.0), allow_nan_stats=False)),
+            val(d.Normal.param_shapes([2, 3])), {k: str(v) for k, v in d.Gamma.param_static_shapes([4]).items()},
+            val(d.Categorical(logits=[0.0, 1.0]).is_scalar_batch()), val(d.Dirichlet([1.0, 2.0]).is_scalar_event()),
+            val(d.Bernoulli(probs=0.3).prob(1)), val(d.Bernoulli(probs=0.3).log_prob(0.5)),
+            repr(d.Bernoulli(probs=[0.3, 0.6], dtype=tf.bool)), d.Bernoulli(probs=0.3, dtype=tf.bool).dtype.name,
+            val(d.Bernoulli(probs=[0.3, 0.6], dtype=tf.bool).mode())]
