@@ -148,3 +148,7 @@ for _namespace in ("audio", "autograph", "experimental", "manip", "quantization"
 del _namespace
 from ... import types, version  # noqa: E402,F401
 from .wrap_function import wrap_function  # noqa: E402,F401
+
+# isort: split
+# TF1's deprecated probability API (helper v1dist): tf.compat.v1.distributions (distributions/)
+from . import distributions  # noqa: E402,F401
