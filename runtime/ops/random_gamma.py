@@ -116,8 +116,11 @@ def gamma_samples(generator: philox.PhiloxGenerator, start: int, alphas: np.ndar
         alpha_index, sample = divmod(output, samples_per_alpha)
         alpha = float(flat_alphas[alpha_index])
         words = _Words(generator.key, start + _RESERVED * output, (first[0][output], first[1][output]))
-        out[sample * flat_alphas.size + alpha_index] = _one_sample(alpha, words) if alpha == alpha else math.nan
-    return out.astype(dtype)
+        out[sample * flat_alphas.size + alpha_index] = _one_sample(alpha, words) if alpha > 0 else (
+            0.0 if alpha == 0 else math.nan)  # TF: alpha 0 gives the floor below, a negative (or NaN) alpha NaN
+    # TF's wrappers floor every sample at the dtype's smallest normal number (a sample that underflowed is
+    # `tiny`, never 0, so its log stays finite)
+    return np.maximum(out.astype(dtype), np.finfo(dtype).tiny)
 
 
 def _shape_of(shape) -> tuple:

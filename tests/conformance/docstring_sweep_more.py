@@ -71,3 +71,13 @@ def p_mirrored_strategy_on_gpu_names_without_gpus(tf):
     result = strategy.run(update_fn)
     return [list(strategy.extended.worker_devices), strategy.num_replicas_in_sync,
             [float(t.numpy()) for t in strategy.experimental_local_results(result)], float(v.numpy())]
+
+
+@program
+def p_gamma_samples_at_zero_negative_and_tiny_concentrations(tf):
+    """TF floors every gamma sample at the dtype's smallest normal number (alpha 0, or a sample that underflows),
+    and gives NaN for a negative concentration; tinytf divided by zero at alpha 0."""
+    return [tf.random.stateless_gamma([3], seed=[1, 2], alpha=[0.0, 1.0, -1.0]).numpy().tolist(),
+            tf.random.stateless_gamma([4], seed=[1, 2], alpha=0.001).numpy().tolist(),
+            tf.random.stateless_gamma([2], seed=[3, 4], alpha=[0.0, 2.0], dtype=tf.float64).numpy().tolist(),
+            tf.random.gamma([2], alpha=[0.0, 1.0], seed=1).numpy()[:, 0].tolist()]
