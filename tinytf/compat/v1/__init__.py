@@ -147,4 +147,12 @@ for _namespace in ("audio", "autograph", "experimental", "manip", "quantization"
     _tf1_aliases.alias_namespace(globals(), _namespace)
 del _namespace
 from ... import types, version  # noqa: E402,F401
+
+# the dotted namespaces (config.experimental, data.experimental, random.experimental, io.gfile, ...) and the
+# TF1 modules that TF 2.21 fills with other names (tf.compat.v1.initializers.zeros is zeros_initializer)
+from . import summary as _summary_module  # noqa: E402
+
+_tf1_aliases.install(_summary_module.__dict__, "summary")
+_tf1_aliases.install(globals()["initializers"].__dict__, "initializers")
+_tf1_aliases.alias_nested_namespaces(globals())
 from .wrap_function import wrap_function  # noqa: E402,F401
