@@ -155,4 +155,11 @@ from . import summary as _summary_module  # noqa: E402
 _tf1_aliases.install(_summary_module.__dict__, "summary")
 _tf1_aliases.install(globals()["initializers"].__dict__, "initializers")
 _tf1_aliases.alias_nested_namespaces(globals())
+
+# tf.compat.v1.errors' own functions (helper v1alias): codes <-> exception classes (errors_v1.py)
+from . import errors_v1 as _errors_v1  # noqa: E402
+
+for _name in _errors_v1.__all__:
+    setattr(globals()["errors"], _name, getattr(_errors_v1, _name))
+del _name
 from .wrap_function import wrap_function  # noqa: E402,F401

@@ -1,0 +1,89 @@
+"""tf.compat.v1 names that TF 2.21 has beyond its TF2 objects (helper v1alias): tf.compat.v1.errors' code table
+and status context manager, TF1's image resize family (ResizeMethod codes, resize_images with align_corners,
+resize_bilinear / resize_nearest_neighbor on the legacy and half-pixel rules, resize_image_with_pad), eagerly
+and in a TF1 Session, and names of nested namespaces that are TF2 objects (config.experimental,
+data.experimental, random.experimental) or other v1 objects (math.argmax with `dimension`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import data, outcome, program, val
+
+
+@program
+def p_v1_errors_codes(tf):
+    e = tf.compat.v1.errors
+    classes = [e.exception_type_from_error_code(code).__name__ for code in range(1, 17)]
+    codes = [e.error_code_from_exception_type(getattr(tf.errors, name)) for name in classes]
+    unknown = e.error_code_from_exception_type(ValueError)
+
+    def not_ok():
+        with e.raise_exception_on_not_ok_status():
+            pass
+        return "ok"
+
+    return {"classes": classes, "codes": codes, "consts": [e.OK, e.NOT_FOUND, e.DATA_LOSS, e.UNAUTHENTICATED],
+            "unknown": [type(unknown).__name__, str(unknown)],
+            "missing": outcome(lambda: e.exception_type_from_error_code(0), "0"), "ok_status": not_ok()}
+
+
+def _resizes(tf, x, nx):
+    v1 = tf.compat.v1.image
+    return [v1.resize_bilinear(x, [7, 4]), v1.resize_bilinear(x, [7, 4], align_corners=True),
+            v1.resize_bilinear(x, [3, 9], half_pixel_centers=True), v1.resize_bilinear(x, [1, 1], align_corners=True),
+            v1.resize_nearest_neighbor(nx, [7, 4]), v1.resize_nearest_neighbor(nx, [7, 11], align_corners=True),
+            v1.resize_nearest_neighbor(nx, [3, 9], half_pixel_centers=True),
+            v1.resize_images(x[0], [8, 3]), v1.resize_images(x, [8, 3], method=v1.ResizeMethod.NEAREST_NEIGHBOR),
+            v1.resize(x, [8, 3], method=v1.ResizeMethod.BICUBIC, align_corners=True),
+            v1.resize_images(x, [3, 4], method=v1.ResizeMethod.AREA),
+            v1.resize_images(x, [9, 9], preserve_aspect_ratio=True),
+            v1.resize_images(nx, [5, 7]),  # already that size: unchanged, int32 kept
+            v1.resize_image_with_pad(x[1], 9, 4), v1.resize_image_with_pad(x, 4, 12, method=1, align_corners=True)]
+
+
+@program
+def p_v1_image_resize_eager(tf):
+    x = tf.constant(data([2, 5, 7, 2]))
+    nx = tf.constant(np.arange(70).reshape(2, 5, 7, 1).astype("int32"))
+    v1 = tf.compat.v1.image
+    return {"out": [val(t) for t in _resizes(tf, x, nx)],
+            "method": [v1.ResizeMethod.BILINEAR, v1.ResizeMethod.NEAREST_NEIGHBOR, v1.ResizeMethod.BICUBIC,
+                       v1.ResizeMethod.AREA],
+            "both": outcome(lambda: v1.resize_bilinear(x, [3, 3], align_corners=True, half_pixel_centers=True),
+                            "half_pixel_centers"),
+            "glimpse": val(v1.extract_glimpse(x, [2, 3], [[0.0, 0.0], [-0.2, 0.3]], uniform_noise=False))}
+
+
+@program
+def p_v1_image_resize_session(tf):
+    v1 = tf.compat.v1
+    graph = v1.Graph()
+    with graph.as_default():
+        x = v1.placeholder(tf.float32, [2, 5, 7, 2])
+        nx = v1.placeholder(tf.int32, [2, 5, 7, 1])
+        outs = _resizes(tf, x, nx)
+        shapes = [t.shape.as_list() for t in outs]
+        outs = outs[:7] + [tf.reduce_sum(t, [-1, -2]) for t in outs[7:]]  # the rest in short (the file's size)
+        with v1.Session() as sess:
+            values = sess.run(outs, {x: data([2, 5, 7, 2]), nx: np.arange(70).reshape(2, 5, 7, 1)})
+    return {"shapes": shapes, "values": [val(v) for v in values]}
+
+
+@program
+def p_v1_nested_namespaces(tf):
+    v1 = tf.compat.v1
+    x = tf.constant(data([3, 4]))
+    return {"argmax": val(v1.math.argmax(x, dimension=1)), "argmin": val(v1.math.argmin(x, 0)),
+            "sum": val(v1.math.reduce_sum(x, reduction_indices=[1], keep_dims=True)),
+            "count": val(v1.math.count_nonzero(x > 0, axis=0, keep_dims=True)),
+            "same": [v1.config.experimental.list_physical_devices is tf.config.list_physical_devices,
+                     v1.data.experimental.AUTOTUNE == tf.data.AUTOTUNE,
+                     v1.random.experimental.stateless_split is tf.random.split,
+                     v1.dtypes.experimental.int4 is tf.dtypes.experimental.int4
+                     if hasattr(tf.dtypes, "experimental") else None,
+                     v1.io.gfile.exists is tf.io.gfile.exists, v1.math.argmax is v1.argmax,
+                     v1.initializers.zeros is v1.zeros_initializer, v1.manip.gather_nd is v1.gather_nd],
+            "cardinality": val(v1.data.experimental.cardinality(tf.data.Dataset.range(5))),
+            "string": val(v1.strings.to_number(["1.5", "2"])),
+            "sparse": val(tf.sparse.to_dense(v1.sparse.add(tf.sparse.from_dense(x), tf.sparse.from_dense(-x))))}

@@ -1,0 +1,107 @@
+"""tf.compat.v1 names beyond TF2's objects (helper v1alias): the nested alias namespaces, tf.compat.v1.errors'
+code table, TF1's resize family eagerly, in tf.function and against numpy, with gradients against finite
+differences. TF's own numbers are in tests/conformance/v1_alias_names.py."""
+
+from __future__ import annotations
+
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import tinytf as tf
+
+v1 = tf.compat.v1
+
+
+def test_nested_namespaces_are_modules_holding_tinytfs_objects():
+    assert v1.config.experimental.set_memory_growth is tf.config.experimental.set_memory_growth
+    assert v1.data.experimental.service.distribute is tf.data.experimental.service.distribute
+    assert v1.random.experimental.stateless_fold_in is tf.random.fold_in
+    assert v1.math.reduce_sum is v1.reduce_sum and v1.sparse.add is v1.sparse_add
+    assert "tinytf.compat.v1.config.experimental" in sys.modules
+    assert "set_memory_growth" in dir(v1.config.experimental)
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        v1.data.experimental.nope  # noqa: B018
+
+
+def test_error_codes_round_trip_and_status():
+    e = v1.errors
+    for code in range(1, 17):
+        cls = e.exception_type_from_error_code(code)
+        assert e.error_code_from_exception_type(cls) == code == cls.error_code
+    with pytest.raises(KeyError):
+        e.exception_type_from_error_code(e.OK)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        unknown = e.error_code_from_exception_type(KeyError)
+    assert isinstance(unknown, tf.errors.UnknownError) and caught
+    with pytest.raises(tf.errors.OutOfRangeError, match="end of input"):
+        with e.raise_exception_on_not_ok_status() as status:
+            status.set(e.OUT_OF_RANGE, "end of input")
+
+
+def _bilinear_numpy(x, out_h, out_w, align_corners):
+    def axis_weights(n_in, n_out):
+        scale = (n_in - 1) / (n_out - 1) if align_corners and n_out > 1 else n_in / n_out
+        src = np.arange(n_out) * np.float32(scale)
+        low = np.floor(src).astype(int)
+        return low, np.minimum(low + 1, n_in - 1), src - low
+
+    lo, hi, f = axis_weights(x.shape[2], out_w)
+    x = x[:, :, lo] + (x[:, :, hi] - x[:, :, lo]) * f[None, None, :, None]
+    lo, hi, f = axis_weights(x.shape[1], out_h)
+    return x[:, lo] + (x[:, hi] - x[:, lo]) * f[None, :, None, None]
+
+
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_resize_bilinear_eager_function_numpy(align_corners):
+    x = np.random.RandomState(0).rand(2, 5, 6, 3).astype(np.float32)
+    eager = v1.image.resize_bilinear(x, [7, 4], align_corners=align_corners)
+    traced = tf.function(lambda t: v1.image.resize_bilinear(t, [7, 4], align_corners=align_corners))(x)
+    np.testing.assert_allclose(eager.numpy(), _bilinear_numpy(x, 7, 4, align_corners), rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(eager.numpy(), traced.numpy())
+
+
+def test_resize_nearest_neighbor_keeps_dtype_and_picks_pixels():
+    x = np.arange(2 * 4 * 6).reshape(2, 4, 6, 1).astype(np.int32)
+    out = v1.image.resize_nearest_neighbor(x, [2, 3])
+    assert out.dtype == tf.int32
+    np.testing.assert_array_equal(out.numpy(), x[:, ::2, ::2])
+    traced = tf.function(lambda t: v1.image.resize_nearest_neighbor(t, [8, 12], align_corners=True))(x)
+    np.testing.assert_array_equal(traced.numpy(), v1.image.resize_nearest_neighbor(x, [8, 12], True).numpy())
+
+
+def test_resize_bilinear_gradient_matches_finite_differences():
+    x = np.random.RandomState(1).rand(1, 3, 4, 1)
+    weights = np.random.RandomState(2).rand(1, 5, 7, 1)
+
+    def loss(t):
+        return tf.reduce_sum(v1.image.resize_bilinear(t, [5, 7], align_corners=True) * weights)
+
+    xt = tf.constant(x, tf.float32)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        value = loss(xt)
+    grad = tape.gradient(value, xt).numpy()
+    eps, numeric = 1e-2, np.zeros_like(x)
+    for index in np.ndindex(x.shape):
+        up, down = x.copy(), x.copy()
+        up[index] += eps
+        down[index] -= eps
+        numeric[index] = (loss(tf.constant(up, tf.float32)).numpy() - loss(tf.constant(down, tf.float32)).numpy()) / (
+            2 * eps)
+    np.testing.assert_allclose(grad, numeric, rtol=1e-3, atol=1e-3)
+
+
+def test_resize_images_methods_and_errors():
+    x = np.random.RandomState(3).rand(5, 7, 2).astype(np.float32)
+    assert v1.image.resize_images(x, [5, 7]).shape == (5, 7, 2)
+    assert v1.image.resize(x, [3, 3], method=v1.image.ResizeMethod.AREA).shape == (3, 3, 2)
+    with pytest.raises(ValueError, match="not implemented"):
+        v1.image.resize_images(x, [3, 3], method=9)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="half_pixel_centers"):
+        v1.image.resize_nearest_neighbor(x[None], [3, 3], align_corners=True, half_pixel_centers=True)
+    padded = v1.image.resize_image_with_pad(x, 10, 7)
+    assert padded.shape == (10, 7, 2) and np.all(padded.numpy()[0] == 0)
