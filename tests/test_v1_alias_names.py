@@ -105,3 +105,38 @@ def test_resize_images_methods_and_errors():
         v1.image.resize_nearest_neighbor(x[None], [3, 3], align_corners=True, half_pixel_centers=True)
     padded = v1.image.resize_image_with_pad(x, 10, 7)
     assert padded.shape == (10, 7, 2) and np.all(padded.numpy()[0] == 0)
+
+
+def test_strings_split_and_length_v1_eager_and_function():
+    def run(t):
+        sparse = v1.strings.split(t, sep=",")
+        return sparse.indices, sparse.values, sparse.dense_shape, v1.strings.length(t)
+
+    data = tf.constant(["a,b", "c,,d"])
+    for indices, values, shape, lengths in (run(data), tf.function(run)(data)):
+        np.testing.assert_array_equal(indices.numpy(), [[0, 0], [0, 1], [1, 0], [1, 1], [1, 2]])
+        assert values.numpy().tolist() == [b"a", b"b", b"c", b"", b"d"]
+        np.testing.assert_array_equal(shape.numpy(), [2, 3])
+        np.testing.assert_array_equal(lengths.numpy(), [3, 4])
+
+
+def test_v1_initializers_statistics_and_identity_partition():
+    he = v1.initializers.he_uniform(seed=3)([200, 50]).numpy()
+    assert np.abs(he).max() <= np.sqrt(6 / 200) and abs(he.std() - np.sqrt(2 / 200)) < 0.01
+    lecun = v1.initializers.lecun_normal(seed=3)([400, 50]).numpy()
+    assert abs(lecun.std() - np.sqrt(1 / 400)) < 0.005
+
+    class Part:  # a partitioned variable's second half of rows
+        full_shape, var_offset = [4, 4], [2, 0]
+
+    np.testing.assert_array_equal(v1.initializers.identity(2.0)([2, 4], partition_info=Part()).numpy(),
+                                  2 * np.eye(4)[2:])
+
+
+def test_stateless_multinomial_is_stateless_categorical():
+    logits = [[0.0, 1.0, -1.0]]
+    a = v1.random.stateless_multinomial(logits, 5, [1, 2], output_dtype=tf.int32)
+    b = tf.random.stateless_categorical(logits, 5, [1, 2], dtype=tf.int32)
+    assert a.dtype == tf.int32
+    np.testing.assert_array_equal(a.numpy(), b.numpy())
+    assert v1.test.get_temp_dir() == v1.test.get_temp_dir()

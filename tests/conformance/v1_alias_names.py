@@ -87,3 +87,34 @@ def p_v1_nested_namespaces(tf):
             "cardinality": val(v1.data.experimental.cardinality(tf.data.Dataset.range(5))),
             "string": val(v1.strings.to_number(["1.5", "2"])),
             "sparse": val(tf.sparse.to_dense(v1.sparse.add(tf.sparse.from_dense(x), tf.sparse.from_dense(-x))))}
+
+
+@program
+def p_v1_namespace_functions(tf):
+    v1 = tf.compat.v1
+    split = v1.strings.split(["a b", "c  d e", ""])
+    ragged = v1.strings.split("x-y-z", sep="-", result_type="RaggedTensor")
+    return {"split": [val(split.indices), [b.decode() for b in split.values.numpy()], val(split.dense_shape)],
+            "ragged": [[b.decode() for b in ragged.flat_values.numpy()], val(ragged.row_splits)],
+            "both": outcome(lambda: v1.strings.split(input=["a"], source=["b"]), "Cannot specify both"),
+            "kind": outcome(lambda: v1.strings.split(["a"], result_type="list"), "result_type"),
+            "length": [val(v1.strings.length(["abc", "\u00e9"])),
+                       val(v1.strings.length(["\u00e9"], None, "UTF8_CHAR"))],
+            "multinomial": val(v1.random.stateless_multinomial([[0.0, 1.0, 2.0], [2.0, 0.0, -1.0]], 6, [3, 7],
+                                                              output_dtype=tf.int32)),
+            "identity": val(v1.initializers.identity(gain=3.0, dtype=tf.float64)([2, 3])),
+            "identity_3d": outcome(lambda: v1.initializers.identity()([2, 2, 2]), "two-dimensional")}
+
+
+@program
+def p_v1_initializers_session(tf):
+    v1 = tf.compat.v1
+    graph = v1.Graph()
+    with graph.as_default():
+        v1.set_random_seed(5)
+        made = {name: getattr(v1.initializers, name)(seed=11)([40, 30])
+                for name in ("he_normal", "he_uniform", "lecun_normal", "lecun_uniform")}
+        with v1.Session() as sess:
+            values = sess.run(made)
+    return {name: [round(float(np.std(v)), 2), round(float(np.abs(v).max()), 2), val(v[:2, :3])]
+            for name, v in values.items()}

@@ -162,4 +162,13 @@ from . import errors_v1 as _errors_v1  # noqa: E402
 for _name in _errors_v1.__all__:
     setattr(globals()["errors"], _name, getattr(_errors_v1, _name))
 del _name
+
+# TF1 forms in the namespaces: strings.length/split, random.stateless_multinomial, he/lecun/identity initializers,
+# test.get_temp_dir (v1_namespace_functions.py)
+from . import v1_namespace_functions as _namespace_functions  # noqa: E402
+
+for _namespace, _names in _namespace_functions.NAMESPACES.items():
+    for _name in _names:
+        setattr(globals()[_namespace], _name, getattr(_namespace_functions, _name))
+del _namespace, _names, _name
 from .wrap_function import wrap_function  # noqa: E402,F401
