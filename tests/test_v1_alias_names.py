@@ -140,3 +140,18 @@ def test_stateless_multinomial_is_stateless_categorical():
     assert a.dtype == tf.int32
     np.testing.assert_array_equal(a.numpy(), b.numpy())
     assert v1.test.get_temp_dir() == v1.test.get_temp_dir()
+
+
+def test_v1_text_and_tensor_summaries_join_summaries_and_merge():
+    graph = v1.Graph()
+    with graph.as_default():
+        text = v1.summary.text("notes", tf.constant(["a"]))
+        count = v1.summary.tensor_summary("count", tf.constant(256), family="fam")  # its proto ends in NUL bytes
+        scalar = v1.summary.scalar("loss", 0.5, family="fam")
+        assert v1.get_collection(v1.GraphKeys.SUMMARIES) == [text, count, scalar]
+        with v1.Session() as sess:
+            merged = v1.Summary.FromString(sess.run(v1.summary.merge_all()))
+    assert [v.tag for v in merged.value] == ["notes", "fam/fam/count", "fam/fam/loss"]
+    assert tf.make_ndarray(merged.value[1].tensor) == 256 and merged.value[2].simple_value == 0.5
+    with pytest.raises(ValueError, match="dtype string"):
+        v1.summary.text("bad", tf.constant(1.0))

@@ -118,3 +118,32 @@ def p_v1_initializers_session(tf):
             values = sess.run(made)
     return {name: [round(float(np.std(v)), 2), round(float(np.abs(v).max()), 2), val(v[:2, :3])]
             for name, v in values.items()}
+
+
+def _summary_values(tf, serialized):
+    summary = tf.compat.v1.Summary.FromString(serialized)
+    return [[v.tag, v.metadata.plugin_data.plugin_name, v.metadata.display_name, v.metadata.summary_description,
+             tf.make_ndarray(v.tensor).tolist()] for v in summary.value]
+
+
+@program
+def p_v1_summary_text_and_tensor(tf):
+    v1 = tf.compat.v1
+    graph = v1.Graph()
+    with graph.as_default():
+        words = v1.placeholder(tf.string, [None])
+        made = [v1.summary.text("notes", words), v1.summary.tensor_summary("tens", tf.constant([[1.5, 2.0]])),
+                v1.summary.tensor_summary("ints", tf.constant(3), display_name="shown", summary_description="d")]
+        with tf.name_scope("outer"):
+            made.append(v1.summary.tensor_summary("inner", tf.constant([True, False]), family="fam"))
+        bad = outcome(lambda: v1.summary.text("x", tf.constant(1)), "dtype string")
+        merged = v1.summary.merge_all()
+        with v1.Session() as sess:
+            values = sess.run(made + [merged], {words: [b"hi", b"there"]})
+    decoded = [_summary_values(tf, v) for v in values]
+    for entry in decoded[0] + decoded[-1]:  # bytes of the text plugin's values, as text
+        if entry[1] == "text":
+            entry[4] = [b.decode() for b in entry[4]]
+    return {"values": decoded, "bad": {k: v for k, v in bad.items() if k != "message"},
+            "protos": [v1.summary.SummaryDescription(type_hint="x").type_hint,
+                       v1.summary.TaggedRunMetadata(tag="t").tag]}
