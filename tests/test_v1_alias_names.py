@@ -155,3 +155,13 @@ def test_v1_text_and_tensor_summaries_join_summaries_and_merge():
     assert tf.make_ndarray(merged.value[1].tensor) == 256 and merged.value[2].simple_value == 0.5
     with pytest.raises(ValueError, match="dtype string"):
         v1.summary.text("bad", tf.constant(1.0))
+
+
+def test_io_record_names_are_python_ios(tmp_path):
+    assert v1.io.tf_record_iterator is v1.python_io.tf_record_iterator
+    assert v1.io.TFRecordCompressionType is v1.python_io.TFRecordCompressionType
+    path = str(tmp_path / "r.tfrecord")
+    with tf.io.TFRecordWriter(path) as writer:
+        writer.write(b"one")
+        writer.write(b"two")
+    assert list(v1.io.tf_record_iterator(path)) == [b"one", b"two"]

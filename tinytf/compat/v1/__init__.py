@@ -171,4 +171,7 @@ for _namespace, _names in _namespace_functions.NAMESPACES.items():
     for _name in _names:
         setattr(globals()[_namespace], _name, getattr(_namespace_functions, _name))
 del _namespace, _names, _name
+# TF's tf.compat.v1.io.tf_record_iterator and TFRecordCompressionType are python_io's (tf1_namespaces.py)
+globals()["io"].tf_record_iterator = python_io.tf_record_iterator
+globals()["io"].TFRecordCompressionType = python_io.TFRecordCompressionType
 from .wrap_function import wrap_function  # noqa: E402,F401
