@@ -165,3 +165,18 @@ def test_io_record_names_are_python_ios(tmp_path):
         writer.write(b"one")
         writer.write(b"two")
     assert list(v1.io.tf_record_iterator(path)) == [b"one", b"two"]
+
+
+def test_extract_sub_graph_keeps_what_the_destination_needs_and_still_runs():
+    graph = v1.Graph()
+    with graph.as_default():
+        x = v1.placeholder(tf.float32, [2], name="x")
+        tf.multiply(x, 3.0, name="tripled")
+        tf.add(x, 1.0, name="unused")
+    sub = v1.graph_util.extract_sub_graph(graph.as_graph_def(), ["tripled"])
+    assert "unused" not in [n.name for n in sub.node] and sub.node[-1].name == "tripled"
+    with v1.Graph().as_default() as again:
+        v1.import_graph_def(sub, name="")
+        with v1.Session() as sess:
+            out = sess.run(again.get_tensor_by_name("tripled:0"), {again.get_tensor_by_name("x:0"): [1.0, 2.0]})
+    np.testing.assert_array_equal(out, [3.0, 6.0])

@@ -147,3 +147,25 @@ def p_v1_summary_text_and_tensor(tf):
     return {"values": decoded, "bad": {k: v for k, v in bad.items() if k != "message"},
             "protos": [v1.summary.SummaryDescription(type_hint="x").type_hint,
                        v1.summary.TaggedRunMetadata(tag="t").tag]}
+
+
+@program
+def p_v1_graph_util_sub_graph(tf):
+    v1 = tf.compat.v1
+    graph = v1.Graph()
+    with graph.as_default():
+        x = v1.placeholder(tf.float32, [None, 3], name="x")
+        w = tf.constant(np.ones([3, 2], np.float32), name="w")
+        y = tf.matmul(x, w, name="y")
+        with tf.control_dependencies([y]):
+            z = tf.identity(x, name="z")
+        tf.add(z, 1.0, name="other")
+        shapes = [v1.graph_util.tensor_shape_from_node_def_name(graph, n).as_list() for n in ("y", "z:0")]
+        graph_def = graph.as_graph_def()
+    sub = v1.graph_util.extract_sub_graph(graph_def, ["z"])
+    return {"shapes": shapes, "nodes": [[n.name, n.op] for n in sub.node],
+            "y_only": [n.name for n in v1.graph_util.extract_sub_graph(graph_def, ["y"]).node],
+            "absent": {k: v for k, v in outcome(lambda: v1.graph_util.extract_sub_graph(graph_def, ["q"]),
+                                                "q is not in graph").items() if k != "message"},
+            "bare": outcome(lambda: v1.graph_util.extract_sub_graph(graph_def, "z"), "iterable of strings")["error"],
+            "not_def": outcome(lambda: v1.graph_util.extract_sub_graph(graph, ["z"]), "GraphDef")["error"]}

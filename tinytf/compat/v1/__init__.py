@@ -174,4 +174,10 @@ del _namespace, _names, _name
 # TF's tf.compat.v1.io.tf_record_iterator and TFRecordCompressionType are python_io's (tf1_namespaces.py)
 globals()["io"].tf_record_iterator = python_io.tf_record_iterator
 globals()["io"].TFRecordCompressionType = python_io.TFRecordCompressionType
+# tf.compat.v1.graph_util's own functions on GraphDefs (graph_util_v1.py)
+from . import graph_util_v1 as _graph_util_v1  # noqa: E402
+
+for _name in _graph_util_v1.__all__:
+    setattr(globals()["graph_util"], _name, getattr(_graph_util_v1, _name))
+del _name
 from .wrap_function import wrap_function  # noqa: E402,F401
