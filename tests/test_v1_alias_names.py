@@ -180,3 +180,20 @@ def test_extract_sub_graph_keeps_what_the_destination_needs_and_still_runs():
         with v1.Session() as sess:
             out = sess.run(again.get_tensor_by_name("tripled:0"), {again.get_tensor_by_name("x:0"): [1.0, 2.0]})
     np.testing.assert_array_equal(out, [3.0, 6.0])
+
+
+def test_remove_training_nodes_splices_identities_and_the_graph_still_computes():
+    graph = v1.Graph()
+    with graph.as_default():
+        x = v1.placeholder(tf.float32, [2], name="x")
+        tf.multiply(tf.identity(tf.identity(x, name="copy"), name="copy2"), 2.0, name="out")
+        v1.check_numerics(x, "bad", name="check")
+        tf.identity(tf.add(x, 1.0, name="plus"), name="protected")
+    slim = v1.graph_util.remove_training_nodes(graph.as_graph_def(), protected_nodes=["protected"])
+    assert [n.name for n in slim.node if n.op in ("Identity", "CheckNumerics")] == ["protected"]
+    assert list(next(n for n in slim.node if n.name == "out").input)[0] == "x"  # through both copies
+    with v1.Graph().as_default() as again:
+        v1.import_graph_def(slim, name="")
+        with v1.Session() as sess:
+            out = sess.run(again.get_tensor_by_name("out:0"), {again.get_tensor_by_name("x:0"): [1.0, 4.0]})
+    np.testing.assert_array_equal(out, [2.0, 8.0])

@@ -169,3 +169,25 @@ def p_v1_graph_util_sub_graph(tf):
                                                 "q is not in graph").items() if k != "message"},
             "bare": outcome(lambda: v1.graph_util.extract_sub_graph(graph_def, "z"), "iterable of strings")["error"],
             "not_def": outcome(lambda: v1.graph_util.extract_sub_graph(graph, ["z"]), "GraphDef")["error"]}
+
+
+@program
+def p_v1_graph_util_remove_training_nodes(tf):
+    v1 = tf.compat.v1
+    graph = v1.Graph()
+    with graph.as_default():
+        x = v1.placeholder(tf.float32, [3], name="x")
+        a = tf.identity(x, name="a")
+        b = tf.identity(tf.stop_gradient(a, name="sg"), name="b")
+        checked = v1.check_numerics(b, "bad", name="check")
+        c = tf.multiply(b, 2.0, name="c")
+        d = tf.add(c, checked, name="d")
+        kept = tf.identity(d, name="kept")
+        with tf.control_dependencies([kept]):
+            tf.identity(c, name="after")
+        graph_def = graph.as_graph_def()
+
+    def listing(gd):
+        return [[n.name, n.op, list(n.input)] for n in gd.node]
+    return {"plain": listing(v1.graph_util.remove_training_nodes(graph_def)),
+            "protected": listing(v1.graph_util.remove_training_nodes(graph_def, protected_nodes=["b", "check"]))}
