@@ -197,3 +197,13 @@ def test_remove_training_nodes_splices_identities_and_the_graph_still_computes()
         with v1.Session() as sess:
             out = sess.run(again.get_tensor_by_name("out:0"), {again.get_tensor_by_name("x:0"): [1.0, 4.0]})
     np.testing.assert_array_equal(out, [2.0, 8.0])
+
+
+def test_ragged_constant_value_matches_tf_ragged_constant():
+    value = v1.ragged.constant_value([[[1.0], [2.0, 3.0]], [[4.0]]])
+    tensor = tf.ragged.constant([[[1.0], [2.0, 3.0]], [[4.0]]], dtype=tf.float64)
+    assert value.to_list() == tensor.to_list() and value.dtype == np.float64 and value.ragged_rank == 2
+    for ours, theirs in zip(value.nested_row_splits, tensor.nested_row_splits):
+        np.testing.assert_array_equal(ours, theirs.numpy())
+    with pytest.raises(ValueError, match="same dtype"):
+        v1.ragged.RaggedTensorValue(value.values, np.array([0, 2], np.int32))

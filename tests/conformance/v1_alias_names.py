@@ -191,3 +191,23 @@ def p_v1_graph_util_remove_training_nodes(tf):
         return [[n.name, n.op, list(n.input)] for n in gd.node]
     return {"plain": listing(v1.graph_util.remove_training_nodes(graph_def)),
             "protected": listing(v1.graph_util.remove_training_nodes(graph_def, protected_nodes=["b", "check"]))}
+
+
+@program
+def p_v1_ragged_constant_value(tf):
+    r = tf.compat.v1.ragged
+    out = {}
+    for key, args, kwargs in (("ints", [[[1, 2], [3]]], {}), ("floats", [[[[1.5, 2]], []]], {"ragged_rank": 1}),
+                              ("nested", [[[[1], [2, 3]], [[4]]]], {}),
+                              ("typed", [[[1, 2], []]], {"dtype": tf.float32, "row_splits_dtype": "int32"}),
+                              ("dense", [[1, 2]], {}), ("empty", [[[], []]], {})):
+        v = r.constant_value(*args, **kwargs)
+        if isinstance(v, np.ndarray):
+            out[key] = ["ndarray", str(v.dtype), v.tolist()]
+            continue
+        out[key] = [str(v.dtype), list(v.shape), v.ragged_rank, v.to_list(), [s.tolist() for s in v.nested_row_splits],
+                    str(v.nested_row_splits[0].dtype), v.flat_values.tolist(), str(v).replace(" ", "")]
+    direct = r.RaggedTensorValue(np.array([1.0, 2.0]), np.array([0, 0, 2]))
+    out["direct"] = [direct.to_list(), list(direct.shape)]
+    out["bad_splits"] = outcome(lambda: r.RaggedTensorValue(np.array([1]), [0, 1]), "row_splits")["error"]
+    return out

@@ -174,6 +174,11 @@ del _namespace, _names, _name
 # TF's tf.compat.v1.io.tf_record_iterator and TFRecordCompressionType are python_io's (tf1_namespaces.py)
 globals()["io"].tf_record_iterator = python_io.tf_record_iterator
 globals()["io"].TFRecordCompressionType = python_io.TFRecordCompressionType
+# tf.compat.v1.ragged's RaggedTensorValue and constant_value (ragged_value.py)
+from . import ragged_value as _ragged_value  # noqa: E402
+
+globals()["ragged"].RaggedTensorValue = _ragged_value.RaggedTensorValue
+globals()["ragged"].constant_value = _ragged_value.constant_value
 # tf.compat.v1.graph_util's own functions on GraphDefs (graph_util_v1.py)
 from . import graph_util_v1 as _graph_util_v1  # noqa: E402
 
