@@ -15,7 +15,10 @@ v1 = tf.compat.v1
 
 
 def _namespace(name):
-    return v1 if not name else getattr(v1, name)
+    module = v1
+    for part in [p for p in name.split(".") if p]:  # dotted: tf.compat.v1.config.experimental
+        module = getattr(module, part)
+    return module
 
 
 def test_every_alias_is_tinytfs_tf2_object_or_absent():

@@ -79,6 +79,13 @@ def psnr(a, b, max_val, name=None):
 def resize_with_pad(image, target_height, target_width, method="bilinear", antialias=False):
     """Resize to fit inside target_height x target_width keeping the aspect ratio, then pad with zeros to it,
     centred (TF's resize_image_with_pad)."""
+    return resize_with_pad_using(image, target_height, target_width,
+                                 lambda batch, size: _tf.image.resize(batch, size, method=method, antialias=antialias))
+
+
+def resize_with_pad_using(image, target_height, target_width, resize):
+    """resize_with_pad with a resize function (batch, [height, width]) -> batch: TF2's, or TF1's with
+    align_corners (tf.compat.v1.image.resize_image_with_pad)."""
     image = _tf.convert_to_tensor(image)
     rank = image.shape.rank
     if rank not in (3, 4):
@@ -99,7 +106,7 @@ def resize_with_pad(image, target_height, target_width, method="bilinear", antia
     new_size = _static_ints([_tf.cast(_tf.floor(resized_height), "int32"), _tf.cast(_tf.floor(resized_width), "int32")])
     top = _tf.maximum(0, _tf.cast(_tf.floor((f_target_height - resized_height) / 2), "int32"))
     left = _tf.maximum(0, _tf.cast(_tf.floor((f_target_width - resized_width) / 2), "int32"))
-    resized = _tf.image.resize(batch, new_size, method=method, antialias=antialias)
+    resized = resize(batch, new_size)
     top, left = _static_ints([top, left])
     padded = pad_to_bounding_box(resized, top, left, target_height, target_width)
     return _tf.squeeze(padded, [0]) if single else padded

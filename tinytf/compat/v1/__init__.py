@@ -147,6 +147,44 @@ for _namespace in ("audio", "autograph", "experimental", "manip", "quantization"
     _tf1_aliases.alias_namespace(globals(), _namespace)
 del _namespace
 from ... import types, version  # noqa: E402,F401
+
+# the dotted namespaces (config.experimental, data.experimental, random.experimental, io.gfile, ...) and the
+# TF1 modules that TF 2.21 fills with other names (tf.compat.v1.initializers.zeros is zeros_initializer)
+from . import summary as _summary_module  # noqa: E402
+
+_tf1_aliases.install(_summary_module.__dict__, "summary")
+_tf1_aliases.install(globals()["initializers"].__dict__, "initializers")
+_tf1_aliases.alias_nested_namespaces(globals())
+
+# tf.compat.v1.errors' own functions (helper v1alias): codes <-> exception classes (errors_v1.py)
+from . import errors_v1 as _errors_v1  # noqa: E402
+
+for _name in _errors_v1.__all__:
+    setattr(globals()["errors"], _name, getattr(_errors_v1, _name))
+del _name
+
+# TF1 forms in the namespaces: strings.length/split, random.stateless_multinomial, he/lecun/identity initializers,
+# test.get_temp_dir (v1_namespace_functions.py)
+from . import v1_namespace_functions as _namespace_functions  # noqa: E402
+
+for _namespace, _names in _namespace_functions.NAMESPACES.items():
+    for _name in _names:
+        setattr(globals()[_namespace], _name, getattr(_namespace_functions, _name))
+del _namespace, _names, _name
+# TF's tf.compat.v1.io.tf_record_iterator and TFRecordCompressionType are python_io's (tf1_namespaces.py)
+globals()["io"].tf_record_iterator = python_io.tf_record_iterator
+globals()["io"].TFRecordCompressionType = python_io.TFRecordCompressionType
+# tf.compat.v1.ragged's RaggedTensorValue and constant_value (ragged_value.py)
+from . import ragged_value as _ragged_value  # noqa: E402
+
+globals()["ragged"].RaggedTensorValue = _ragged_value.RaggedTensorValue
+globals()["ragged"].constant_value = _ragged_value.constant_value
+# tf.compat.v1.graph_util's own functions on GraphDefs (graph_util_v1.py)
+from . import graph_util_v1 as _graph_util_v1  # noqa: E402
+
+for _name in _graph_util_v1.__all__:
+    setattr(globals()["graph_util"], _name, getattr(_graph_util_v1, _name))
+del _name
 from .wrap_function import wrap_function  # noqa: E402,F401
 
 # isort: split

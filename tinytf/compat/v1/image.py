@@ -13,6 +13,7 @@ from tinytf.runtime.ops import image_resize_kernels as _kernels
 from tinytf.runtime.ops.random import RandomStream as _RandomStream
 
 from .deprecated_args import one_of as _one_of
+from .image_resize_v1 import *  # noqa: F401,F403 - TF1's resize family (helper v1alias)
 from .tf1_aliases import install as _install
 
 

@@ -31,6 +31,12 @@ def _tag(name):
         return scope.rstrip("/") if isinstance(scope, str) else name
 
 
+def _family_tag(name, family):
+    """TF's summary_scope: the scope is family/name (unique), and the tag repeats the family in front of it
+    (so TensorBoard shows it in the family's tab): "fam/outer/fam/name"."""
+    return _tag(name) if not family else f"{family}/{_tag(f'{family}/{name}')}"
+
+
 def _collect(tensor, collections):
     graph = get_default_graph()
     for key in collections if collections is not None else [_SUMMARIES]:
@@ -41,7 +47,7 @@ def _collect(tensor, collections):
 def scalar(name, tensor, collections=None, family=None):
     """A Summary with `simple_value` = the scalar `tensor`."""
     tf = _tf()
-    tag = _tag(f"{family}/{name}" if family else name)
+    tag = _family_tag(name, family)
     tensor = tf.convert_to_tensor(tensor)
     if tensor.shape.rank not in (None, 0):
         raise ValueError(f"Tensor must be scalar, got shape {tensor.shape}")
@@ -55,7 +61,7 @@ def scalar(name, tensor, collections=None, family=None):
 def histogram(name, values, collections=None, family=None):
     """A Summary with a HistogramProto of `values` (min, max, count, sum, sum of squares, buckets)."""
     tf = _tf()
-    tag = _tag(f"{family}/{name}" if family else name)
+    tag = _family_tag(name, family)
 
     def encode(data):
         data = np.asarray(data, np.float64).reshape(-1)
@@ -80,7 +86,8 @@ def merge(inputs, collections=None, name=None):
     def combine(*serialized):
         merged = summary_pb2.Summary()
         for item in serialized:
-            merged.MergeFromString(np.asarray(item).item())
+            # bytes as they are: np.asarray(b"..\x00").item() would drop the trailing NULs of a serialized proto
+            merged.MergeFromString(item if isinstance(item, bytes) else np.asarray(item, dtype=object).item())
         return np.asarray(merged.SerializeToString(), dtype=object)
 
     merged = numpy_function(combine, inputs, tf.string, name=name or "Merge/MergeSummary")

@@ -78,3 +78,38 @@ def alias_namespace(package_globals: dict, namespace: str) -> types.ModuleType:
     sys.modules[name] = module
     package_globals[namespace] = module
     return module
+
+
+def alias_nested_namespaces(package_globals: dict) -> None:
+    """The dotted namespaces of the table (`tf.compat.v1.config.experimental`, `data.experimental.service`):
+    each becomes a module under its parent, made when the parent lacks it, or its table installed on the
+    module the parent already has (a TF1 module of its own keeps its names, found first)."""
+    dotted = {key for table in (SAME_OBJECTS, SAME_SIGNATURE) for key in table if "." in key}
+    for namespace in sorted(dotted, key=lambda key: key.count(".")):  # parents before children
+        parent = sys.modules[package_globals["__name__"]]
+        *heads, last = namespace.split(".")
+        for head in heads:
+            parent = _namespace_child(parent, head, package_globals["__name__"])
+        existing = parent.__dict__.get(last)
+        if isinstance(existing, types.ModuleType):
+            install(existing.__dict__, namespace)
+            continue
+        name = f"{parent.__name__}.{last}"
+        module = types.ModuleType(name, f"tf.compat.v1.{namespace}: TF 2.21's names here are TF2 objects "
+                                        "(see tinytf/compat/v1/tf1_aliases.py).")
+        install(module.__dict__, namespace)
+        sys.modules[name] = module
+        setattr(parent, last, module)
+
+
+def _namespace_child(parent: types.ModuleType, head: str, package: str) -> types.ModuleType:
+    """The module `parent.head`, made empty (only its nested namespaces) when TF1 has it and tinytf did not."""
+    child = parent.__dict__.get(head)
+    if isinstance(child, types.ModuleType):
+        return child
+    name = f"{parent.__name__}.{head}"
+    child = types.ModuleType(name, f"tf.compat.v1.{name[len(package) + 1:]}")
+    sys.modules[name] = child
+    setattr(parent, head, child)
+    return child
+

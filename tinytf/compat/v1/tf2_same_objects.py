@@ -2,8 +2,10 @@
 objects of TF2 names (`tf.compat.v1.X is tf.X`, `tf.compat.v1.random_normal is tf.random.normal`),
 SAME_SIGNATURE those whose function is the TF2 function of the same namespace re-wrapped, with its
 signature (`tf.compat.v1.math.abs`). Namespace -> entries, each "NAME" (the TF2 name of the same
-namespace) or "NAME=TF2.PATH". Written by tools/list_tf1_aliases.py from TF 2.21; tf1_aliases.py
-resolves them when first read, so a TF2 name that tinytf lacks is missing from tf.compat.v1 too."""
+namespace) or "NAME=TF2.PATH" ("NAME=compat.v1.PATH" where it is a TF1 object of another v1 name,
+tf.compat.v1.math.argmax is tf.compat.v1.argmax). Written by tools/list_tf1_aliases.py from TF 2.21;
+tf1_aliases.py resolves them when first read, so a TF2 name that tinytf lacks is missing from
+tf.compat.v1 too."""
 
 SAME_OBJECTS = {
     "": """
@@ -92,6 +94,9 @@ SAME_OBJECTS = {
     "autograph": """
         set_verbosity trace
     """.split(),
+    "autograph.experimental": """
+        Feature do_not_convert set_loop_options
+    """.split(),
     "bitwise": """
         bitwise_and bitwise_or bitwise_xor invert left_shift right_shift
     """.split(),
@@ -102,20 +107,75 @@ SAME_OBJECTS = {
         list_logical_devices list_physical_devices run_functions_eagerly set_logical_device_configuration
         set_soft_device_placement set_visible_devices
     """.split(),
+    "config.experimental": """
+        ClusterDeviceFilters VirtualDeviceConfiguration=config.LogicalDeviceConfiguration disable_mlir_bridge
+        enable_mlir_bridge enable_tensor_float_32_execution get_device_details get_device_policy
+        get_memory_growth get_memory_info get_memory_usage get_synchronous_execution
+        get_virtual_device_configuration=config.get_logical_device_configuration
+        get_visible_devices=config.get_visible_devices list_logical_devices=config.list_logical_devices
+        list_physical_devices=config.list_physical_devices reset_memory_stats set_device_policy
+        set_memory_growth set_synchronous_execution
+        set_virtual_device_configuration=config.set_logical_device_configuration
+        set_visible_devices=config.set_visible_devices tensor_float_32_execution_enabled
+    """.split(),
+    "config.optimizer": """
+        get_experimental_options get_jit set_experimental_options set_jit
+    """.split(),
+    "config.threading": """
+        get_inter_op_parallelism_threads get_intra_op_parallelism_threads set_inter_op_parallelism_threads
+        set_intra_op_parallelism_threads
+    """.split(),
     "data": """
-        DatasetSpec NumpyIterator Options ThreadingOptions
+        AUTOTUNE DatasetSpec INFINITE_CARDINALITY NumpyIterator Options ThreadingOptions UNKNOWN_CARDINALITY
+    """.split(),
+    "data.experimental": """
+        AUTOTUNE AutoShardPolicy AutotuneAlgorithm AutotuneOptions DatasetInitializer
+        DatasetStructure=data.DatasetSpec DistributeOptions ExternalStatePolicy INFINITE_CARDINALITY
+        OptimizationOptions Optional=experimental.Optional OptionalStructure=OptionalSpec Reducer SHARD_HINT
+        ServiceOptions Structure=TypeSpec TFRecordWriter ThreadingOptions=data.ThreadingOptions
+        UNKNOWN_CARDINALITY assert_cardinality bucket_by_sequence_length cardinality copy_to_device
+        dense_to_ragged_batch dense_to_sparse_batch distributed_save enable_debug_mode enumerate_dataset
+        from_list from_variant get_model_proto get_next_as_optional get_single_element get_structure
+        group_by_reducer group_by_window ignore_errors index_table_from_dataset make_saveable_from_iterator
+        map_and_batch pad_to_cardinality parallel_interleave parse_example_dataset prefetch_to_device
+        rejection_resample scan shuffle_and_repeat snapshot table_from_dataset take_while to_variant unbatch
+        unique
+    """.split(),
+    "data.experimental.service": """
+        CrossTrainerCache DispatcherConfig ShardingPolicy WorkerConfig distribute from_dataset_id
+        register_dataset
     """.split(),
     "debugging": """
-        Assert=Assert assert_proper_iterable assert_same_float_dtype disable_check_numerics
-        disable_traceback_filtering enable_check_numerics enable_traceback_filtering get_log_device_placement
-        is_finite=math.is_finite is_inf=math.is_inf is_nan=math.is_nan is_non_decreasing=math.is_non_decreasing
-        is_numeric_tensor is_strictly_increasing=math.is_strictly_increasing is_traceback_filtering_enabled
+        Assert=Assert assert_all_finite=compat.v1.verify_tensor_all_finite assert_equal=compat.v1.assert_equal
+        assert_greater=compat.v1.assert_greater assert_greater_equal=compat.v1.assert_greater_equal
+        assert_integer=compat.v1.assert_integer assert_less=compat.v1.assert_less
+        assert_less_equal=compat.v1.assert_less_equal assert_near=compat.v1.assert_near
+        assert_negative=compat.v1.assert_negative assert_non_negative=compat.v1.assert_non_negative
+        assert_non_positive=compat.v1.assert_non_positive assert_none_equal=compat.v1.assert_none_equal
+        assert_positive=compat.v1.assert_positive assert_proper_iterable assert_rank=compat.v1.assert_rank
+        assert_rank_at_least=compat.v1.assert_rank_at_least assert_rank_in=compat.v1.assert_rank_in
+        assert_same_float_dtype assert_scalar=compat.v1.assert_scalar assert_type=compat.v1.assert_type
+        disable_check_numerics disable_traceback_filtering enable_check_numerics enable_traceback_filtering
+        get_log_device_placement is_finite=math.is_finite is_inf=math.is_inf is_nan=math.is_nan
+        is_non_decreasing=math.is_non_decreasing is_numeric_tensor
+        is_strictly_increasing=math.is_strictly_increasing is_traceback_filtering_enabled
         set_log_device_placement
+    """.split(),
+    "debugging.experimental": """
+        disable_dump_debug_info enable_dump_debug_info
     """.split(),
     "distribute": """
         CrossDeviceOps HierarchicalCopyAllReduce InputContext InputReplicationMode NcclAllReduce ReduceOp
         ReductionToOneDevice RunOptions Server experimental_set_strategy get_replica_context get_strategy
         has_strategy in_cross_replica_context
+    """.split(),
+    "distribute.cluster_resolver": """
+        ClusterResolver GCEClusterResolver KubernetesClusterResolver KubernetesExecutableLocation
+        SimpleClusterResolver SlurmClusterResolver TFConfigClusterResolver TPUClusterResolver UnionResolver
+    """.split(),
+    "distribute.experimental": """
+        CollectiveCommunication CollectiveHints
+        CommunicationImplementation=distribute.experimental.CollectiveCommunication CommunicationOptions
     """.split(),
     "dtypes": """
         DType=DType QUANTIZED_DTYPES as_dtype=as_dtype as_string=as_string bfloat16=bfloat16 bool=bool cast=cast
@@ -124,11 +184,19 @@ SAME_OBJECTS = {
         qint8=qint8 quint16=quint16 quint8=quint8 resource=resource saturate_cast=saturate_cast string=string
         uint16=uint16 uint32=uint32 uint64=uint64 uint8=uint8 variant=variant
     """.split(),
+    "dtypes.experimental": """
+        float4_e2m1fn=experimental.float4_e2m1fn float8_e4m3b11fnuz=experimental.float8_e4m3b11fnuz
+        float8_e4m3fn=experimental.float8_e4m3fn float8_e4m3fnuz=experimental.float8_e4m3fnuz
+        float8_e5m2=experimental.float8_e5m2 float8_e5m2fnuz=experimental.float8_e5m2fnuz int2=experimental.int2
+        int4=experimental.int4 uint2=experimental.uint2 uint4=experimental.uint4
+    """.split(),
     "errors": """
-        AbortedError AlreadyExistsError CancelledError DataLossError DeadlineExceededError
-        FailedPreconditionError InternalError InvalidArgumentError NotFoundError OpError OutOfRangeError
-        PermissionDeniedError ResourceExhaustedError UnauthenticatedError UnavailableError UnimplementedError
-        UnknownError
+        ABORTED ALREADY_EXISTS AbortedError AlreadyExistsError CANCELLED CancelledError DATA_LOSS
+        DEADLINE_EXCEEDED DataLossError DeadlineExceededError FAILED_PRECONDITION FailedPreconditionError
+        INTERNAL INVALID_ARGUMENT InternalError InvalidArgumentError NOT_FOUND NotFoundError OK OUT_OF_RANGE
+        OpError OutOfRangeError PERMISSION_DENIED PermissionDeniedError RESOURCE_EXHAUSTED
+        ResourceExhaustedError UNAUTHENTICATED UNAVAILABLE UNIMPLEMENTED UNKNOWN UnauthenticatedError
+        UnavailableError UnimplementedError UnknownError
     """.split(),
     "experimental": """
         BatchableExtensionType DynamicRaggedShape ExtensionType ExtensionTypeBatchEncoder ExtensionTypeSpec
@@ -137,6 +205,9 @@ SAME_OBJECTS = {
         dispatch_for_unary_elementwise_apis enable_strict_mode float4_e2m1fn float8_e4m3b11fnuz float8_e4m3fn
         float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz function_executor_type int2 int4 register_filesystem_plugin
         uint2 uint4 unregister_dispatch_for
+    """.split(),
+    "experimental.extension_type": """
+        as_dict
     """.split(),
     "graph_util": """
         import_graph_def=import_graph_def
@@ -150,21 +221,39 @@ SAME_OBJECTS = {
         non_max_suppression_padded non_max_suppression_with_scores pad_to_bounding_box per_image_standardization
         psnr random_brightness random_contrast random_crop random_flip_left_right random_flip_up_down random_hue
         random_jpeg_quality random_saturation resize_image_with_crop_or_pad=image.resize_with_crop_or_pad
-        resize_with_crop_or_pad rgb_to_grayscale rgb_to_hsv rgb_to_yiq rgb_to_yuv rot90 sobel_edges ssim
-        ssim_multiscale total_variation transpose transpose_image=image.transpose yiq_to_rgb yuv_to_rgb
+        resize_images=compat.v1.image.resize resize_with_crop_or_pad rgb_to_grayscale rgb_to_hsv rgb_to_yiq
+        rgb_to_yuv rot90 sobel_edges ssim ssim_multiscale total_variation transpose
+        transpose_image=image.transpose yiq_to_rgb yuv_to_rgb
+    """.split(),
+    "initializers": """
+        constant=compat.v1.constant_initializer global_variables=compat.v1.global_variables_initializer
+        glorot_normal=compat.v1.glorot_normal_initializer glorot_uniform=compat.v1.glorot_uniform_initializer
+        local_variables=compat.v1.local_variables_initializer ones=compat.v1.ones_initializer
+        orthogonal=compat.v1.orthogonal_initializer random_normal=compat.v1.random_normal_initializer
+        random_uniform=compat.v1.random_uniform_initializer tables_initializer=compat.v1.tables_initializer
+        truncated_normal=compat.v1.truncated_normal_initializer
+        uniform_unit_scaling=compat.v1.uniform_unit_scaling_initializer
+        variables=compat.v1.variables_initializer variance_scaling=compat.v1.variance_scaling_initializer
+        zeros=compat.v1.zeros_initializer
     """.split(),
     "io": """
         FixedLenFeature FixedLenSequenceFeature PaddingFIFOQueue=queue.PaddingFIFOQueue
         PriorityQueue=queue.PriorityQueue QueueBase=queue.QueueBase RaggedFeature
         RandomShuffleQueue=queue.RandomShuffleQueue SparseFeature TFRecordOptions TFRecordWriter VarLenFeature
         decode_and_crop_jpeg=image.decode_and_crop_jpeg decode_base64 decode_bmp=image.decode_bmp
-        decode_compressed decode_gif=image.decode_gif decode_image=image.decode_image
-        decode_jpeg=image.decode_jpeg decode_json_example decode_jxl=image.decode_jxl
-        decode_png=image.decode_png decode_proto decode_webp=image.decode_webp deserialize_many_sparse
-        encode_base64 encode_jpeg=image.encode_jpeg encode_png=image.encode_png encode_proto
-        extract_jpeg_shape=image.extract_jpeg_shape is_jpeg=image.is_jpeg match_filenames_once matching_files
-        parse_sequence_example parse_single_sequence_example parse_tensor read_file serialize_tensor write_file
-        write_graph
+        decode_compressed decode_csv=compat.v1.decode_csv decode_gif=image.decode_gif
+        decode_image=image.decode_image decode_jpeg=image.decode_jpeg decode_json_example
+        decode_jxl=image.decode_jxl decode_png=image.decode_png decode_proto decode_raw=compat.v1.decode_raw
+        decode_webp=image.decode_webp deserialize_many_sparse encode_base64 encode_jpeg=image.encode_jpeg
+        encode_png=image.encode_png encode_proto extract_jpeg_shape=image.extract_jpeg_shape
+        is_jpeg=image.is_jpeg match_filenames_once matching_files parse_example=compat.v1.parse_example
+        parse_sequence_example parse_single_example=compat.v1.parse_single_example parse_single_sequence_example
+        parse_tensor read_file serialize_many_sparse=compat.v1.serialize_many_sparse
+        serialize_sparse=compat.v1.serialize_sparse serialize_tensor write_file write_graph
+    """.split(),
+    "io.gfile": """
+        GFile copy exists get_registered_schemes glob isdir join listdir makedirs mkdir remove rename rmtree
+        stat walk
     """.split(),
     "linalg": """
         LinearOperator LinearOperatorAdjoint LinearOperatorBlockDiag LinearOperatorBlockLowerTriangular
@@ -175,30 +264,49 @@ SAME_OBJECTS = {
         LinearOperatorToeplitz LinearOperatorTridiag LinearOperatorZeros adjoint band_part cholesky
         cholesky_solve cross det eigh eigh_tridiagonal eigvalsh einsum=einsum expm eye=eye global_norm inv
         l2_normalize=nn.l2_normalize logdet logm lstsq lu lu_matrix_inverse lu_reconstruct lu_solve matrix_rank
-        matvec normalize pinv qr set_diag slogdet solve sqrtm=matrix_square_root svd tensor_diag
-        tensordot=tensordot triangular_solve tridiagonal_matmul tridiagonal_solve
+        matvec norm=compat.v1.norm normalize pinv qr set_diag slogdet solve sqrtm=matrix_square_root svd
+        tensor_diag tensordot=tensordot transpose=compat.v1.linalg.matrix_transpose triangular_solve
+        tridiagonal_matmul tridiagonal_solve
+    """.split(),
+    "linalg.experimental": """
+        conjugate_gradient
     """.split(),
     "lookup": """
         KeyValueTensorInitializer TextFileIndex TextFileInitializer
     """.split(),
+    "lookup.experimental": """
+        DenseHashTable MutableHashTable
+    """.split(),
     "manip": """
-        reverse=reverse roll=roll scatter_nd=scatter_nd space_to_batch_nd=space_to_batch_nd tile=tile
+        batch_to_space_nd=compat.v1.batch_to_space_nd gather_nd=compat.v1.gather_nd reverse=reverse roll=roll
+        scatter_nd=scatter_nd space_to_batch_nd=space_to_batch_nd tile=tile
     """.split(),
     "math": """
-        accumulate_n add_n=add_n approx_max_k=nn.approx_max_k approx_min_k=nn.approx_min_k atan2=atan2 betainc
-        cumprod cumsum=cumsum cumulative_logsumexp equal=equal floordiv greater=greater
-        greater_equal=greater_equal igamma igammac invert_permutation is_finite is_inf is_nan is_non_decreasing
+        accumulate_n add_n=add_n approx_max_k=nn.approx_max_k approx_min_k=nn.approx_min_k
+        argmax=compat.v1.argmax argmin=compat.v1.argmin atan2=atan2 betainc bincount=compat.v1.bincount
+        confusion_matrix=compat.v1.confusion_matrix count_nonzero=compat.v1.count_nonzero cumprod cumsum=cumsum
+        cumulative_logsumexp equal=equal floordiv greater=greater greater_equal=greater_equal igamma igammac
+        in_top_k=compat.v1.nn.in_top_k invert_permutation is_finite is_inf is_nan is_non_decreasing
         is_strictly_increasing l2_normalize=nn.l2_normalize lbeta less=less less_equal=less_equal
-        logical_and=logical_and logical_not=logical_not logical_or=logical_or logical_xor nextafter
-        not_equal=not_equal polygamma polyval pow=pow segment_max segment_mean segment_min segment_prod
-        segment_sum sobol_sample softsign=nn.softsign squared_difference subtract=subtract top_k=nn.top_k
-        truediv=truediv unsorted_segment_max unsorted_segment_mean unsorted_segment_min unsorted_segment_prod
-        unsorted_segment_sqrt_n unsorted_segment_sum xdivy xlog1py xlogy zero_fraction=nn.zero_fraction zeta
+        log_softmax=compat.v1.nn.log_softmax logical_and=logical_and logical_not=logical_not
+        logical_or=logical_or logical_xor mod=compat.v1.math.floormod nextafter not_equal=not_equal polygamma
+        polyval pow=pow reduce_all=compat.v1.reduce_all reduce_any=compat.v1.reduce_any
+        reduce_logsumexp=compat.v1.reduce_logsumexp segment_max segment_mean segment_min segment_prod
+        segment_sum sigmoid=compat.v1.nn.sigmoid sobol_sample softmax=compat.v1.nn.softmax
+        softplus=compat.v1.nn.softplus softsign=nn.softsign squared_difference subtract=subtract
+        tanh=compat.v1.nn.tanh top_k=nn.top_k truediv=truediv unsorted_segment_max unsorted_segment_mean
+        unsorted_segment_min unsorted_segment_prod unsorted_segment_sqrt_n unsorted_segment_sum xdivy xlog1py
+        xlogy zero_fraction=nn.zero_fraction zeta
+    """.split(),
+    "mixed_precision.experimental": """
+        DynamicLossScale=compat.v1.mixed_precision.DynamicLossScale
+        FixedLossScale=compat.v1.mixed_precision.FixedLossScale LossScale=compat.v1.mixed_precision.LossScale
     """.split(),
     "nn": """
         all_candidate_sampler approx_max_k approx_min_k atrous_conv2d atrous_conv2d_transpose avg_pool1d
-        avg_pool3d avg_pool_v2=nn.avg_pool batch_normalization bias_add collapse_repeated
-        compute_accidental_hits compute_average_loss conv1d_transpose conv_transpose
+        avg_pool2d=compat.v1.nn.avg_pool avg_pool3d avg_pool_v2=nn.avg_pool batch_normalization bias_add
+        collapse_repeated compute_accidental_hits compute_average_loss conv1d_transpose
+        conv3d_backprop_filter_v2=compat.v1.nn.conv3d_backprop_filter conv_transpose
         ctc_beam_search_decoder_v2=nn.ctc_beam_search_decoder ctc_greedy_decoder ctc_unique_labels
         depthwise_conv2d_backprop_filter depthwise_conv2d_backprop_input
         depthwise_conv2d_native_backprop_filter=nn.depthwise_conv2d_backprop_filter
@@ -207,8 +315,11 @@ SAME_OBJECTS = {
         local_response_normalization log_poisson_loss
         log_uniform_candidate_sampler=random.log_uniform_candidate_sampler lrn=nn.local_response_normalization
         max_pool1d max_pool2d max_pool3d max_pool_v2=nn.max_pool normalize_moments relu
-        scale_regularization_loss selu softsign top_k uniform_candidate_sampler=random.uniform_candidate_sampler
-        with_space_to_batch zero_fraction
+        scale_regularization_loss selu softsign space_to_batch=compat.v1.space_to_batch swish=compat.v1.nn.silu
+        top_k uniform_candidate_sampler=random.uniform_candidate_sampler with_space_to_batch zero_fraction
+    """.split(),
+    "nn.experimental": """
+        general_dropout stateless_dropout
     """.split(),
     "quantization": """
         dequantize fake_quant_with_min_max_args fake_quant_with_min_max_args_gradient
@@ -223,13 +334,25 @@ SAME_OBJECTS = {
     "random": """
         Algorithm Generator all_candidate_sampler=nn.all_candidate_sampler categorical create_rng_state
         fixed_unigram_candidate_sampler=nn.fixed_unigram_candidate_sampler fold_in gamma get_global_generator
-        learned_unigram_candidate_sampler=nn.learned_unigram_candidate_sampler log_uniform_candidate_sampler
-        normal set_global_generator shuffle split stateless_binomial stateless_categorical stateless_gamma
-        stateless_normal stateless_parameterized_truncated_normal stateless_poisson stateless_truncated_normal
-        stateless_uniform truncated_normal uniform uniform_candidate_sampler
+        get_seed=compat.v1.get_seed learned_unigram_candidate_sampler=nn.learned_unigram_candidate_sampler
+        log_uniform_candidate_sampler multinomial=compat.v1.multinomial normal poisson=compat.v1.random_poisson
+        set_global_generator set_random_seed=compat.v1.set_random_seed shuffle split stateless_binomial
+        stateless_categorical stateless_gamma stateless_normal stateless_parameterized_truncated_normal
+        stateless_poisson stateless_truncated_normal stateless_uniform truncated_normal uniform
+        uniform_candidate_sampler
+    """.split(),
+    "random.experimental": """
+        Algorithm=random.Algorithm Generator=random.Generator create_rng_state=random.create_rng_state
+        get_global_generator=random.get_global_generator index_shuffle
+        set_global_generator=random.set_global_generator stateless_fold_in=random.fold_in stateless_shuffle
+        stateless_split=random.split
     """.split(),
     "saved_model": """
-        Asset SaveOptions load_v2=saved_model.load save
+        ASSETS_DIRECTORY ASSETS_KEY Asset CLASSIFY_INPUTS CLASSIFY_METHOD_NAME CLASSIFY_OUTPUT_CLASSES
+        CLASSIFY_OUTPUT_SCORES DEBUG_DIRECTORY DEBUG_INFO_FILENAME_PB DEFAULT_SERVING_SIGNATURE_DEF_KEY GPU
+        PREDICT_INPUTS PREDICT_METHOD_NAME PREDICT_OUTPUTS REGRESS_INPUTS REGRESS_METHOD_NAME REGRESS_OUTPUTS
+        SAVED_MODEL_FILENAME_PB SAVED_MODEL_FILENAME_PBTXT SAVED_MODEL_SCHEMA_VERSION SERVING SaveOptions TPU
+        TRAINING VARIABLES_DIRECTORY VARIABLES_FILENAME load_v2=saved_model.load save
     """.split(),
     "sets": """
         difference intersection set_difference=sets.difference set_intersection=sets.intersection
@@ -242,9 +365,15 @@ SAME_OBJECTS = {
         mfccs_from_log_mel_spectrograms overlap_and_add rfft rfft2d rfft3d rfftnd stft vorbis_window
     """.split(),
     "sparse": """
-        SparseTensor=SparseTensor bincount cross cross_hashed expand_dims eye fill_empty_rows from_dense mask
-        matmul=sparse.sparse_dense_matmul maximum minimum reorder reset_shape reshape retain slice softmax
-        sparse_dense_matmul to_dense to_indicator transpose
+        SparseConditionalAccumulator=compat.v1.SparseConditionalAccumulator SparseTensor=SparseTensor
+        add=compat.v1.sparse_add bincount concat=compat.v1.sparse_concat cross cross_hashed expand_dims eye
+        fill_empty_rows from_dense mask matmul=sparse.sparse_dense_matmul maximum merge=compat.v1.sparse_merge
+        minimum placeholder=compat.v1.sparse_placeholder reduce_max=compat.v1.sparse_reduce_max
+        reduce_max_sparse=compat.v1.sparse_reduce_max_sparse reduce_sum=compat.v1.sparse_reduce_sum
+        reduce_sum_sparse=compat.v1.sparse_reduce_sum_sparse reorder reset_shape reshape retain
+        segment_mean=compat.v1.sparse_segment_mean segment_sqrt_n=compat.v1.sparse_segment_sqrt_n
+        segment_sum=compat.v1.sparse_segment_sum slice softmax sparse_dense_matmul split=compat.v1.sparse_split
+        to_dense to_indicator transpose
     """.split(),
     "spectral": """
         dct=signal.dct fft=signal.fft fft2d=signal.fft2d fft3d=signal.fft3d idct=signal.idct ifft=signal.ifft
@@ -252,21 +381,39 @@ SAME_OBJECTS = {
         irfft3d=signal.irfft3d rfft=signal.rfft rfft2d=signal.rfft2d rfft3d=signal.rfft3d
     """.split(),
     "strings": """
-        as_string=as_string bytes_split format join lower ngrams regex_full_match regex_replace strip
-        to_hash_bucket_fast to_hash_bucket_strong unicode_decode unicode_decode_with_offsets unicode_encode
-        unicode_script unicode_split unicode_split_with_offsets unicode_transcode unsorted_segment_join upper
+        as_string=as_string bytes_split format join lower ngrams reduce_join=compat.v1.reduce_join
+        regex_full_match regex_replace strip to_hash_bucket=compat.v1.string_to_hash_bucket to_hash_bucket_fast
+        to_hash_bucket_strong to_number=compat.v1.string_to_number unicode_decode unicode_decode_with_offsets
+        unicode_encode unicode_script unicode_split unicode_split_with_offsets unicode_transcode
+        unsorted_segment_join upper
+    """.split(),
+    "summary": """
+        Event=compat.v1.Event SessionLog=compat.v1.SessionLog Summary=compat.v1.Summary
     """.split(),
     "test": """
         Benchmark TestCase benchmark_config create_local_cluster disable_with_predicate gpu_device_name
         is_built_with_cuda is_built_with_gpu_support is_built_with_rocm is_built_with_xla
         is_cpu_target_available is_gpu_available main with_eager_op_as_function
     """.split(),
+    "test.experimental": """
+        sync_devices
+    """.split(),
     "train": """
         BytesList CheckpointManager CheckpointOptions ClusterDef ClusterSpec Coordinator Example
         ExponentialMovingAverage Feature FeatureList FeatureLists Features FloatList Int64List JobDef
         SequenceExample Server=distribute.Server ServerDef checkpoints_iterator get_checkpoint_state
         latest_checkpoint list_variables load_checkpoint load_variable
-        match_filenames_once=io.match_filenames_once write_graph=io.write_graph
+        match_filenames_once=io.match_filenames_once piecewise_constant_decay=compat.v1.train.piecewise_constant
+        write_graph=io.write_graph
+    """.split(),
+    "train.experimental": """
+        DynamicLossScale=compat.v1.mixed_precision.DynamicLossScale
+        FixedLossScale=compat.v1.mixed_precision.FixedLossScale LossScale=compat.v1.mixed_precision.LossScale
+        MaxShardSizePolicy
+        MixedPrecisionLossScaleOptimizer=compat.v1.mixed_precision.MixedPrecisionLossScaleOptimizer PythonState
+        ShardByTaskPolicy ShardableTensor ShardingCallback
+        disable_mixed_precision_graph_rewrite=compat.v1.mixed_precision.disable_mixed_precision_graph_rewrite
+        enable_mixed_precision_graph_rewrite=compat.v1.mixed_precision.enable_mixed_precision_graph_rewrite
     """.split(),
 }
 
@@ -274,26 +421,41 @@ SAME_SIGNATURE = {
     "": """
         case executing_eagerly foldl foldr map_fn scalar_mul scan variable_creator_scope
     """.split(),
+    "data.experimental": """
+        Counter choose_from_datasets make_batched_features_dataset make_csv_dataset sample_from_datasets
+    """.split(),
     "debugging": """
-        assert_integer assert_shapes assert_type check_numerics
+        assert_shapes check_numerics
     """.split(),
     "image": """
-        extract_patches
+        extract_image_patches=compat.v1.extract_image_patches extract_patches
     """.split(),
     "linalg": """
         diag diag_part matmul matrix_transpose tensor_diag_part trace
     """.split(),
+    "manip": """
+        reshape=compat.v1.reshape
+    """.split(),
     "math": """
         abs acos acosh add angle asin asinh atan atanh bessel_i0 bessel_i0e bessel_i1 bessel_i1e ceil conj cos
         cosh digamma divide divide_no_nan erf erfc erfcinv erfinv exp expm1 floor floormod imag lgamma log log1p
-        log_sigmoid maximum minimum mod multiply multiply_no_nan ndtri negative real reciprocal
-        reciprocal_no_nan reduce_euclidean_norm reduce_std reduce_variance rint round rsqrt scalar_mul sigmoid
-        sign sin sinh softplus sqrt square tan tanh
+        log_sigmoid maximum minimum multiply multiply_no_nan ndtri negative real reciprocal reciprocal_no_nan
+        reduce_euclidean_norm reduce_max=compat.v1.reduce_max reduce_mean=compat.v1.reduce_mean
+        reduce_min=compat.v1.reduce_min reduce_prod=compat.v1.reduce_prod reduce_std
+        reduce_sum=compat.v1.reduce_sum reduce_variance rint round rsqrt scalar_mul sign sin sinh sqrt square
+        tan
     """.split(),
     "nn": """
-        leaky_relu relu6 sigmoid sigmoid_cross_entropy_with_logits silu softplus swish tanh
+        depth_to_space=compat.v1.depth_to_space leaky_relu relu6 sigmoid sigmoid_cross_entropy_with_logits silu
+        softplus space_to_depth=compat.v1.space_to_depth tanh
+    """.split(),
+    "quantization.experimental": """
+        quantize_saved_model
     """.split(),
     "saved_model": """
         contains_saved_model
+    """.split(),
+    "strings": """
+        substr=compat.v1.substr
     """.split(),
 }
