@@ -18,7 +18,9 @@ import threading
 
 from tinytf.runtime.ops.random import IteratorKernels, iterator_kernels
 
-_LOCK = threading.Lock()
+# re-entrant: an iterator's finalizer (release_passes) can run inside a section that holds the lock, when the
+# garbage collector runs there, in the same thread (a plain Lock deadlocked the suite that way)
+_LOCK = threading.RLock()
 _PULLING = threading.local()  # .reservations: those of the iterator pulling an element in this thread;
 # .probing: a look at the first element that is not an iteration (it must not use up a draw)
 
