@@ -1067,3 +1067,17 @@ SAMPLES.update({
                                                                                tf.quint8),
         -1.0, 2.0, -0.5, 0.5, [1, 1, 1, 1], "SAME")],
 })
+
+# sum_of_squares (helper cnn5): made by its pass, run here standalone as every op
+SAMPLES.update({"sum_of_squares": [lambda: [apply(OPS["sum_of_squares"], [arr((3, 5), dtype)], {})
+                                            for dtype in (tf.float32, tf.float64)]]})
+# the codecs of this sitting (helpers stensor, gapsa): their inputs are encoded bytes or descriptors
+SKIPPED.update({
+    "decode_proto": "needs a message type in a descriptor pool: tests/test_proto_codec.py runs it eagerly and in "
+                    "tf.function against the protobuf library, tests/conformance/proto_codec.py against TF",
+    "encode_proto": "needs a message type in a descriptor pool: tests/test_proto_codec.py runs it eagerly and in "
+                    "tf.function against the protobuf library, tests/conformance/proto_codec.py against TF",
+    "decode_webp": "decodes WebP bytes: tests/test_decode_webp.py runs it eagerly and in tf.function against TF's "
+                   "pixels",
+    "decode_jxl": "raises UnimplementedError for JPEG XL (no decoder; tests/test_decode_webp.py checks the error)",
+})

@@ -239,8 +239,8 @@ class Optional:
         from ..control_dependencies import control_dependencies
 
         check = Assert(self._has_value, ["The optional does not have a value."])
-        with control_dependencies([check]):
-            return nest.map_structure(identity, self._value)
+        with control_dependencies([check]):  # composites (PerReplica values of a distributed iterator) by part
+            return nest.map_structure(identity, self._value, expand_composites=True)
 
     def __repr__(self):
         return f"<tinytf.experimental.Optional element_spec={describe(self.element_spec)}>"
