@@ -1,7 +1,7 @@
 """TF1's SavedModel from a Session (helper tf1rest): tf.compat.v1.saved_model.Builder (SavedModelBuilder),
-simple_save, load (into a Session), predict_signature_def and build_tensor_info. The files are TF's: a
-saved_model.pb whose MetaGraphDefs carry tags, the graph, the variables collection and the signatures, and the
-variables as a name-based checkpoint at variables/variables (written and read by the TF1 Saver)."""
+simple_save and load (into a Session); saved_model_namespace.py assembles tf.compat.v1.saved_model. The files
+are TF's: a saved_model.pb whose MetaGraphDefs carry tags, the graph, the variables collection and the
+signatures, and the variables as a name-based checkpoint at variables/variables (written and read by the TF1 Saver)."""
 
 from __future__ import annotations
 
@@ -11,35 +11,11 @@ from tensorboard.compat.proto import meta_graph_pb2
 
 from ...saved_model.proto import SavedModel
 from .graph import get_default_graph
+from .saved_model_constants import MAIN_OP_KEY
+from .saved_model_signature_constants import DEFAULT_SERVING_SIGNATURE_DEF_KEY
+from .saved_model_signature_def_utils import predict_signature_def
+from .saved_model_tag_constants import SERVING
 from .saver import Saver, export_meta_graph, import_meta_graph
-
-SERVING = "serve"
-DEFAULT_SERVING_SIGNATURE_DEF_KEY = "serving_default"
-PREDICT_METHOD_NAME = "tensorflow/serving/predict"
-MAIN_OP_KEY = "saved_model_main_op"
-
-
-def build_tensor_info(tensor) -> meta_graph_pb2.TensorInfo:
-    """The TensorInfo proto of a graph tensor: its name, dtype and (possibly partial) shape."""
-    from ...graph_def.protos import shape_proto
-
-    shape = tensor.shape
-    return meta_graph_pb2.TensorInfo(name=tensor.name, dtype=tensor.dtype.as_datatype_enum,
-                                     tensor_shape=shape_proto(None if shape.rank is None else shape.as_list()))
-
-
-def predict_signature_def(inputs, outputs) -> meta_graph_pb2.SignatureDef:
-    """A Predict SignatureDef: named input and output tensors."""
-    if inputs is None or not inputs:
-        raise ValueError("Prediction inputs cannot be None or empty.")
-    if outputs is None or not outputs:
-        raise ValueError("Prediction outputs cannot be None or empty.")
-    signature = meta_graph_pb2.SignatureDef(method_name=PREDICT_METHOD_NAME)
-    for key, tensor in inputs.items():
-        signature.inputs[key].CopyFrom(build_tensor_info(tensor))
-    for key, tensor in outputs.items():
-        signature.outputs[key].CopyFrom(build_tensor_info(tensor))
-    return signature
 
 
 def _variables_prefix(export_dir) -> str:
@@ -124,7 +100,7 @@ def simple_save(session, export_dir, inputs, outputs, legacy_init_op=None):
     builder.save()
 
 
-def _read_saved_model(export_dir):
+def read_saved_model(export_dir):
     export_dir = os.fspath(export_dir)
     saved = SavedModel()
     binary, text = os.path.join(export_dir, "saved_model.pb"), os.path.join(export_dir, "saved_model.pbtxt")
@@ -144,7 +120,7 @@ def _read_saved_model(export_dir):
 def load(sess, tags, export_dir, import_scope=None, **saver_kwargs):
     """Import the MetaGraphDef whose tags are `tags` into `sess`'s graph, restore its variables in `sess`, run
     its main op; returns the MetaGraphDef (its signature_def names the tensors to feed and fetch)."""
-    saved = _read_saved_model(export_dir)
+    saved = read_saved_model(export_dir)
     wanted = set(tags)
     for stored in saved.meta_graphs:
         if set(stored.meta_info_def.tags) == wanted:
@@ -166,4 +142,4 @@ def load(sess, tags, export_dir, import_scope=None, **saver_kwargs):
     return meta
 
 
-__all__ = ["Builder", "SavedModelBuilder", "simple_save", "load", "predict_signature_def", "build_tensor_info"]
+__all__ = ["Builder", "simple_save", "load"]
