@@ -7,7 +7,8 @@ simple_save in a Session), and compute tinytf's numbers? Two steps, two Pythons:
         read DIR <tinytf>/tests/tf_reference/tinytf_v1_saved_models_read_by_tf.json          # with TensorFlow
 
 `write` writes DIR/binary (two MetaGraphDefs: ["serve"] with a Predict and a Regress signature and a main_op,
-["serve", "gpu"] added by add_meta_graph), DIR/text (as_text=True) and DIR/simple (simple_save), plus
+["serve", "gpu"] added by add_meta_graph), DIR/text (as_text=True), DIR/simple (simple_save) and DIR/assets (a
+main op reading an asset file the loader must feed from assets/), plus
 DIR/digests.json (each file's sha256; saved_model.pb parsed and serialized deterministically). `read` loads
 each in TensorFlow twice, with tf.compat.v1.saved_model.load into a Session (feeding the signatures' tensor
 names) and with TF2's tf.saved_model.load (calling its `signatures`), and writes what TF computed and the
@@ -29,7 +30,8 @@ FEEDS = {"x": X, "inputs": EXAMPLES}
 RUNS = {"binary": [(["serve"], "serving_default", "x"), (["serve"], "regress", "inputs"),
                    (["serve", "gpu"], "logits", "x")],
         "text": [(["serve"], "serving_default", "x"), (["serve"], "regress", "inputs")],
-        "simple": [(["serve"], "serving_default", "x")]}
+        "simple": [(["serve"], "serving_default", "x")],
+        "assets": [(["serve"], "serving_default", "x")]}
 
 
 def _graph(tf):
@@ -50,11 +52,43 @@ def _graph(tf):
     return x, b, logits, probs, total, examples, scaled
 
 
-def write(tf, folder: str) -> None:
-    """The three SavedModels, written with `tf` (tinytf), and their digests."""
+def _write_assets(tf, folder: str) -> None:
+    """A main op that reads an asset (a file named by a string constant) into a local variable. The constant
+    holds a relative path (written from inside `folder`) so that saved_model.pb's digest does not depend on
+    `folder`; the source file is deleted after the save, so loaders must feed the copy in assets/."""
     v1 = tf.compat.v1
     sm = v1.saved_model
+    here = os.getcwd()
+    os.chdir(folder)
+    try:
+        with open("vocab.txt", "w") as f:
+            f.write("apple\nbanana\ncherry\n")
+        with tf.Graph().as_default():
+            with v1.Session() as sess:
+                x = v1.placeholder(tf.float32, [None, 3], name="x")
+                path = tf.constant("vocab.txt", name="vocab_path")
+                size = tf.strings.length(tf.io.read_file(path), name="size")
+                n = v1.get_variable("n", initializer=0, collections=[v1.GraphKeys.LOCAL_VARIABLES])
+                init = v1.assign(n, size, name="init_n")
+                total = tf.add(tf.reduce_sum(x, axis=1), tf.cast(n, tf.float32), name="total")
+                builder = sm.Builder("assets")
+                builder.add_meta_graph_and_variables(
+                    sess, ["serve"], {"serving_default": sm.predict_signature_def({"x": x}, {"total": total})},
+                    assets_collection=[path], main_op=tf.group(init))
+                builder.save()
+        os.remove("vocab.txt")
+    finally:
+        os.chdir(here)
+
+
+def write(tf, folder: str) -> None:
+    """The SavedModels, written with `tf` (tinytf), and their digests."""
+    v1 = tf.compat.v1
+    sm = v1.saved_model
+    _write_assets(tf, folder)
     for name in RUNS:
+        if name == "assets":
+            continue
         with tf.Graph().as_default():
             with v1.Session() as sess:
                 x, b, logits, probs, total, examples, scaled = _graph(tf)

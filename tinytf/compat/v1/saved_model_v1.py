@@ -11,6 +11,7 @@ from tensorboard.compat.proto import meta_graph_pb2
 
 from ...saved_model.proto import SavedModel
 from .graph import get_default_graph
+from .saved_model_assets import add_to_meta_graph, asset_feeds, save_assets
 from .saved_model_constants import MAIN_OP_KEY
 from .saved_model_signature_constants import DEFAULT_SERVING_SIGNATURE_DEF_KEY
 from .saved_model_signature_def_utils import predict_signature_def
@@ -39,9 +40,12 @@ class Builder:
         self._saved_model = SavedModel(saved_model_schema_version=1)
         self._has_saved_variables = False
         self._variables: list = []
+        self._asset_protos: list = []  # TF keeps them in the graph's collection: later MetaGraphDefs list them too
 
-    def _meta_graph(self, graph, tags, signature_def_map, main_op):
+    def _meta_graph(self, graph, tags, signature_def_map, main_op, assets_collection):
+        save_assets(assets_collection, self._export_dir, self._asset_protos)
         meta = export_meta_graph(graph=graph, variables=self._variables)
+        add_to_meta_graph(meta, self._asset_protos)
         meta.meta_info_def.tags.extend(tags)
         for key, signature in (signature_def_map or {}).items():
             meta.signature_def[key].CopyFrom(signature)
@@ -62,7 +66,7 @@ class Builder:
             saver = saver or Saver(self._variables, allow_empty=True)
             os.makedirs(os.path.dirname(_variables_prefix(self._export_dir)), exist_ok=True)
             saver.save(sess, _variables_prefix(self._export_dir), write_meta_graph=False, write_state=False)
-            self._meta_graph(graph, tags, signature_def_map, main_op or legacy_init_op)
+            self._meta_graph(graph, tags, signature_def_map, main_op or legacy_init_op, assets_collection)
         self._has_saved_variables = True
 
     def add_meta_graph(self, tags, signature_def_map=None, assets_collection=None, legacy_init_op=None,
@@ -70,7 +74,7 @@ class Builder:
         if not self._has_saved_variables:
             raise AssertionError("Graph state including variables and assets has not been saved yet. Please "
                                  "invoke `add_meta_graph_and_variables()` first.")
-        self._meta_graph(get_default_graph(), tags, signature_def_map, main_op or legacy_init_op)
+        self._meta_graph(get_default_graph(), tags, signature_def_map, main_op or legacy_init_op, assets_collection)
 
     def save(self, as_text=False):
         """Write saved_model.pb (saved_model.pbtxt with as_text); returns its path, as bytes as TF's."""
@@ -136,9 +140,9 @@ def load(sess, tags, export_dir, import_scope=None, **saver_kwargs):
         if saver is not None:
             saver.restore(sess, _variables_prefix(export_dir))
         main_ops = meta.collection_def[MAIN_OP_KEY].node_list.value if MAIN_OP_KEY in meta.collection_def else []
-        for name in main_ops:
+        for name in main_ops:  # with the assets' tensors fed their paths inside export_dir, as TF's loader
             scoped = f"{import_scope}/{name}" if import_scope else name
-            sess.run(sess.graph.get_operation_by_name(scoped))
+            sess.run(sess.graph.get_operation_by_name(scoped), asset_feeds(export_dir, meta, import_scope))
     return meta
 
 
