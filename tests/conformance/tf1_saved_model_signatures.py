@@ -202,3 +202,45 @@ def p_tf1_saved_model_main_op_and_loader(tf):
     updater.save(updated)
     out["updated_files"] = sorted(os.listdir(updated))
     return out
+
+
+@program
+def p_tf1_saved_model_builder_checks(tf):
+    """The builder's checks (TF's classes and messages) and its main op living in the graph's collection: a
+    second main op on the same graph is refused, and later MetaGraphDefs carry the first."""
+    v1 = tf.compat.v1
+    sm = v1.saved_model
+    root = tempfile.mkdtemp()
+    out = {}
+    with tf.Graph().as_default():
+        with v1.Session() as sess:
+            x = v1.placeholder(tf.float32, [2], name="x")
+            v = v1.get_variable("v", initializer=1.0)
+            sess.run(v.initializer)
+            builder = sm.Builder(os.path.join(root, "checks"))
+            out["tensor_main_op"] = outcome(lambda: builder.add_meta_graph_and_variables(sess, ["a"], main_op=x),
+                                            "as a Python `bool` is not allowed")
+            out["reserved_key"] = outcome(lambda: builder.add_meta_graph_and_variables(
+                sess, ["a"], {"__saved_model_init_op": sm.predict_signature_def({"x": x}, {"y": x})}),
+                "is reserved for initialization")
+            nameless = sm.predict_signature_def({"x": x}, {"y": x})
+            nameless.inputs["x"].ClearField("name")
+            out["no_encoding"] = outcome(lambda: builder.add_meta_graph_and_variables(sess, ["a"], {"s": nameless}),
+                                         "must have one of the 'encoding' fields")
+            untyped = sm.predict_signature_def({"x": x}, {"y": x})
+            untyped.outputs["y"].dtype = 0
+            out["no_dtype"] = outcome(lambda: builder.add_meta_graph_and_variables(sess, ["a"], {"s": untyped}),
+                                      "must have the dtype field set")
+            builder = sm.Builder(os.path.join(root, "main_ops"))
+            builder.add_meta_graph_and_variables(sess, ["a"], main_op=tf.group(v.initializer, name="first"))
+            out["second_main_op"] = outcome(lambda: builder.add_meta_graph(["b"], main_op=tf.no_op(name="second")),
+                                            "Graph already contains one or more main ops")
+            builder.add_meta_graph(["c"])
+            builder.save()
+    with tf.Graph().as_default():
+        with v1.Session() as sess:
+            meta = sm.load(sess, ["c"], os.path.join(root, "main_ops"))
+            out["carried"] = list(meta.collection_def["saved_model_main_op"].node_list.value)
+            out["tags"] = outcome(lambda: sm.load(sess, ["b"], os.path.join(root, "main_ops")),
+                                  "could not be found in SavedModel")
+    return out

@@ -12,7 +12,7 @@ from tensorboard.compat.proto import meta_graph_pb2
 from ...saved_model.proto import SavedModel
 from .graph import get_default_graph
 from .saved_model_assets import add_to_meta_graph, asset_feeds, save_assets
-from .saved_model_constants import MAIN_OP_KEY
+from .saved_model_constants import LEGACY_INIT_OP_KEY, MAIN_OP_KEY
 from .saved_model_signature_constants import DEFAULT_SERVING_SIGNATURE_DEF_KEY
 from .saved_model_signature_def_utils import predict_signature_def
 from .saved_model_tag_constants import SERVING
@@ -21,6 +21,43 @@ from .saver import Saver, export_meta_graph, import_meta_graph
 
 def _variables_prefix(export_dir) -> str:
     return os.path.join(os.fspath(export_dir), "variables", "variables")
+
+
+def _validate_tensor_info(info) -> None:
+    if info.WhichOneof("encoding") is None:
+        raise AssertionError(f"Invalid `tensor_info`: {info}. All TensorInfo protos used in the SignatureDefs must "
+                             "have one of the 'encoding' fields (e.g., name or coo_sparse) set.")
+    if info.dtype == 0:  # DT_INVALID
+        raise AssertionError(f"Invalid `tensor_info`: {info}. All TensorInfo protos used in the SignatureDefs must "
+                             "have the dtype field set.")
+
+
+def _validate_signature_def_map(signature_def_map) -> None:
+    """TF's checks: every TensorInfo named and typed, and no signature under a key TF reserves."""
+    for signature in signature_def_map.values():
+        for info in list(signature.inputs.values()) + list(signature.outputs.values()):
+            _validate_tensor_info(info)
+    if "__saved_model_init_op" in signature_def_map:
+        raise KeyError('SignatureDef map key "__saved_model_init_op" is reserved for initialization. Please use a '
+                       "different key.")
+    if "__saved_model_train_op" in signature_def_map:
+        raise KeyError('SignatureDef map key "__saved_model_train_op" is reserved for the train op. Please use a '
+                       "different key.")
+
+
+def _add_main_op(graph, main_op) -> None:
+    """As TF: the main op joins the graph's `saved_model_main_op` collection (so the MetaGraphDefs added after it
+    carry it too), and a graph holds one."""
+    if main_op is None:
+        return
+    from .ops import Operation
+
+    if not isinstance(main_op, Operation):
+        raise TypeError(f"Expected {main_op} to be an Operation but got type {type(main_op)} instead.")
+    for key in (MAIN_OP_KEY, LEGACY_INIT_OP_KEY):
+        if graph.collections.get(key):
+            raise ValueError(f"Graph already contains one or more main ops under the collection {key}.")
+    graph.collections.setdefault(MAIN_OP_KEY, []).append(main_op)
 
 
 class Builder:
@@ -43,14 +80,16 @@ class Builder:
         self._asset_protos: list = []  # TF keeps them in the graph's collection: later MetaGraphDefs list them too
 
     def _meta_graph(self, graph, tags, signature_def_map, main_op, assets_collection):
+        _validate_signature_def_map(signature_def_map or {})
         save_assets(assets_collection, self._export_dir, self._asset_protos)
+        _add_main_op(graph, main_op)
         meta = export_meta_graph(graph=graph, variables=self._variables)
         add_to_meta_graph(meta, self._asset_protos)
         meta.meta_info_def.tags.extend(tags)
         for key, signature in (signature_def_map or {}).items():
             meta.signature_def[key].CopyFrom(signature)
-        if main_op is not None:
-            meta.collection_def[MAIN_OP_KEY].node_list.value.append(main_op.name)
+        for op in graph.collections.get(MAIN_OP_KEY, []):
+            meta.collection_def[MAIN_OP_KEY].node_list.value.append(op.name)
         # SavedModel's MetaGraphDef class comes from its own descriptor pool: copy through the wire format
         self._saved_model.meta_graphs.add().ParseFromString(meta.SerializeToString())
 
