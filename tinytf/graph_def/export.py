@@ -182,7 +182,8 @@ class Exporter:
                     "dtype": p.attr_type(variable.dtype), "shape": p.attr_shape(tuple(variable.shape.as_list())),
                     "shared_name": p.attr(_variable_name(variable, tensor)), "container": p.attr("")})
             else:
-                name = body.add(tensor.node.name, "Placeholder", [], {
+                # a TF1 placeholder keeps its scoped TF name (`sp/values`), which feeds and signatures use
+                name = body.add(getattr(tensor.node, "tf_name", None) or tensor.node.name, "Placeholder", [], {
                     "dtype": p.attr_type(tensor.dtype), "shape": p.attr_shape(tensor._shape)})
             body.refs[id(tensor)] = name
             self.note_shapes(body, [tensor._shape])

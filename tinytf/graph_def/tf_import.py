@@ -22,6 +22,7 @@ from . import op_names
 from .tf1_import import Replay
 from .tf_import_lookup import CONVERTERS as LOOKUP_CONVERTERS
 from .tf_import_lookup import OUTPUT_ARGS as LOOKUP_OUTPUT_ARGS
+from .tf_import_strings import CONVERTERS as STRING_CONVERTERS
 
 
 class _Node:
@@ -452,6 +453,7 @@ def _table() -> dict:
         "UnsortedSegmentSum": lambda n: [tf.math.unsorted_segment_sum(*n.inputs)],
         "Slice": lambda n: [tf.slice(n.inputs[0], n.inputs[1], n.inputs[2])],
         **LOOKUP_CONVERTERS,
+        **STRING_CONVERTERS,
     }
 
 

@@ -123,12 +123,11 @@ from .tf1_namespaces import app, flags, gfile, logging, python_io, resource_load
 from .tf1_rest import *  # noqa: E402,F401,F403
 
 # isort: split
-# TF1's SavedModel builder and loader (helper tf1rest, saved_model_v1.py), in tf.compat.v1.saved_model
-from . import saved_model_v1 as _saved_model_v1  # noqa: E402
+# TF1's SavedModel builder and loader (helper tf1rest, saved_model_v1.py) and the rest of TF 2.21's
+# tf.compat.v1.saved_model: its submodules and their top-level names (helper v1saved, saved_model_namespace.py)
+from . import saved_model_namespace as _saved_model_namespace  # noqa: E402
 
-for _name in _saved_model_v1.__all__:
-    setattr(globals()["saved_model"], _name, getattr(_saved_model_v1, _name))
-del _name
+_saved_model_namespace.install(globals()["saved_model"])
 
 # isort: split
 # The last leftovers (helper v1more): partitioned variables (partitioned_variables.py, saved as TF saves them)
