@@ -2,7 +2,7 @@
 
 Run with a Python that has TensorFlow (never tinytf):
 
-    TF_CPP_MIN_LOG_LEVEL=3 /path/to/tf-venv/bin/python tools/record_tf_reference.py [MODULE ...]
+    TF_CPP_MIN_LOG_LEVEL=3 /path/to/tf-venv/bin/python tools/record_tf_reference.py [MODULE ...] [--only=PROGRAM,...]
 
 For each conformance module (all of them, or the ones named) it writes tests/tf_reference/MODULE.json, which
 tests/test_tf_conformance.py compares tinytf against (so the tests never need TensorFlow). A program that
@@ -33,11 +33,11 @@ def missing_phrases(result, path="result"):
     return []
 
 
-def record_module(tf, conformance, module):
-    """Run one module's programs under TensorFlow; return (results, problems)."""
+def record_module(tf, conformance, module, only=frozenset()):
+    """Run one module's programs (or those of them named in `only`) under TensorFlow; return (results, problems)."""
     results, problems = {}, []
     for name in conformance.PROGRAMS:
-        if conformance.MODULE_OF[name] != module:
+        if conformance.MODULE_OF[name] != module or (only and name not in only):
             continue
         try:
             result = conformance.run(tf, name)
@@ -56,12 +56,21 @@ def main(argv):
     import tensorflow as tf
 
     conformance.load_all()
-    modules = argv or sorted(set(conformance.MODULE_OF.values()))
+    # --only=NAME[,NAME]: re-record these programs into their modules' files and keep the others' results (for a
+    # module one of whose programs this TF build cannot run, e.g. an op another CPU's build has)
+    only = {n for a in argv if a.startswith("--only=") for n in a[len("--only="):].split(",") if n}
+    argv = [a for a in argv if not a.startswith("--only=")]
+    modules = argv or sorted({conformance.MODULE_OF[n] for n in only} or set(conformance.MODULE_OF.values()))
     for module in modules:
-        results, problems = record_module(tf, conformance, module)
+        output = os.path.join(TESTS, "tf_reference", f"{module}.json")
+        results, problems = record_module(tf, conformance, module, only)
         if problems:
             raise SystemExit(f"programs of {module} that failed under TensorFlow:\n" + "\n".join(problems))
-        output = os.path.join(TESTS, "tf_reference", f"{module}.json")
+        if only:
+            with open(output) as f:
+                kept = json.load(f)["programs"]
+            results = {name: results.get(name, kept.get(name)) for name in conformance.PROGRAMS
+                       if conformance.MODULE_OF[name] == module and (name in results or name in kept)}
         with open(output, "w") as f:
             json.dump({"tensorflow": tf.__version__, "programs": results}, f, indent=1, sort_keys=False)
             f.write("\n")

@@ -95,7 +95,10 @@ def p_keras_mel_spectrogram(tf):
                                                                    "max_freq": 3000.0}):
         layer = keras.layers.MelSpectrogram(fft_length=128, sequence_stride=64, sampling_rate=8000, num_mel_bins=16,
                                             **kwargs)
-        out.append(val(layer(signal)))
+        result = layer(signal)
+        if "ref_power" in kwargs:  # decibels near 0 (power near the reference): compared as power ratios, where
+            result = 10.0 ** (result / 10.0)  # float32 rounding is relative (in dB it is absolute, and machine-bound)
+        out.append(val(result))
     unbatched = keras.layers.MelSpectrogram(fft_length=64, sequence_stride=32, num_mel_bins=8, sampling_rate=4000)
     out.append(val(unbatched(signal[0])))
     out.append(list(unbatched.compute_output_shape((1000,))))
