@@ -108,41 +108,41 @@ def test_optimizers_without_slots_are_never_checked():
             momentum.build([variable])
 
 
+@pytest.mark.parametrize("replicas", [1, 2])
 @pytest.mark.parametrize("traced", [False, True])
-def test_custom_loop_slots_made_in_the_merge_see_the_strategy(traced):
+def test_custom_loop_slots_made_in_the_merge_see_the_strategy(traced, replicas):
     """apply_gradients in strategy.run, the step traced or not, called outside the scope: the slots are made
     during the merge (at graph run time when traced), under the optimizer's strategy. Numbers equal plain Adam."""
-    for replicas in (1, 2):
-        strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(replicas)])
-        with strategy.scope():
-            model = _model()
-            optimizer = tf.keras.optimizers.Adam(0.1)
+    strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(replicas)])
+    with strategy.scope():
+        model = _model()
+        optimizer = tf.keras.optimizers.Adam(0.1)
 
-        def step(x, y):
-            with tf.GradientTape() as tape:
-                loss = tf.reduce_sum(tf.square(model(x) - y)) / 8.0  # global batch 8: replicas' sums add up
-            grads = tape.gradient(loss, model.trainable_variables)
-            optimizer.apply_gradients(zip(grads, model.trainable_variables))
-            return loss
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.square(model(x) - y)) / 8.0  # global batch 8: replicas' sums add up
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
 
-        def distributed(x, y):
-            return strategy.reduce("SUM", strategy.run(step, args=(x, y)), axis=None)
+    def distributed(x, y):
+        return strategy.reduce("SUM", strategy.run(step, args=(x, y)), axis=None)
 
-        run = tf.function(distributed) if traced else distributed
-        dataset = strategy.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices((X, Y)).batch(8))
-        for _ in range(3):
-            for x, y in dataset:
-                run(x, y)
-        reference = _model()
-        adam = tf.keras.optimizers.Adam(0.1)
-        for _ in range(3):
-            with tf.GradientTape() as tape:
-                loss = tf.reduce_mean(tf.square(reference(X) - Y))
-            adam.apply_gradients(zip(tape.gradient(loss, reference.trainable_variables),
-                                     reference.trainable_variables))
-        for a, b in zip(model.get_weights(), reference.get_weights()):
-            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
-        assert len(optimizer.variables) == 2 + 2 * 2  # iterations, learning rate, m and v of kernel and bias
+    run = tf.function(distributed) if traced else distributed
+    dataset = strategy.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices((X, Y)).batch(8))
+    for _ in range(3):
+        for x, y in dataset:
+            run(x, y)
+    reference = _model()
+    adam = tf.keras.optimizers.Adam(0.1)
+    for _ in range(3):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(reference(X) - Y))
+        adam.apply_gradients(zip(tape.gradient(loss, reference.trainable_variables),
+                                 reference.trainable_variables))
+    for a, b in zip(model.get_weights(), reference.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    assert len(optimizer.variables) == 2 + 2 * 2  # iterations, learning rate, m and v of kernel and bias
 
 
 def test_two_replica_fit_outside_runs_under_the_models_strategy():
