@@ -465,10 +465,11 @@ class Trainer:
         self._require_compiled("training")
         strategy = self._active_strategy()
         if strategy is not None and hasattr(strategy, "_fit"):  # e.g. RayStrategy: the workers train
-            return strategy._fit(self, x, y, batch_size, epochs, verbose, callbacks, shuffle, sample_weight,
-                                 class_weight, initial_epoch, steps_per_epoch, validation_split=validation_split,
-                                 validation_data=validation_data, validation_steps=validation_steps,
-                                 validation_batch_size=validation_batch_size, validation_freq=validation_freq)
+            with self._strategy_scope():  # under the model's strategy, as every step is (the slots built here)
+                return strategy._fit(self, x, y, batch_size, epochs, verbose, callbacks, shuffle, sample_weight,
+                                     class_weight, initial_epoch, steps_per_epoch, validation_split=validation_split,
+                                     validation_data=validation_data, validation_steps=validation_steps,
+                                     validation_batch_size=validation_batch_size, validation_freq=validation_freq)
         verbose = self._verbose(verbose)
         epochs = _capped_epochs(epochs)
         if validation_split and validation_data is None:
