@@ -60,6 +60,11 @@ class StrategyExtended:
         tinytf strategy is in this machine's memory already, so the block only checks that it is entered
         under the strategy's scope, as TF requires."""
         self._require_scope()
+        strategy = self._container_strategy
+        if not getattr(strategy, "_is_default", False) and not strategy._created_in_scope(colocate_with_variable):
+            # TF's validate_colocate: every strategy but the default one colocates only with its own variables
+            raise ValueError("`colocate_vars_with` must only be passed a variable created in this "
+                             f"tf.distribute.Strategy.scope(), not: {colocate_with_variable!r}")
         yield
 
     def value_container(self, value):
@@ -110,9 +115,16 @@ class StrategyExtended:
         return v.read_value()
 
     def _require_scope(self) -> None:
-        frame = context.current_frame()
-        if frame is None or frame.strategy is not self._container_strategy:
-            raise RuntimeError(f'Need to be inside "with strategy.scope()" for {self._container_strategy}')
+        """TF's _require_strategy_scope_extended: the current strategy (of a scope, a replica or a merge) must be
+        this one. The default strategy's check passes only where no other strategy is current."""
+        from .strategy import get_strategy, has_strategy
+
+        current, strategy = get_strategy(), self._container_strategy
+        if current is strategy:
+            return
+        if not has_strategy():
+            raise RuntimeError(f'Need to be inside "with strategy.scope()" for {strategy}')
+        raise RuntimeError(f"Mixing different tf.distribute.Strategy objects: {current} is not {strategy}")
 
 
 # TF's class names of `strategy.extended`, which programs print

@@ -390,10 +390,15 @@ class _ApplyMerge:
         scale = replica.gradient_scale
 
         def update(summed):
+            # the update runs in this strategy's context, as TF's merge_fn: a merge of a traced step runs when
+            # the graph runs, outside strategy.run, where get_strategy() would otherwise be the default one (and
+            # the optimizer's first slots, made here, would fail its strategy check)
             replica.merging = True
+            context.push(self.strategy, replica)
             try:
                 self._update(summed)
             finally:
+                context.pop()
                 replica.merging = False
 
         return self.strategy._collective.sum(replica._replica_id, grads, between=update, scale=scale)

@@ -117,7 +117,9 @@ class RayStrategy(Strategy):
         """Refresh the driver's variables from worker 0 (all workers hold the same values), after making the
         optimizer slots the workers created in this run (`new_slots`, worker 0's descriptors)."""
         shipped = next(entry[2] for entry in self._shipped.values() if entry[0] == token)
-        shipped.adopt_slots(new_slots)
+        if new_slots:
+            with self.scope():  # the driver's twins are made as the workers' were: under this strategy (its check)
+                shipped.adopt_slots(new_slots)
         variables = shipped.variables
         if values is None:
             values = _ray().get(self._workers[0].variable_values.remote(token))

@@ -154,6 +154,8 @@ class Strategy:
 class _DefaultStrategy(Strategy):
     """The strategy in force when none is: one replica, code runs as written."""
 
+    _is_default = True  # extended.colocate_vars_with accepts any variable (TF's default extended)
+
     def reduce(self, reduce_op, value, axis=None):
         """As TF's default strategy: without an axis the value comes back as it is (a Python number too)."""
         if axis is None and not isinstance(value, PerReplica):

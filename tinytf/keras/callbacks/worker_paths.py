@@ -11,7 +11,8 @@ import shutil
 
 
 def _strategy(model):
-    return getattr(model, "_distribute_strategy", None)
+    active = getattr(model, "_active_strategy", None)  # the model's strategy, else a current scope's
+    return active() if active is not None else getattr(model, "_distribute_strategy", None)
 
 
 def is_chief(model) -> bool:

@@ -34,7 +34,13 @@ class Model(Trainer, Layer):
     def __new__(cls, *args, **kwargs):
         if cls is Model and (args or "inputs" in kwargs):
             return Model.functional_class.__new__(Model.functional_class)
-        return super().__new__(cls)
+        model = super().__new__(cls)
+        # Keras 3 (TF backend): a model belongs to the strategy current at its construction; fit, evaluate and
+        # predict run under it (trainer.py _strategy_scope). Set here, before any __init__ a subclass writes.
+        from tinytf.distribute.strategy import get_strategy, has_strategy
+
+        object.__setattr__(model, "_distribute_strategy", get_strategy() if has_strategy() else None)
+        return model
 
     @classmethod
     def from_config(cls, config: dict, custom_objects=None):

@@ -5,6 +5,7 @@ raises leaves the weights and the optimizer's state as they were before it."""
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 
 import numpy as np
@@ -121,8 +122,6 @@ class Trainer:
         self.compiled = True
         self.stop_training = False
         self._train_function = self._test_function = self._predict_function = None
-        if _tf.distribute.has_strategy():  # compiled under strategy.scope(): fit runs under that strategy
-            self._distribute_strategy = _tf.distribute.get_strategy()
         self._train_multi_function = self._test_multi_function = None
         # serialized when a file is written, as Keras does: compile() accepts what cannot be saved (a custom
         # LearningRateSchedule without get_config); only saving such a model fails
@@ -258,7 +257,26 @@ class Trainer:
             return
         shape = batches.sample_shape() if hasattr(batches, "sample_shape") else None
         if shape is not None and None not in shape:
-            self.build((None, *shape))
+            with self._strategy_scope():  # Keras 3 builds under distribute_strategy.scope()
+                self.build((None, *shape))
+
+    def _active_strategy(self):
+        """The strategy fit runs under (None: the default one): the model's own, else a current scope's, as
+        Keras 3's `distribute_strategy` falls back to tf.distribute.get_strategy()."""
+        strategy = getattr(self, "_distribute_strategy", None)
+        if strategy is None and _tf.distribute.has_strategy():
+            strategy = _tf.distribute.get_strategy()
+        return strategy
+
+    def _strategy_scope(self):
+        """The scope Keras 3's steps run in (distribute_strategy.run): the strategy current when the model was
+        made. A model made outside any scope runs under the strategy current at the call (nothing to enter).
+        Only then does an optimizer made under another strategy (or none) meet TF's colocate_vars_with check
+        when it makes its slots (optimizer.py)."""
+        strategy = self._active_strategy()
+        if strategy is None or _tf.distribute.get_strategy() is strategy:
+            return contextlib.nullcontext()
+        return strategy.scope()
 
     def train_step(self, data):
         """One optimization step on a batch: override to customize fit."""
@@ -298,7 +316,8 @@ class Trainer:
         method = getattr(self, f"{kind}_step")
 
         def one_step(data):
-            return method(data)
+            with self._strategy_scope():
+                return method(data)
 
         function = StepFunctions(one_step, eager=getattr(self, "run_eagerly", False))
         setattr(self, attribute, function)
@@ -316,13 +335,15 @@ class Trainer:
 
         if kind == "predict":
             def steps(batches):
-                outputs = [method(data) for data in batches]
+                with self._strategy_scope():
+                    outputs = [method(data) for data in batches]
                 return nest.map_structure(lambda *parts: _tf.concat(parts, axis=0), *outputs)
         else:
             def steps(batches):
                 logs = None
-                for data in batches:
-                    logs = method(data)
+                with self._strategy_scope():
+                    for data in batches:
+                        logs = method(data)
                 return logs
 
         function = StepFunctions(steps, eager=getattr(self, "run_eagerly", False))
@@ -375,14 +396,14 @@ class Trainer:
 
     @property
     def distribute_strategy(self):
-        """The strategy the model was compiled under (Keras' model.distribute_strategy), else the current one."""
+        """The strategy the model was made under (Keras' model.distribute_strategy), else the current one."""
         return getattr(self, "_distribute_strategy", None) or _tf.distribute.get_strategy()
 
     def _worker_input(self, x):
         """(x, whether it is this worker's own pipeline): under MultiWorkerMirroredStrategy with several
         workers, a dataset whose auto-shard policy shards the pipeline (FILE, HINT, OFF) becomes this worker's
         part of it; anything else stays, and every worker slices the global batches (DATA)."""
-        strategy = getattr(self, "_distribute_strategy", None)
+        strategy = self._active_strategy()
         worker_input = getattr(strategy, "_keras_worker_input", None)
         if worker_input is None or strategy.num_replicas_in_sync < 2:
             return x, False
@@ -391,7 +412,7 @@ class Trainer:
     def _replicated_step(self):
         """The strategy's step wrapper when the model was compiled under a strategy whose replicas share this
         process (MirroredStrategy with several devices), else None."""
-        strategy = getattr(self, "_distribute_strategy", None)
+        strategy = self._active_strategy()
         # ParameterServerStrategy (one replica) wraps every step too: TF 2.21's Keras refuses its fit/evaluate
         wraps = getattr(strategy, "_wraps_keras_steps", False)
         if strategy is None or (strategy.num_replicas_in_sync < 2 and not wraps):
@@ -422,7 +443,7 @@ class Trainer:
     def _metrics_result_or_logs(self, logs) -> dict:
         """The metrics' results, unless a custom step returned logs with other keys: then its last logs
         (Keras 3's rule, so a train_step returning {"loss": ..., "compile_metrics": {...}} logs those)."""
-        strategy = getattr(self, "_distribute_strategy", None)
+        strategy = self._active_strategy()
         across_workers = getattr(strategy, "_keras_metrics_result", None)  # MultiWorkerMirroredStrategy
         results = across_workers(self) if across_workers is not None else self.get_metrics_result()
         if isinstance(logs, dict) and set(logs) != set(results):
@@ -442,12 +463,13 @@ class Trainer:
             steps_per_epoch=None, validation_steps=None, validation_batch_size=None, validation_freq=1):
         """Train for `epochs` epochs; returns the History."""
         self._require_compiled("training")
-        strategy = getattr(self, "_distribute_strategy", None)
+        strategy = self._active_strategy()
         if strategy is not None and hasattr(strategy, "_fit"):  # e.g. RayStrategy: the workers train
-            return strategy._fit(self, x, y, batch_size, epochs, verbose, callbacks, shuffle, sample_weight,
-                                 class_weight, initial_epoch, steps_per_epoch, validation_split=validation_split,
-                                 validation_data=validation_data, validation_steps=validation_steps,
-                                 validation_batch_size=validation_batch_size, validation_freq=validation_freq)
+            with self._strategy_scope():  # under the model's strategy, as every step is (the slots built here)
+                return strategy._fit(self, x, y, batch_size, epochs, verbose, callbacks, shuffle, sample_weight,
+                                     class_weight, initial_epoch, steps_per_epoch, validation_split=validation_split,
+                                     validation_data=validation_data, validation_steps=validation_steps,
+                                     validation_batch_size=validation_batch_size, validation_freq=validation_freq)
         verbose = self._verbose(verbose)
         epochs = _capped_epochs(epochs)
         if validation_split and validation_data is None:

@@ -3,6 +3,8 @@ column average over its last two dimensions, so it costs O(n + m) memory instead
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 from tinytf._ops import cast, expand_dims, maximum, minimum, pow, reduce_mean, sqrt, square
@@ -36,7 +38,8 @@ class Adafactor(Optimizer):
     def _new_slot(self, reference, name, shape, dtype=None):
         base = reference.name.split(":")[0].replace("/", "_")
         dtype = dtype or reference.dtype
-        with init_scope():
+        # Keras 3 makes only the velocity with add_variable_from_reference (colocated: the strategy check)
+        with (self._new_slot_scope(reference) if name == "velocity" else contextlib.nullcontext()), init_scope():
             variable = Variable(np.zeros(shape, dtype.np), name=f"{self.name}/{base}_{name}", trainable=False,
                                 dtype=dtype)
         self._variables.append(variable)

@@ -81,6 +81,11 @@ class Optimizer:
         self._excluded_from_decay: set = set()
         self._excluded_names: list = []
         self._step_cache: dict | None = None
+        # Keras 3's TF optimizer remembers the strategy current at its construction: its slot variables are made
+        # under that strategy's colocate_vars_with, which refuses any other current strategy (see _new_slot_scope)
+        from tinytf.distribute.strategy import get_strategy
+
+        self._distribution_strategy = get_strategy()
         with init_scope():
             self._iterations = Variable(np.int64(0), name=f"{self.name}/iteration", trainable=False,
                                         dtype=dtypes.int64)
@@ -153,10 +158,22 @@ class Optimizer:
             fill = {"zeros": 0, "ones": 1}.get(initializer, initializer)
             initial = np.full(shape, fill, dtype=dtype.np)
         base = reference_variable.name.split(":")[0].replace("/", "_")
-        with init_scope():
+        with self._new_slot_scope(reference_variable), init_scope():
             variable = Variable(initial, name=f"{self.name}/{base}_{name}", trainable=False, dtype=dtype)
         self._variables.append(variable)
         return variable
+
+    def _new_slot_scope(self, reference_variable):
+        """Where a slot variable is made: as Keras 3's TF backend, under the optimizer's strategy's
+        colocate_vars_with, which raises TF's RuntimeError when another strategy (or none) is current: an
+        optimizer made outside strategy.scope() cannot make slots for a model trained under it, and one made
+        inside cannot make them outside."""
+        strategy = getattr(self, "_distribution_strategy", None)  # None: a subclass that skipped __init__
+        if strategy is None:
+            from contextlib import nullcontext
+
+            return nullcontext()
+        return strategy.extended.colocate_vars_with(reference_variable)
 
     def _checkpoint_children(self):
         """What tf.train.Checkpoint saves of an optimizer, in Keras 3's layout (`_variables/N`, `_iterations`,
