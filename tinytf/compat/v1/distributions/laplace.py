@@ -10,31 +10,19 @@ import numpy as np
 import tinytf as tf
 
 from . import special_math
-from .distribution import FULLY_REPARAMETERIZED, Distribution, same_float_dtype, scope
-from .util import broadcast_shape_tensor, broadcast_static, with_checks
+from .scalar_pair import ScalarPair
 
 
-class Laplace(Distribution):
+class Laplace(ScalarPair):
     """The Laplace (double exponential) distribution: density exp(-|x - loc| / scale) / (2 scale)."""
+
+    _names = ("loc", "scale")
+    _dtype_index = 0
 
     def __init__(self, loc, scale, validate_args=False, allow_nan_stats=True, name="Laplace"):
         parameters = dict(locals())
-        with scope(name) as name:
-            checks = [tf.debugging.assert_positive(scale)] if validate_args else []
-
-            def params():
-                return tf.identity(loc, name="loc"), tf.identity(scale, name="scale")
-
-            self._loc, self._scale = with_checks(checks, params)
-            same_float_dtype(self._loc, self._scale)
-        super().__init__(dtype=self._loc.dtype, reparameterization_type=FULLY_REPARAMETERIZED,
-                         validate_args=validate_args, allow_nan_stats=allow_nan_stats, parameters=parameters,
-                         graph_parents=[self._loc, self._scale], name=name)
-
-    @staticmethod
-    def _param_shapes(sample_shape):
-        shape = tf.convert_to_tensor(sample_shape, dtype=tf.int32)
-        return {"loc": shape, "scale": shape}
+        self._loc, self._scale = self._init_pair(loc, scale, lambda: [tf.debugging.assert_positive(scale)], parameters,
+                                                 validate_args, allow_nan_stats, name)
 
     @property
     def loc(self):
@@ -43,18 +31,6 @@ class Laplace(Distribution):
     @property
     def scale(self):
         return self._scale
-
-    def _batch_shape_tensor(self):
-        return broadcast_shape_tensor(self.loc, self.scale)
-
-    def _batch_shape(self):
-        return broadcast_static(self.loc, self.scale)
-
-    def _event_shape_tensor(self):
-        return tf.constant([], dtype=tf.int32)
-
-    def _event_shape(self):
-        return tf.TensorShape([])
 
     def _sample_n(self, n, seed=None):
         shape = tf.concat([[n], self.batch_shape_tensor()], 0)

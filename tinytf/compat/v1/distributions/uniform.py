@@ -7,32 +7,20 @@ import math
 
 import tinytf as tf
 
-from .distribution import FULLY_REPARAMETERIZED, Distribution, same_float_dtype, scope
-from .util import broadcast_shape_tensor, broadcast_static, with_checks
+from .scalar_pair import ScalarPair
 
 
-class Uniform(Distribution):
+class Uniform(ScalarPair):
     """The uniform distribution on [low, high)."""
+
+    _names = ("low", "high")
+    _dtype_index = 0
 
     def __init__(self, low=0.0, high=1.0, validate_args=False, allow_nan_stats=True, name="Uniform"):
         parameters = dict(locals())
-        with scope(name) as name:
-            checks = ([tf.debugging.assert_less(low, high, message="uniform not defined when low >= high.")]
-                      if validate_args else [])
-
-            def params():
-                return tf.identity(low, name="low"), tf.identity(high, name="high")
-
-            self._low, self._high = with_checks(checks, params)
-            same_float_dtype(self._low, self._high)
-        super().__init__(dtype=self._low.dtype, reparameterization_type=FULLY_REPARAMETERIZED,
-                         validate_args=validate_args, allow_nan_stats=allow_nan_stats, parameters=parameters,
-                         graph_parents=[self._low, self._high], name=name)
-
-    @staticmethod
-    def _param_shapes(sample_shape):
-        shape = tf.convert_to_tensor(sample_shape, dtype=tf.int32)
-        return {"low": shape, "high": shape}
+        self._low, self._high = self._init_pair(
+            low, high, lambda: [tf.debugging.assert_less(low, high, message="uniform not defined when low >= high.")],
+            parameters, validate_args, allow_nan_stats, name)
 
     @property
     def low(self):
@@ -46,18 +34,6 @@ class Uniform(Distribution):
         """high - low."""
         with self._name_scope(name):
             return self.high - self.low
-
-    def _batch_shape_tensor(self):
-        return broadcast_shape_tensor(self.low, self.high)
-
-    def _batch_shape(self):
-        return broadcast_static(self.low, self.high)
-
-    def _event_shape_tensor(self):
-        return tf.constant([], dtype=tf.int32)
-
-    def _event_shape(self):
-        return tf.TensorShape([])
 
     def _sample_n(self, n, seed=None):
         shape = tf.concat([[n], self.batch_shape_tensor()], 0)
