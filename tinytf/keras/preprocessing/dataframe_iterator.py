@@ -14,8 +14,7 @@ import warnings
 
 import numpy as np
 
-from ..utils import image_utils
-from .image_iterators import Iterator
+from .image_iterators import Iterator, load_file_batch
 
 
 def _is_number_dtype(dtype) -> bool:
@@ -160,24 +159,7 @@ class DataFrameIterator(Iterator):
         return self._sample_weight
 
     def _get_batches_of_transformed_samples(self, index_array):
-        batch_x = np.zeros((len(index_array),) + self.image_shape, dtype=self.dtype)
-        generator = self.image_data_generator
-        for i, j in enumerate(index_array):
-            img = image_utils.load_img(self._filepaths[j], color_mode=self.color_mode, target_size=self.target_size,
-                                       interpolation=self.interpolation, keep_aspect_ratio=self.keep_aspect_ratio)
-            x = image_utils.img_to_array(img, data_format=self.data_format)
-            if hasattr(img, "close"):
-                img.close()
-            if generator:
-                params = generator.get_random_transform(x.shape)
-                x = generator.apply_transform(x, params)
-                x = generator.standardize(x)
-            batch_x[i] = x
-        if self.save_to_dir:
-            for i, j in enumerate(index_array):
-                img = image_utils.array_to_img(batch_x[i], self.data_format, scale=True)
-                img.save(os.path.join(self.save_to_dir, f"{self.save_prefix}_{j}_{np.random.randint(1e7)}."
-                                                        f"{self.save_format}"))
+        batch_x = load_file_batch(self, index_array)
         mode = self.class_mode
         if mode == "input":
             batch_y = batch_x.copy()

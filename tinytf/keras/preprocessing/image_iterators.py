@@ -253,24 +253,7 @@ class DirectoryIterator(Iterator):
         return None
 
     def _get_batches_of_transformed_samples(self, index_array):
-        batch_x = np.zeros((len(index_array),) + self.image_shape, dtype=self.dtype)
-        generator = self.image_data_generator
-        for i, j in enumerate(index_array):
-            img = image_utils.load_img(self._filepaths[j], color_mode=self.color_mode, target_size=self.target_size,
-                                       interpolation=self.interpolation, keep_aspect_ratio=self.keep_aspect_ratio)
-            x = image_utils.img_to_array(img, data_format=self.data_format)
-            if hasattr(img, "close"):
-                img.close()
-            if generator:
-                params = generator.get_random_transform(x.shape)
-                x = generator.apply_transform(x, params)
-                x = generator.standardize(x)
-            batch_x[i] = x
-        if self.save_to_dir:
-            for i, j in enumerate(index_array):
-                img = image_utils.array_to_img(batch_x[i], self.data_format, scale=True)
-                img.save(os.path.join(self.save_to_dir, f"{self.save_prefix}_{j}_{np.random.randint(1e7)}."
-                                                        f"{self.save_format}"))
+        batch_x = load_file_batch(self, index_array)
         if self.class_mode == "input":
             batch_y = batch_x.copy()
         elif self.class_mode in {"binary", "sparse"}:
@@ -284,3 +267,30 @@ class DirectoryIterator(Iterator):
 
 
 __all__ = ["DirectoryIterator", "Iterator", "NumpyArrayIterator"]
+
+
+
+def load_file_batch(iterator, index_array) -> np.ndarray:
+    """The images of `index_array` read from `iterator._filepaths`, resized, transformed and standardized by its
+    ImageDataGenerator (if any), and saved to `save_to_dir` when asked: what DirectoryIterator and
+    DataFrameIterator share."""
+    batch_x = np.zeros((len(index_array),) + iterator.image_shape, dtype=iterator.dtype)
+    generator = iterator.image_data_generator
+    for i, j in enumerate(index_array):
+        img = image_utils.load_img(iterator._filepaths[j], color_mode=iterator.color_mode,
+                                   target_size=iterator.target_size, interpolation=iterator.interpolation,
+                                   keep_aspect_ratio=iterator.keep_aspect_ratio)
+        x = image_utils.img_to_array(img, data_format=iterator.data_format)
+        if hasattr(img, "close"):
+            img.close()
+        if generator:
+            params = generator.get_random_transform(x.shape)
+            x = generator.apply_transform(x, params)
+            x = generator.standardize(x)
+        batch_x[i] = x
+    if iterator.save_to_dir:
+        for i, j in enumerate(index_array):
+            img = image_utils.array_to_img(batch_x[i], iterator.data_format, scale=True)
+            img.save(os.path.join(iterator.save_to_dir, f"{iterator.save_prefix}_{j}_{np.random.randint(1e7)}."
+                                                        f"{iterator.save_format}"))
+    return batch_x
