@@ -59,7 +59,10 @@ def test_round_trip_keeps_outputs_and_training_state(tmp_path):
         assert list(f["model_weights"].attrs["layer_names"]) == [b"hidden", b"out"]
         assert "top_level_model_weights" in f["model_weights"]
         assert json.loads(f.attrs["training_config"])["optimizer_config"]["class_name"] == "Adam"
-        assert "adam/sequential_hidden_kernel_momentum" in f["optimizer_weights"]
+        # under the optimizer's name, each slot named after the model and its layer (adam/sequential_hidden_kernel_
+        # momentum in a fresh session; the counters give adam_1, sequential_2 after other models were made)
+        slots = list(f["optimizer_weights"][model.optimizer.name])
+        assert f"{model.name}_hidden_kernel_momentum" in slots and f"{model.name}_out_bias_velocity" in slots
     loaded = keras.models.load_model(path)
     x = EXPECTED["x"]
     np.testing.assert_allclose(loaded.predict(x, verbose=0), model.predict(x, verbose=0), rtol=1e-6)
