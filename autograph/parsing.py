@@ -34,54 +34,74 @@ def parse_function(fn):
     """(gast node of the function or lambda, filename). Lambdas: the one lambda on the source lines whose
     arguments match; several candidates make the source ambiguous."""
     lines, start = _source_lines(fn)
-    # Prefixing `if 1:` lets the block keep its original indentation (methods, nested functions) whatever
-    # the indentation of its continuation lines and strings, and shifts every line by exactly one.
-    indented = lines[0][:1].isspace()
-    source = ("if 1:\n" if indented else "") + "".join(lines)
-    try:
-        module = gast.parse(source)
-    except SyntaxError:
-        if fn.__name__ != "<lambda>":
-            raise SourceUnavailableError("could not parse the source code") from None
-        module = _parse_lambda_line(lines)
-        if module is None:
-            raise SourceUnavailableError("could not parse the source of the lambda") from None
-        indented = True
-    _shift_lines(module, start - 2 if indented else start - 1)
     filename = fn.__code__.co_filename
     code = fn.__code__
     if fn.__name__ == "<lambda>":
-        return _find_lambda(module, code), filename
+        return _find_lambda(_lambda_parses(lines, start), code), filename
+    module, indented = _parse_block(lines)
+    if module is None:
+        raise SourceUnavailableError("could not parse the source code")
+    _shift_lines(module, start - 2 if indented else start - 1)
     for node in gast.walk(module):
         if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node.name == code.co_name:
             return node, filename
     raise SourceUnavailableError(f"could not find the definition of {code.co_name} in its source")
 
 
-def _parse_lambda_line(lines):
-    """A lambda inside a larger expression: its lines alone may not parse; trim trailing text until they do."""
-    text = "".join(lines).strip()
-    for end in range(len(text), 0, -1):
-        try:
-            return gast.parse("if 1:\n " + text[:end])
-        except SyntaxError:
-            continue
-    return None
+def _parse_block(text_or_lines):
+    """(module or None, indented). An indented block goes under `if 1:`, which keeps its own indentation
+    (methods, nested functions) whatever that of its continuation lines and strings, and shifts every line
+    by exactly one; columns stay the file's."""
+    text = "".join(text_or_lines)
+    indented = text[:1].isspace()
+    try:
+        return gast.parse(("if 1:\n" if indented else "") + text), indented
+    except SyntaxError:
+        return None, indented
 
 
-def _find_lambda(module, code):
+def _lambda_parses(lines, start) -> list:
+    """Modules holding the lambdas that start on the first of `lines`, line numbers and columns the file's.
+    A lambda inside a larger expression (`ds.map(\n lambda d: f(d)).flat_map(lambda d: g(d))`) does not parse
+    with its lines alone: each `lambda` of the first line is parsed from where it starts (the text before it
+    blanked, so columns stay), its trailing text trimmed until it parses."""
+    text = "".join(lines).rstrip()
+    module, indented = _parse_block(text)
+    candidates = [(module, indented)] if module is not None else []
+    first_line = text.split("\n", 1)[0]
+    at = first_line.find("lambda")
+    while at >= 0:
+        pad = len(text[:at].encode("utf-8"))  # gast's columns count UTF-8 bytes, as the code's positions do
+        blanked = " " * pad + text[at:]
+        for end in range(len(blanked), pad, -1):
+            module, indented = _parse_block(blanked[:end])
+            if module is not None:
+                candidates.append((module, indented))
+                break
+        at = first_line.find("lambda", at + 1)
+    for module, indented in candidates:
+        _shift_lines(module, start - 2 if indented else start - 1)
+    return [module for module, _ in candidates]
+
+
+def _find_lambda(modules, code):
     wanted = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
-    candidates = []
-    for node in gast.walk(module):
-        if isinstance(node, gast.Lambda):
-            args = node.args
-            names = [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
-            if names == wanted and node.lineno == code.co_firstlineno:
-                candidates.append(node)
-    if len(candidates) > 1:  # several on one line: the one whose body holds the code's first instruction
-        start = next(((line, col) for line, _, col, end in code.co_positions()
-                      if line is not None and col is not None and end is not None and end > col), None)
-        candidates = [c for c in candidates if start is not None and _spans(c.body, start)]
+    found = {}
+    for module in modules:
+        for node in gast.walk(module):
+            if isinstance(node, gast.Lambda):
+                args = node.args
+                names = [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
+                if names == wanted and node.lineno == code.co_firstlineno:
+                    found.setdefault((node.lineno, node.col_offset), node)  # one lambda seen by several parses
+    candidates = list(found.values())
+    # The code's first instruction lies in its lambda's body: with several lambdas on a line that picks one,
+    # and with a single one it checks that the parse found the right one (not a neighbour with the same
+    # arguments while the lambda itself did not parse).
+    start = next(((line, col) for line, _, col, end in code.co_positions()
+                  if line is not None and col is not None and end is not None and end > col), None)
+    if start is not None:
+        candidates = [c for c in candidates if _spans(c.body, start)]
     if len(candidates) != 1:
         raise SourceUnavailableError(
             "could not identify the lambda in its source: "

@@ -87,7 +87,8 @@ def _pack(structure, flat, index, expand_composites=False):
             return type(structure)(*items), index
         return type(structure)(items), index
     if expand_composites and is_composite(structure):
-        count = len(structure._to_components())
+        counter = getattr(structure, "_component_count", None)  # a composite may count without converting
+        count = counter() if counter is not None else len(structure._to_components())
         if index + count > len(flat):
             raise ValueError(f"structure has more leaves than the {len(flat)} values given")
         return structure._from_components(flat[index:index + count]), index + count

@@ -39,8 +39,9 @@ def call_with_element(fn, element, unpack: bool):
 
 
 def _is_composite(spec) -> bool:
-    """A spec whose values are composite tensors (sparse, ragged) in a function's arguments and results."""
-    return is_sparse_spec(spec) or is_ragged_component(spec)
+    """A spec whose values are composite tensors (sparse, ragged, datasets) in a function's arguments and
+    results."""
+    return is_sparse_spec(spec) or is_ragged_component(spec) or isinstance(spec, DatasetSpec)
 
 
 def _argument_spec(spec):
@@ -50,7 +51,9 @@ def _argument_spec(spec):
 
 
 def _argument(spec, value):
-    """A flat element component as the tensor a function receives."""
+    """A flat element component as the tensor a function receives (a dataset component is the dataset)."""
+    if isinstance(spec, DatasetSpec):
+        return value
     if is_sparse_spec(spec):
         return to_sparse_tensor(spec, value)
     if is_ragged_component(spec):
@@ -59,7 +62,9 @@ def _argument(spec, value):
 
 
 def _component(tensor):
-    """A function's result as a flat element component (numpy values)."""
+    """A function's result as a flat element component (numpy values; a dataset stays itself)."""
+    if hasattr(tensor, "_graph_iterator"):
+        return tensor
     if isinstance(tensor, SparseTensor):
         return from_sparse_tensor(tensor)
     if type(tensor) is RaggedTensor:
@@ -78,8 +83,7 @@ def _as_output(value):
         if isinstance(x, Tensor):
             return x
         if hasattr(x, "_graph_iterator"):
-            raise TypeError("the function returned a tf.data.Dataset: use flat_map or interleave to build an element "
-                            "per dataset")
+            return x  # a dataset element (TF's DatasetSpec): one variant component, as window's elements
         if is_extension(x):
             return to_parts(x, leaf)
         return x if nest.is_composite(x) else convert_to_tensor(x)
@@ -136,7 +140,7 @@ class TracedFunction:
             lambda t: t._type_spec if nest.is_composite(t) else TensorSpec(t._shape, t.dtype), outputs)
         self._in_specs = specs
         self._composite_in = any(_is_composite(s) for s in specs)
-        self._in_dtypes = [s.dtype for s in specs]
+        self._in_dtypes = None if self._composite_in else [s.dtype for s in specs]
         # Plain numeric elements call the compiled graph directly with numpy values, as a matched tf.function
         # call does (no binding, checks or tensor wrapping per element); sparse and string elements, whose
         # values change form at the boundary, take the ConcreteFunction's call.
@@ -198,8 +202,14 @@ def lifted_concrete_function(flat_fn, specs):
     graph nested in the one being built (so it may capture its tensors, from any level up), whose captured
     graph tensors are then made arguments; the graph is replayed into a function of its own (interpret.py
     inlines it), so the user's Python runs once."""
+    flat_result = []  # the result's leaves, flattened inside the nested graph (a dataset's variant is made there)
+
+    def leaves(result):
+        flat_result.extend(nest.flatten(result, expand_composites=True))
+        return [x for x in flat_result if isinstance(x, Tensor)]
+
     graph, result = trace(flat_fn, lambda g: _placeholders(g, specs), flat_fn.__name__, parent=state.graph,
-                          leaves=_tensors_of)
+                          leaves=leaves)
     lifted = []
     for key, capture in list(graph.captures.items()):
         if capture.kind == "tensor":  # a tensor of the enclosing graph: an argument from now on
@@ -209,8 +219,7 @@ def lifted_concrete_function(flat_fn, specs):
     def replay(*args):
         outputs = eval_graph(graph, call_inputs(graph, nest.flatten(list(args), expand_composites=True)))
         flat = iter(outputs)
-        return nest.pack_sequence_as(result, [next(flat) if isinstance(x, Tensor) else x
-                                              for x in nest.flatten(result, expand_composites=True)],
+        return nest.pack_sequence_as(result, [next(flat) if isinstance(x, Tensor) else x for x in flat_result],
                                      expand_composites=True)
 
     replay.__name__ = flat_fn.__name__

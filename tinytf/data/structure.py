@@ -98,6 +98,9 @@ def with_batch_dim(structure, size):
             from .sparse_elements import batched_spec
 
             return batched_spec(spec, size)
+        if isinstance(spec, DatasetSpec):  # TF makes opaque nested variants nothing can read: say so instead
+            raise TypeError(f"cannot batch elements that are datasets ({spec}): use flat_map or interleave to "
+                            "read them, or batch each dataset")
         return TensorSpec(None if spec._shape is None else (size,) + tuple(spec._shape), spec.dtype)
     return nest.map_structure(add, structure)
 

@@ -202,6 +202,9 @@ class _GraphMethods:
     def _to_components(self) -> list:
         return [as_variant(self)]
 
+    def _component_count(self) -> int:
+        return 1  # counted without making the variant (which binds the recipe in the graph being built)
+
     def _graph_inputs(self) -> list:
         """The graph tensors this recipe depends on (empty for a dataset of concrete values)."""
         return graph_inputs(self)
