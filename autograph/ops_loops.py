@@ -1,9 +1,9 @@
 """Run-time helpers of converted `while` and `for` loops.
 
 A loop whose condition (or iterated object) is a Python value or an eager tensor runs as a Python loop
-(`for i in range(3)` is unrolled into the graph). A symbolic condition, `tf.range`, or a symbolic tensor
-to iterate, or zip/enumerate of symbolic tensors (iterables.py) makes one while_loop node whose loop
-variables are the loop's state (get_state/set_state) plus hidden counters."""
+(`for i in range(3)` is unrolled into the graph). A symbolic condition, `tf.range`, a symbolic tensor to
+iterate, or a dataset (iterables.py) makes one while_loop node whose loop variables are the loop's state
+(get_state/set_state) plus hidden counters."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from tinytf.runtime.shapes import TensorShape
 from tinytf.runtime.tensor import Tensor
 from tinytf.runtime.trace import trace_subgraph
 
-from .iterables import Range, StagedIterable, custom_source, going_on, source_of
+from .iterables import Range, custom_source, going_on, source_of
 from .staging import as_condition, check_iteration, check_loop_entry, is_symbolic, leaf_names, to_tensors
 from .undefined import Undefined, UndefinedReturnValue
 
@@ -67,7 +67,7 @@ def for_stmt(iterated, extra_test, body, get_state, set_state, symbol_names, opt
         custom.check_loop(symbol_names)
         _source_loop(custom, extra_test, body, get_state, set_state, symbol_names, opts)
         return
-    if is_symbolic(iterated) or isinstance(iterated, StagedIterable):
+    if is_symbolic(iterated):
         iterate = opts.get("iterate_names", "")
         source = source_of(iterated, iterate if iterate.isidentifier() else "iterate")
         _source_loop(source, extra_test, body, get_state, set_state, symbol_names, opts)

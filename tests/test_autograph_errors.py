@@ -222,8 +222,16 @@ def asserts_positive(x):
     return x * 2
 
 
+def test_assert_on_a_tensor_is_python_bool_by_default_as_in_tensorflow():
+    # TF converts `assert` only under Feature.ASSERT_STATEMENTS: otherwise the tensor is used as a Python bool
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="as a Python `bool`"):
+        tf.function(asserts_positive)(tf.constant(3))
+    assert tf.function(asserts_positive)(3).numpy() == 6  # a Python number asserts in Python
+
+
 def test_assert_on_a_tensor_fails_when_the_graph_runs():
-    f = tf.function(asserts_positive)
+    f = tf.function(asserts_positive,
+                    experimental_autograph_options=tf.autograph.experimental.Feature.ASSERT_STATEMENTS)
     assert f(tf.constant(3)).numpy() == 6
     with pytest.raises(tf.errors.InvalidArgumentError) as info:
         f(tf.constant(-3))

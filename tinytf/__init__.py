@@ -134,6 +134,10 @@ __all__ = ["Tensor", "TensorShape", "TensorSpec", "Variable", "Module", "Functio
            "constant", "convert_to_tensor", "function", "executing_eagerly", "name_scope", "init_scope",
            "VariableAggregation", "VariableSynchronization"]
 
+# isort: split
+from . import sorted_builtin  # noqa: E402,F401  (sorted(tensor) in converted code is tf.sort, as TF registers it)
+
+# isort: split
 # tf.queue: TF's queues, which TF1 input pipelines fill from QueueRunner threads (tinytf/queue)
 from . import queue  # noqa: E402,F401
 

@@ -145,7 +145,9 @@ def _symbolic_bool(self):
 def _symbolic_iter(self):
     raise OperatorNotAllowedInGraphError(at_user_line(
         f"Iterating over a symbolic `tf.Tensor` is not allowed: the symbolic tensor {self.name} has no value "
-        "while tracing without AutoGraph. Use tf.range / tf.while_loop, or let AutoGraph convert the `for` loop."))
+        "while tracing. A `for` loop over the tensor itself (in a function AutoGraph converts) is a graph loop; "
+        "Python iteration is not (unpacking, comprehensions, zip, enumerate, map: as in TensorFlow). Use "
+        "tf.range / tf.while_loop / tf.unstack, or index the tensor."))
 
 
 def _symbolic_index(self):

@@ -6,6 +6,7 @@ from . import dataset, symbolic, sources, readers, sampling, parallel, transform
 from . import batching, shuffling, windows, reduce, resampling  # noqa: F401, I001
 from . import experimental_transforms, saving, iterator_spec  # noqa: F401, I001
 from . import experimental  # noqa: F401
+from . import autograph_builtins  # noqa: F401  (enumerate, zip, len, ... of datasets in converted code)
 from .dataset import AUTOTUNE, DatasetV2
 from .dataset import INFINITE as INFINITE_CARDINALITY
 from .dataset import UNKNOWN as UNKNOWN_CARDINALITY

@@ -9,6 +9,7 @@ import enum
 import numpy as np
 
 import tinytf as _tf
+from tinytf.autograph.ops_builtins import register_override
 from tinytf.data.structure import ElementError, pack
 from tinytf.runtime import nest
 from tinytf.runtime.context import state
@@ -274,3 +275,13 @@ def lockstep(datasets: list):
         template = next(item for item in items if item is not None)
         yield [item if item is not None else tuple(np.zeros((0,) + np.shape(leaf)[1:], np.asarray(leaf).dtype)
                                                    for leaf in template) for item in items]
+
+
+def _enumerate_not_implemented(distributed, start=0):
+    # TF registers this for its distributed datasets and iterators: a tf.function keeps its own counter instead
+    raise NotImplementedError(f"enumerate not supported with {type(distributed).__name__} types within "
+                              "tf.functions. Use a for loop over the dataset and keep a separate counter instead.")
+
+
+register_override("enumerate", DistributedDataset, _enumerate_not_implemented)
+register_override("enumerate", DistributedIterator, _enumerate_not_implemented)
