@@ -1,7 +1,7 @@
 """The logical expressions converter: `a and b`, `a or b` become lazy calls (the right side is a lambda,
 run only when needed, as a cond on tensors), `not a` a call that is logical_not on tensors, and chained
-comparisons (`a == b == c`) a call that evaluates each operand once and, when the tf.function asked for
-Feature.EQUALITY_OPERATORS, joins the comparisons with a lazy `and` (Python's `and` otherwise, as TF)."""
+comparisons (`a < b < c`) a call that evaluates each operand once and joins the comparisons with the lazy
+`and`, as TF converts them."""
 
 from __future__ import annotations
 

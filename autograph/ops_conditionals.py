@@ -10,7 +10,6 @@ from tinytf.runtime.errors import Location, at_user_line, user_location
 from tinytf.runtime.ops.control import build_cond
 from tinytf.runtime.ops.math import logical_not
 
-from .features import Feature, enabled
 from .staging import as_condition, is_symbolic, leaf_names, to_tensors
 from .undefined import Undefined, UndefinedReturnValue
 
@@ -115,17 +114,15 @@ _COMPARISONS = {
 
 
 def compare_chain(operators, operands):
-    """`a op1 b op2 c ...`: each operand evaluated once, left to right, and only while the chain holds.
-    Under Feature.EQUALITY_OPERATORS the comparisons join with `and_` (a cond on tensors); otherwise with
-    Python's `and`, which (as in TensorFlow) refuses a symbolic tensor."""
+    """`a op1 b op2 c ...`: the comparisons joined with the lazy `and_` (a cond on tensors), as TensorFlow
+    converts a chain (`0 < x < 5` on a tensor works); each operand evaluated once, left to right, and only
+    while the chain holds, as in Python (TF's rewrite evaluates a middle operand in both its comparisons)."""
     def rest(i, left):
         right = operands[i]()
         result = _COMPARISONS[operators[i - 1]](left, right)
         if i == len(operands) - 1:
             return result
-        if enabled(Feature.EQUALITY_OPERATORS):
-            return and_(lambda: result, lambda: rest(i + 1, right))
-        return result and rest(i + 1, right)
+        return and_(lambda: result, lambda: rest(i + 1, right))
 
     return rest(1, operands[0]())
 

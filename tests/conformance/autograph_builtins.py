@@ -2,7 +2,8 @@
 tensor is iterated in Python (OperatorNotAllowedInGraphError; tinytf staged them as graph loops, which TF
 does not); over datasets they are tf.data's (enumerate, zip, map, filter, any, all, abs, len; tinytf raised
 RuntimeError); `sorted(t)` is tf.sort (descending whenever `reverse` is given); `assert` on a tensor is
-converted only under Feature.ASSERT_STATEMENTS (tinytf converted it always)."""
+converted only under Feature.ASSERT_STATEMENTS (tinytf converted it always); a chained comparison on tensors
+(`0 < x < 5`) is a lazy `and` of its comparisons without any feature (tinytf refused it)."""
 
 from . import outcome, program, val
 
@@ -125,3 +126,25 @@ def p_assert_statements(tf):
     return [outcome(lambda: tf.function(asserts_positive)(tf.constant(3)), AS_BOOL),
             val(tf.function(asserts_positive)(3)), val(checked(tf.constant(3))),
             outcome(lambda: checked(tf.constant(-3)), "x must be positive")]
+
+
+def in_range(x):
+    if 0 < x < 5:
+        return 1
+    return 0
+
+
+def chain_value(x, y, z):
+    return x < y <= z
+
+
+def chain_equal(x, y, z):
+    return x == y == z
+
+
+@program
+def p_chained_comparisons_on_tensors(tf):
+    triples = [(1, 2, 3), (3, 2, 1), (1, 3, 2), (1, 1, 1), (2, 2, 2)]
+    return [[val(tf.function(in_range)(tf.constant(v))) for v in (3, 7, -1, 0, 5)],
+            [val(tf.function(chain_value)(*[tf.constant(a) for a in t])) for t in triples],
+            [val(tf.function(chain_equal)(*[tf.constant(a) for a in t])) for t in triples]]
