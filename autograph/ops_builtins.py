@@ -18,6 +18,7 @@ from tinytf.runtime.ops.array import range as tf_range
 from tinytf.runtime.ops.array import shape as shape_of
 from tinytf.runtime.ops.math import cast
 from tinytf.runtime.ops.python_print import python_print
+from tinytf.runtime.ops.tensor_array import TensorArray
 
 from .staging import is_symbolic
 
@@ -54,6 +55,8 @@ def len_(value):
     override = _override("len", value)
     if override is not None:
         return override(value)
+    if isinstance(value, TensorArray):  # as TF: its size, a tensor (a graph TensorArray's size may be unknown)
+        return value.size()
     if is_symbolic(value):
         if value._shape is None or not value._shape:
             raise TypeError(f"len() is not defined for the tensor {value.name}: it is a scalar or its rank is "

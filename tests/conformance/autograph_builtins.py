@@ -148,3 +148,18 @@ def p_chained_comparisons_on_tensors(tf):
     return [[val(tf.function(in_range)(tf.constant(v))) for v in (3, 7, -1, 0, 5)],
             [val(tf.function(chain_value)(*[tf.constant(a) for a in t])) for t in triples],
             [val(tf.function(chain_equal)(*[tf.constant(a) for a in t])) for t in triples]]
+
+
+@program
+def p_len_of_a_tensor_array(tf):
+    def length(n):
+        ta = tf.TensorArray(tf.float32, size=n)
+        return len(ta)
+
+    def written(n):
+        ta = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+        for i in tf.range(n):
+            ta = ta.write(i, i)
+        return len(ta)
+
+    return [val(tf.function(length)(tf.constant(3))), val(tf.function(written)(tf.constant(4)))]
