@@ -170,7 +170,7 @@ def test_several_outputs(small_chunks):
     x = _with_specials(rng.standard_normal(100_001).astype(np.float32))
     _assert_same_bits(_ways(fn, [x]))
     (source,) = _chunk_sources(_code(fn, [x]))
-    assert all(f"out=o{k}" in source for k in range(3))
+    assert all(f"out=o{k})" in source for k in range(3))
 
 
 def test_an_intermediate_read_after_its_output_chunk_is_written_gets_its_own():
@@ -284,3 +284,17 @@ def test_helper_threads_compute_under_the_callers_error_state(small_chunks):
         warnings.simplefilter("error")
         for _ in range(3):
             assert np.all(np.isinf(compiled(tf.constant(x)).numpy()))
+
+
+def test_blocks_bigger_than_the_cap_keep_the_scalar(monkeypatch):
+    """A block too big for a filled array (broadcasting inside: not chunked) keeps the scalar operand."""
+    monkeypatch.setattr(fusion_tuning, "FILLED_MAX_BYTES", 4 * 1000)
+
+    def fn(x, row):
+        return tf.maximum(x * 2.0 + row, 0.0) - 1.0
+
+    small = [rng.standard_normal((10, 50)).astype(np.float32), rng.standard_normal(50).astype(np.float32)]
+    large = [rng.standard_normal((30, 50)).astype(np.float32), rng.standard_normal(50).astype(np.float32)]
+    assert "filled" in _code(fn, small).code
+    assert "filled" not in _code(fn, large).code and "0.0, out=" in _code(fn, large).code
+    _assert_same_bits(_ways(fn, large))

@@ -144,20 +144,26 @@ def _emit_buffers(cg, node, indent, tuned=False):
         (first_name, args), rest = calls[0], calls[1:]
         if reusable:
             buffer = reusable[0]
-            cg.line(indent, f"np.{first_name}({args}, out={buffer})", node)
+            cg.line(indent, _call(first_name, args, buffer), node)
             if target != buffer:
                 cg.line(indent, f"{target} = {buffer}", node)
         elif planned.get(j):
-            cg.line(indent, f"{target} = np.{first_name}({args}, out={planned[j]})", node)
+            cg.line(indent, f"{target} = {_call(first_name, args, planned[j])}", node)
         else:
             cg.line(indent, f"{target} = np.{first_name}({args})", node)
             if j not in out_names:
                 temporaries.append(target)
         for name, args in rest:
-            cg.line(indent, f"np.{name}({args}, out={target})", node)
+            cg.line(indent, _call(name, args, target), node)
         names[j] = target
     if temporaries:
         cg.line(indent, f"del {', '.join(temporaries)}", node)
+
+
+def _call(ufunc_name, args, target) -> str:
+    """A ufunc call writing into `target`. (Passing it positionally saves 0.13 us of a 3 us call on 10k float32,
+    but tests and readers look for `out=`, and numpy deprecates it for maximum and minimum.)"""
+    return f"np.{ufunc_name}({args}, out={target})"
 
 
 class _Lit:
@@ -169,10 +175,11 @@ class _Lit:
         self.value = value
 
 
-def _literals(ufunc_name, step, tuned, filled_name):
-    """How a literal operand of `ufunc_name` in `step` is written: as a literal, or (tuned maximum/minimum)
-    as the name of an array filled with it."""
-    if tuned and fusion_tuning.fills_literal(ufunc_name, step.dtype):
+def _literals(ufunc_name, step, tuned, filled_name, size=None):
+    """How a literal operand of `ufunc_name` in `step` (over `size` elements: the step's, or a chunk's) is
+    written: as a literal, or (tuned maximum/minimum) as the name of an array filled with it."""
+    size = num_elements(step.shape) if size is None else size
+    if tuned and fusion_tuning.fills_literal(ufunc_name, step.dtype, size):
         return lambda value: filled_name(value, step)
     return _literal
 
@@ -271,14 +278,14 @@ def _chunk_fn(node, tuned, chunk, scratch_in_outputs):
         if j not in outs and target in outs.values():
             holder[target] = j
         plan = _ufunc_plan(step, tuned)
-        calls = [(name, _ufunc_args(args, operands, target, _literals(name, step, tuned, filled_name)))
+        calls = [(name, _ufunc_args(args, operands, target, _literals(name, step, tuned, filled_name, chunk)))
                  for name, args in plan]
         (first_name, args), rest = calls[0], calls[1:]
         if target == f"t{j}":
             lines.append(f"{target} = np.{first_name}({args})")
         else:
-            lines.append(f"np.{first_name}({args}, out={target})")
-        lines.extend(f"np.{name}({sub}, out={target})" for name, sub in rest)
+            lines.append(_call(first_name, args, target))
+        lines.extend(_call(name, sub, target) for name, sub in rest)
         names[j] = target
     if fills:
         lines.insert(0, "n = o0.shape[0]")

@@ -46,9 +46,16 @@ def tuned_plan(step, plan):
     return [("divide", (1,) + args) if name == "reciprocal" else (name, args) for name, args in plan]
 
 
-def fills_literal(ufunc_name, dtype) -> bool:
-    """Whether a literal operand of this ufunc in a step of `dtype` is better passed as a filled array."""
-    return ufunc_name in _FILLED_UFUNCS and np.dtype(dtype.np) in _FILLED_TYPES
+# the largest filled array made: a block bigger than this (not chunked: broadcasting inside it) keeps the
+# scalar rather than hold a copy of its size for as long as the process runs
+FILLED_MAX_BYTES = 1 << 20
+
+
+def fills_literal(ufunc_name, dtype, size) -> bool:
+    """Whether a literal operand of this ufunc in a step of `dtype` over `size` elements is better passed as
+    a filled array."""
+    dtype = np.dtype(dtype.np)
+    return ufunc_name in _FILLED_UFUNCS and dtype in _FILLED_TYPES and size * dtype.itemsize <= FILLED_MAX_BYTES
 
 
 def filled(value, dtype, size: int) -> np.ndarray:
