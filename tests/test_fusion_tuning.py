@@ -298,3 +298,42 @@ def test_blocks_bigger_than_the_cap_keep_the_scalar(monkeypatch):
     assert "filled" in _code(fn, small).code
     assert "filled" not in _code(fn, large).code and "0.0, out=" in _code(fn, large).code
     _assert_same_bits(_ways(fn, large))
+
+
+def _random_block(seed):
+    """A random run of elementwise ops over two inputs with several outputs (some also read inside the block):
+    the shapes of use that decide where a chunk's intermediates may live."""
+    choice = np.random.default_rng(seed)
+    unary = [tf.tanh, tf.sigmoid, tf.square, lambda v: tf.exp(-tf.abs(v)), lambda v: tf.maximum(v, 0.0),
+             lambda v: tf.math.reciprocal(tf.abs(v) + 1.0), lambda v: tf.minimum(0.5, v)]
+    binary = [tf.add, tf.subtract, tf.multiply, tf.maximum]
+    plan = []
+    for k in range(14):
+        if choice.random() < 0.5:
+            plan.append(("u", int(choice.integers(len(unary))), int(choice.integers(k + 2))))
+        else:
+            plan.append(("b", int(choice.integers(len(binary))), int(choice.integers(k + 2)),
+                         int(choice.integers(k + 2))))
+    outputs = sorted({int(i) for i in choice.integers(2, 16, 3)} | {15})
+
+    def fn(x, y):
+        values = [x, y]
+        for step in plan:
+            if step[0] == "u":
+                values.append(unary[step[1]](values[step[2]]))
+            else:
+                values.append(binary[step[1]](values[step[2]], values[step[3]]))
+        return tuple(values[i] for i in outputs)
+
+    return fn
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_blocks_same_bits_chunked_and_whole(small_chunks, seed):
+    fn = _random_block(seed)
+    x = _with_specials(rng.standard_normal(70_001).astype(np.float32))
+    y = rng.standard_normal(70_001).astype(np.float32)
+    chunked.set_num_threads(2)
+    _assert_same_bits(_ways(fn, [x, y]))
+    assert _chunk_sources(_code(fn, [x, y]))  # at least one block ran in chunks
+    _assert_same_bits(_ways(fn, [x[:3000], y[:3000]]))  # whole arrays, buffer form
