@@ -121,7 +121,8 @@ def run_chunked(chunk_fn, inputs, outputs, chunk=None) -> None:
         _run_chunks(chunk_fn, flat_in, flat_out, size, next_chunk, chunk)
         return
     pool = executor(threads - 1)
-    # numpy's error state is per thread: helpers compute under the caller's (tinytf's: no overflow warnings)
+    # numpy's error state lives in a context variable, and a pool thread runs in a context of its own (numpy's
+    # default: it warned on overflow): helpers compute under the caller's state, tinytf's quiet one
     state = np.geterr()
     futures = [pool.submit(_run_chunks_under, state, chunk_fn, flat_in, flat_out, size, next_chunk, chunk)
                for _ in range(threads - 1)]
