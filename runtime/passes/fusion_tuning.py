@@ -19,6 +19,7 @@ The pass only marks the graph; passes/fusion_codegen.py reads the mark through t
 
 from __future__ import annotations
 
+import os
 import threading
 
 import numpy as np
@@ -32,6 +33,17 @@ _REAL_FLOATS = {"float16", "float32", "float64"}
 
 _filled_lock = threading.Lock()
 _filled: dict = {}  # (dtype str, value bytes) -> the largest read-only 1-D array made for that value
+
+
+def _new_lock_in_child() -> None:
+    """A child forked while another thread held the lock would wait for it forever (as runtime/chunked.py's
+    pools): it gets a lock of its own; the arrays it inherits stay valid."""
+    global _filled_lock
+    _filled_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_lock_in_child)
 
 
 def mark_for_tuning(graph):
