@@ -90,20 +90,27 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_pools_in_child)
 
 
-def _run_chunks(chunk_fn, inputs, outputs, size, next_chunk):
+def _run_chunks(chunk_fn, inputs, outputs, size, next_chunk, chunk):
     """Take chunk numbers from the shared counter until none is left. Sharing the chunks rather than fixed
     halves means a thread the loaded machine does not schedule delays the call by one chunk, not by half."""
     while True:
-        a = next(next_chunk) * CHUNK_ELEMENTS  # next() on itertools.count is atomic under the GIL
+        a = next(next_chunk) * chunk  # next() on itertools.count is atomic under the GIL
         if a >= size:
             return
-        b = min(a + CHUNK_ELEMENTS, size)
+        b = min(a + chunk, size)
         chunk_fn(*[x if x.ndim == 0 else x[a:b] for x in inputs], *[o[a:b] for o in outputs])
 
 
-def run_chunked(chunk_fn, inputs, outputs) -> None:
+def _run_chunks_under(state, *args):
+    with np.errstate(**state):
+        _run_chunks(*args)
+
+
+def run_chunked(chunk_fn, inputs, outputs, chunk=None) -> None:
     """Compute `chunk_fn(*input chunks, *output chunks)` over the whole range of `outputs` (C-contiguous
-    arrays of one size); inputs are arrays of that size or scalars."""
+    arrays of one size), `chunk` elements at a time (CHUNK_ELEMENTS by default; the code generator passes
+    the size it compiled the chunk function for); inputs are arrays of that size or scalars."""
+    chunk = chunk or CHUNK_ELEMENTS
     size = outputs[0].size
     flat_in = [np.asarray(x) for x in inputs]
     flat_in = [x if x.ndim == 0 else x.reshape(-1) for x in flat_in]  # a copy only for non-contiguous inputs
@@ -111,12 +118,16 @@ def run_chunked(chunk_fn, inputs, outputs) -> None:
     next_chunk = itertools.count()
     threads = min(num_threads(), size // (THREAD_MIN_ELEMENTS // 2)) if size >= THREAD_MIN_ELEMENTS else 1
     if threads <= 1:
-        _run_chunks(chunk_fn, flat_in, flat_out, size, next_chunk)
+        _run_chunks(chunk_fn, flat_in, flat_out, size, next_chunk, chunk)
         return
     pool = executor(threads - 1)
-    futures = [pool.submit(_run_chunks, chunk_fn, flat_in, flat_out, size, next_chunk) for _ in range(threads - 1)]
+    # numpy's error state lives in a context variable, and a pool thread runs in a context of its own (numpy's
+    # default: it warned on overflow): helpers compute under the caller's state, tinytf's quiet one
+    state = np.geterr()
+    futures = [pool.submit(_run_chunks_under, state, chunk_fn, flat_in, flat_out, size, next_chunk, chunk)
+               for _ in range(threads - 1)]
     try:
-        _run_chunks(chunk_fn, flat_in, flat_out, size, next_chunk)
+        _run_chunks(chunk_fn, flat_in, flat_out, size, next_chunk, chunk)
     finally:
         for f in futures:
             # a helper not started yet would find no chunk left: cancelled, it is not waited for (under load that

@@ -229,6 +229,7 @@ def compile_graph(graph: Graph, name: str = None, arg_names=None) -> CompiledGra
     """Compile `graph` into a Python function taking its inputs positionally and returning a tuple of its
     outputs."""
     cg = CodeGen()
+    cg.tune_elementwise = getattr(graph, "tune_elementwise", False)  # passes/fusion_tuning.py
     fn_name = cg.fresh(name or graph.name)
     params = [cg.define(t, hint) for t, hint in zip(graph.inputs, arg_names or [None] * len(graph.inputs))]
     cg.line(0, f"def {fn_name}({', '.join(params)}):")

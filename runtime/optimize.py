@@ -12,6 +12,7 @@ from .passes.conv_transpose_backprop import pair_transpose_backprops
 from .passes.cse import cse
 from .passes.debug_strip import strip_debug_ops
 from .passes.fusion import fuse_elementwise
+from .passes.fusion_tuning import mark_for_tuning
 from .passes.licm import licm
 from .passes.loop_accumulation import accumulate_in_batches
 from .passes.loop_blas_region import open_blas_regions
@@ -48,6 +49,7 @@ PIPELINE = [
     ("loop_invariant_motion", licm),  # compute loop-invariant values once, before the loop
     ("stack_release", release_stacks),  # a backward loop frees what the forward loop saved as it reads it
     ("fusion", fuse_elementwise),  # runs of elementwise ops become one block that reuses buffers
+    ("elementwise_tuning", mark_for_tuning),  # fused blocks call the faster of equivalent ufuncs (same bits)
     ("loop_saved_slabs", plan_saved_slabs),  # what a forward loop saves: rows of buffers kept across calls
     ("loop_blas_region", open_blas_regions),  # a loop of small GEMMs: one one-thread BLAS region, not one each
     ("buffer_planning", mark_for_buffer_planning),  # intermediates in buffers kept across calls (codegen)

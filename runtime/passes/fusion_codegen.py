@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import chunked
 from ..shapes import num_elements
+from . import fusion_tuning
 
 BUFFER_MIN_ELEMENTS = 256  # below this, allocation is cheaper than the keyword call that avoids it
 
@@ -26,8 +27,14 @@ _DECOMPOSED = {
 _HALF_IN_FLOAT32 = {"sigmoid"}
 
 
-def _ufunc_plan(step):
-    """[(numpy ufunc name, args)] computing the step into a buffer, or None if it cannot."""
+def _ufunc_plan(step, tuned=False):
+    """[(numpy ufunc name, args)] computing the step into a buffer, or None if it cannot; `tuned`: the
+    equivalent calls of passes/fusion_tuning.py."""
+    plan = _plain_plan(step)
+    return fusion_tuning.tuned_plan(step, plan) if tuned and plan is not None else plan
+
+
+def _plain_plan(step):
     if step.op.name in _DECOMPOSED:
         if step.op.name in _HALF_IN_FLOAT32 and step.dtype.name == "float16":
             return None  # the kernel's float32 round trip (its expression calls the kernel)
@@ -53,10 +60,11 @@ def _literal(value) -> str:
 
 
 def emit_fused(cg, node, indent):
+    tuned = getattr(cg, "tune_elementwise", False)  # the elementwise_tuning pass (passes/fusion_tuning.py)
     if chunked_block(node):
-        _emit_chunked(cg, node, indent)
+        _emit_chunked(cg, node, indent, tuned)
     elif buffered_block(node):
-        _emit_buffers(cg, node, indent)
+        _emit_buffers(cg, node, indent, tuned)
     else:
         _emit_expressions(cg, node, indent)
 
@@ -108,7 +116,7 @@ def allocated_outputs(node) -> list:
     return [not _reusable(node, j, last) for j in node.attrs["outputs"]]
 
 
-def _emit_buffers(cg, node, indent):
+def _emit_buffers(cg, node, indent, tuned=False):
     steps, exported = node.attrs["steps"], node.attrs["outputs"]
     inputs = [cg.var(t) for t in node.inputs]
     out_names = {j: cg.define(t) for j, t in zip(exported, node.outputs)}
@@ -116,31 +124,64 @@ def _emit_buffers(cg, node, indent):
     last = _last_uses(steps, exported)
     names = {}
     temporaries = []  # buffers allocated for values that do not leave the block
+    fills: dict = {}  # (value, dtype, shape) -> the name of a filled array (passes/fusion_tuning.py)
+
+    def filled_name(value, step):
+        key = (_literal(value), step.dtype.name, step.shape)
+        if key not in fills:
+            array = fusion_tuning.filled(value, np.dtype(step.dtype.np), num_elements(step.shape))
+            fills[key] = cg.bind(array.reshape(step.shape), "filled", share=False)
+        return fills[key]
+
     for j, step in enumerate(steps):
-        operands = [inputs[i] if kind == "in" else names[i] if kind == "step" else _literal(i)
-                    for kind, i in step.args]
+        operands = [inputs[i] if kind == "in" else names[i] if kind == "step" else _Lit(i) for kind, i in step.args]
         reusable = [names[i] if kind == "step" else inputs[i] for kind, i in _reusable(node, j, last)]
         # a value that stays inside the block keeps the name of the buffer it was written into
         target = out_names.get(j) or (reusable[0] if reusable else cg.fresh(step.name))
-        plan = _ufunc_plan(step)
-        first_name, first_args = plan[0]
-        args = _ufunc_args(first_args, operands, target)
+        plan = _ufunc_plan(step, tuned)
+        calls = [(name, _ufunc_args(args, operands, target, _literals(name, step, tuned, filled_name)))
+                 for name, args in plan]
+        (first_name, args), rest = calls[0], calls[1:]
         if reusable:
             buffer = reusable[0]
-            cg.line(indent, f"np.{first_name}({args}, out={buffer})", node)
+            cg.line(indent, _call(first_name, args, buffer), node)
             if target != buffer:
                 cg.line(indent, f"{target} = {buffer}", node)
         elif planned.get(j):
-            cg.line(indent, f"{target} = np.{first_name}({args}, out={planned[j]})", node)
+            cg.line(indent, f"{target} = {_call(first_name, args, planned[j])}", node)
         else:
             cg.line(indent, f"{target} = np.{first_name}({args})", node)
             if j not in out_names:
                 temporaries.append(target)
-        for name, sub_args in plan[1:]:
-            cg.line(indent, f"np.{name}({_ufunc_args(sub_args, operands, target)}, out={target})", node)
+        for name, args in rest:
+            cg.line(indent, _call(name, args, target), node)
         names[j] = target
     if temporaries:
         cg.line(indent, f"del {', '.join(temporaries)}", node)
+
+
+def _call(ufunc_name, args, target) -> str:
+    """A ufunc call writing into `target`. (Passing it positionally saves 0.13 us of a 3 us call on 10k float32,
+    but tests and readers look for `out=`, and numpy deprecates it for maximum and minimum.)"""
+    return f"np.{ufunc_name}({args}, out={target})"
+
+
+class _Lit:
+    """A literal operand of a step, rendered when its ufunc is known (passes/fusion_tuning.py)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+def _literals(ufunc_name, step, tuned, filled_name, size=None):
+    """How a literal operand of `ufunc_name` in `step` (over `size` elements: the step's, or a chunk's) is
+    written: as a literal, or (tuned maximum/minimum) as the name of an array filled with it."""
+    size = num_elements(step.shape) if size is None else size
+    if tuned and fusion_tuning.fills_literal(ufunc_name, step.dtype, size):
+        return lambda value: filled_name(value, step)
+    return _literal
 
 
 def chunked_block(node) -> bool:
@@ -162,11 +203,12 @@ def chunked_block(node) -> bool:
     return size * max(np.dtype(s.dtype.np).itemsize for s in steps) >= chunked.CHUNK_MIN_BYTES
 
 
-def _emit_chunked(cg, node, indent):
+def _emit_chunked(cg, node, indent, tuned=False):
     """Outputs allocated (or planned) whole, then `run_chunked` calls a function holding the block's ufunc
     steps over one chunk: compiled once here, bound in the generated module's namespace."""
     steps, exported = node.attrs["steps"], node.attrs["outputs"]
-    chunk_fn = _compile_chunk_fn(node)
+    chunk = chunked.CHUNK_ELEMENTS  # fixed here: filled arrays (tuned) are made for this chunk size
+    chunk_fn = _compile_chunk_fn(node, tuned, chunk)
     fn_name = cg.bind(chunk_fn, f"{node.name}_chunk", share=False)
     runner = cg.bind(chunked.run_chunked, "run_chunked")
     inputs = [cg.var(t) for t in node.inputs]
@@ -182,43 +224,93 @@ def _emit_chunked(cg, node, indent):
         outs.append(name)
     in_tuple = "".join(f"{x}, " for x in inputs)
     out_tuple = "".join(f"{o}, " for o in outs)
-    cg.line(indent, f"{runner}({fn_name}, ({in_tuple}), ({out_tuple}))", node)
+    cg.line(indent, f"{runner}({fn_name}, ({in_tuple}), ({out_tuple}), {chunk})", node)
 
 
-def _compile_chunk_fn(node):
+def _compile_chunk_fn(node, tuned=False, chunk=None):
+    """The function computing the block over one chunk of its inputs into one chunk of its outputs. Tuned,
+    intermediates are computed in an output's chunk not written yet (when that fits, else as untuned)."""
+    if tuned:
+        fn = _chunk_fn(node, True, chunk or chunked.CHUNK_ELEMENTS, scratch_in_outputs=True)
+        if fn is not None:
+            return fn
+    return _chunk_fn(node, tuned, chunk or chunked.CHUNK_ELEMENTS, scratch_in_outputs=False)
+
+
+def _chunk_fn(node, tuned, chunk, scratch_in_outputs):
+    """The chunk function's source compiled, or None when an intermediate put in an output's chunk would
+    still be needed when that output is written."""
     steps, exported = node.attrs["steps"], node.attrs["outputs"]
     last = _last_uses(steps, exported)
     ins = [f"x{i}" for i in range(len(node.inputs))]
     outs = {j: f"o{k}" for k, j in enumerate(exported)}
+    namespace = {"np": np}
+    fills: dict = {}
+
+    def filled_name(value, step):  # a filled chunk, cut to this chunk's length `n` (the last one is short)
+        key = (_literal(value), step.dtype.name)
+        if key not in fills:
+            fills[key] = f"c{len(fills)}"
+            namespace[fills[key]] = fusion_tuning.filled(value, np.dtype(step.dtype.np), chunk)
+        return f"{fills[key]}[:n]"
+
+    def free(buffer, j):  # an output chunk not written yet, holding no intermediate used from step j on
+        return buffer not in holder or last[holder[buffer]] < j
+
     names, lines = {}, []
+    holder = {}  # output chunk -> the step whose intermediate it holds
     for j, step in enumerate(steps):
-        operands = [ins[i] if kind == "in" else names[i] if kind == "step" else _literal(i) for kind, i in step.args]
+        operands = [ins[i] if kind == "in" else names[i] if kind == "step" else _Lit(i) for kind, i in step.args]
         # a value that dies here lends its chunk buffer (never an output's: outputs live past the block)
         reusable = [names[i] for kind, i in step.args if kind == "step" and last.get(i) == j and i not in outs
                     and steps[i].dtype is step.dtype]
-        target = outs.get(j) or (reusable[0] if reusable else f"t{j}")
-        plan = _ufunc_plan(step)
-        first_name, first_args = plan[0]
-        args = _ufunc_args(first_args, operands, target)
-        if j in outs or reusable:
-            lines.append(f"np.{first_name}({args}, out={target})")
+        if j in outs:
+            if outs[j] in holder and last[holder.pop(outs[j])] > j:
+                return None  # written while an intermediate in it is still to be read
+            target = outs[j]
+        elif reusable:
+            target = reusable[0]
         else:
+            # the last output written first: it stays free longest
+            scratch = [o for k, o in sorted(outs.items(), reverse=True)
+                       if k > j and steps[k].dtype is step.dtype and free(o, j)]
+            target = scratch[0] if scratch_in_outputs and scratch else f"t{j}"
+        if j not in outs and target in outs.values():
+            holder[target] = j
+        plan = _ufunc_plan(step, tuned)
+        calls = [(name, _ufunc_args(args, operands, target, _literals(name, step, tuned, filled_name, chunk)))
+                 for name, args in plan]
+        (first_name, args), rest = calls[0], calls[1:]
+        if target == f"t{j}":
             lines.append(f"{target} = np.{first_name}({args})")
-        lines.extend(f"np.{name}({_ufunc_args(sub, operands, target)}, out={target})" for name, sub in plan[1:])
+        else:
+            lines.append(_call(first_name, args, target))
+        lines.extend(_call(name, sub, target) for name, sub in rest)
         names[j] = target
+    if fills:
+        lines.insert(0, "n = o0.shape[0]")
     params = ", ".join(ins + list(outs.values()))
     source = f"def chunk({params}):\n" + "".join(f"    {line}\n" for line in lines)
-    namespace = {"np": np}
     exec(compile(source, f"<tinytf chunk {node.name}>", "exec"), namespace)
     fn = namespace["chunk"]
     fn.source = source  # shown by tests and when debugging
     return fn
 
 
-def _ufunc_args(plan_args, operands, target) -> str:
-    """A ufunc step's arguments as source: "xI" is operand I, "o" the output buffer, others literals."""
-    return ", ".join(target if a == "o" else operands[int(a[1:])] if isinstance(a, str) else _literal(a)
-                     for a in plan_args)
+def _ufunc_args(plan_args, operands, target, literal=None) -> str:
+    """A ufunc step's arguments as source: "xI" is operand I, "o" the output buffer, others literals
+    (written by `literal`, by default as Python literals)."""
+    literal = literal or _literal
+    written = []
+    for a in plan_args:
+        if a == "o":
+            written.append(target)
+        elif isinstance(a, str):
+            operand = operands[int(a[1:])]
+            written.append(literal(operand.value) if isinstance(operand, _Lit) else operand)
+        else:
+            written.append(literal(a))
+    return ", ".join(written)
 
 
 def _emit_expressions(cg, node, indent):
