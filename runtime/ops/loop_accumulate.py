@@ -137,7 +137,7 @@ class JoinPool:
 class Accumulator:
     """The terms of one loop's sum not yet added (`pending`), and the sum of those that were (`total`)."""
 
-    __slots__ = ("total", "pending", "rows", "limit", "future", "buffers")
+    __slots__ = ("total", "pending", "rows", "limit", "future", "buffers", "staged")
 
     def __init__(self, buffers=None):
         self.total = None
@@ -146,6 +146,7 @@ class Accumulator:
         self.limit = 0  # the pending rows that make the next flush due
         self.future = None  # the last flush handed to the flush thread
         self.buffers = buffers  # JoinBuffers the flushes join into (None: fresh arrays)
+        self.staged = None  # (a rows, b rows) the operands are copied into as they come, False, or None: undecided
 
 
 def _in_background(acc, work, task, *args) -> None:
@@ -188,6 +189,11 @@ def _operand(x, transposed):
 
 
 def _flush_matmul(acc, transpose_a, transpose_b):
+    if acc.staged:
+        rows, acc.rows = acc.rows, 0
+        a, b = acc.staged
+        _add_product_to_total(acc, a[:rows].T, b[:rows])  # the rows a join would have made, in the same layout
+        return
     terms, rows, acc.pending, acc.rows = acc.pending, acc.rows, [], 0
     columns = terms[0][1].shape[0 if transpose_b else 1]
     _in_background(acc, sum(a.size for a, _ in terms) * columns, _add_products, terms, rows, transpose_a,
@@ -207,7 +213,10 @@ def _add_products(acc, terms, rows, transpose_a, transpose_b):
         a_parts.clear()  # operands held nowhere else (an RNN's saved states, read once) are freed before b
         b = _joined(b_parts, 1 if transpose_b else 0, rows, acc.buffers, "b")  # is joined (rnn_unroll's peak: 400 ->
         b_parts.clear()  # see docs/performance.md)
-    a, b = _operand(a, transpose_a), _operand(b, transpose_b)
+    _add_product_to_total(acc, _operand(a, transpose_a), _operand(b, transpose_b))
+
+
+def _add_product_to_total(acc, a, b):
     if acc.total is None:
         acc.total = loop_matmul(a, b)  # a fresh array: the first product becomes the total
     else:
@@ -272,11 +281,40 @@ def _add_product(total, a, b, buffers=None):
 
 
 def _accumulate_matmul_kernel(acc, a, b, *, transpose_a, transpose_b):
-    acc.pending.append((a, b))
-    acc.rows += a.shape[0 if transpose_a else 1]
+    rows, k = acc.rows, a.shape[0 if transpose_a else 1]
+    staged = acc.staged
+    if staged is None:
+        staged = acc.staged = _staging(acc, a, b, k, transpose_a, transpose_b)
+    if staged:
+        a_rows, b_rows = staged
+        if rows + k > len(a_rows):  # (steps of one known shape always fit: the flush is due at FLUSH_ROWS)
+            _flush_matmul(acc, transpose_a, transpose_b)
+            rows = 0
+        a_rows[rows:rows + k] = a
+        b_rows[rows:rows + k] = b
+    else:
+        acc.pending.append((a, b))
+    acc.rows = rows + k
     if _due(acc):
         _flush_matmul(acc, transpose_a, transpose_b)
     return acc
+
+
+def _staging(acc, a, b, k, transpose_a, transpose_b):
+    """Rows of the accumulator's join buffers to copy each iteration's operands into as they come, or False
+    (the operands are kept by reference and joined at the flush). Copied, the operands die with their iteration:
+    rnn_unroll's backward loop held a flush's 16 steps of states and gradients (128 KiB, at its peak) only
+    for the join that copied them anyway. For `a^T @ b` (the contracted rows leading both operands: the rows
+    copied in are the rows of the join) with operands a join would copy (smaller than ADJACENT_MIN_BYTES;
+    larger ones may lie one after another and join as a view), and flushes small enough to run on the caller's
+    thread (THREAD_MIN_WORK), so no flush reads the rows while the next iterations write them."""
+    if acc.buffers is None or not transpose_a or transpose_b or a.ndim != 2 or b.ndim != 2 \
+            or a.dtype != b.dtype or a.dtype.char not in "fd" or a.nbytes >= ADJACENT_MIN_BYTES:
+        return False
+    capacity = FLUSH_ROWS + k  # the rows pending when the flush is due are fewer
+    if capacity * a.shape[1] * b.shape[1] >= THREAD_MIN_WORK:
+        return False
+    return acc.buffers.view("a", capacity, a.shape[1], a.dtype), acc.buffers.view("b", capacity, b.shape[1], b.dtype)
 
 
 def _flush_sum(acc, axis, keepdims):
@@ -323,7 +361,7 @@ def _accumulate_sum_kernel(acc, x, *, axis, keepdims):
 
 
 def _total_matmul_kernel(acc, init, *, transpose_a, transpose_b, shape=None):
-    if acc.pending:
+    if acc.rows:
         _flush_matmul(acc, transpose_a, transpose_b)
     _settled(acc)
     return _with_init(acc, init, shape)
