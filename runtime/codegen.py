@@ -150,7 +150,22 @@ class CodeGen:
                 self.line(indent, f"{', '.join(r for r, _ in pairs)} = {', '.join(o for _, o in pairs)}")
             elif len(self.lines) == start:
                 self.line(indent, "pass")
+            if owned_inputs:
+                self._drop_result_temporaries(graph, result_names, indent)
         return outputs
+
+    def _drop_result_temporaries(self, graph: Graph, result_names, indent: int) -> None:
+        """After a while body's results are bound to its loop variables, delete the body's own names for them:
+        else each value is held twice, and the next iteration's `del` of its loop variable frees nothing."""
+        own = {id(t) for node in graph.nodes if node.op is not const_op for t in node.outputs}
+        names = []
+        for t in graph.outputs:
+            name = self.vars.get(id(t))
+            if id(t) in own and (t._shape != () or t.dtype.name == "variant") and name.isidentifier() \
+                    and name not in result_names and name not in names:
+                names.append(name)
+        if names:
+            self.line(indent, f"del {', '.join(names)}")
 
     def emit_node(self, node, indent: int) -> None:
         op = node.op

@@ -135,3 +135,29 @@ def test_concurrent_calls_give_their_own_sums():
         np.testing.assert_array_equal(results[k], wanted[k])
     np.testing.assert_array_equal(kept(*ARGS).numpy(), expected)
     assert len(_pools(kept)[0].buffers) <= POOL_BUFFERS
+
+
+def _fresh_operands_loop(xs, dz):
+    """acc += a^T b with both operands computed in the iteration: only the accumulator keeps them."""
+    init = tf.zeros([N_IN, N_OUT])
+
+    def body(i, acc):
+        return i + 1, acc + tf.matmul(tf.tanh(xs[i]), dz[i] * 2.0, transpose_a=True)
+
+    return tf.while_loop(lambda i, acc: i < STEPS, body, (tf.constant(0), init))[1]
+
+
+def test_small_operands_are_copied_into_rows_and_die_with_their_iteration():
+    kept = traced_with(_fresh_operands_loop, ARGS, disable_all=False)
+    fresh = _without_join_buffers(traced_with(_fresh_operands_loop, ARGS, disable_all=False))
+    np.testing.assert_array_equal(kept(*ARGS).numpy(), fresh(*ARGS).numpy())
+    kept(*ARGS)
+    kept_peak, fresh_peak = _peak(lambda: kept(*ARGS)), _peak(lambda: fresh(*ARGS))
+    # kept by reference, the largest flush's 16 steps of both operands are alive until it joins them (and their
+    # joins beside them); copied into rows, one step's are (measured: 9.1 KB against 99.6 KB)
+    assert kept_peak <= fresh_peak - 15 * ROWS * (N_IN + N_OUT) * 4
+    (pool,) = _pools(kept)
+    assert pool.buffers[0].a.shape[0] >= 16 * ROWS * N_IN  # the rows of the largest flush and one more step
+    expected = sum(np.tanh(XS[i]).T @ (DZ[i] * 2) for i in range(STEPS))
+    np.testing.assert_allclose(kept(*ARGS).numpy(), expected, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(_fresh_operands_loop(*ARGS).numpy(), expected, rtol=1e-4, atol=1e-4)
