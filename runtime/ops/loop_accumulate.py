@@ -211,8 +211,8 @@ def _add_products(acc, terms, rows, transpose_a, transpose_b):
         if a is None:
             a = _joined(a_parts, 0 if transpose_a else 1, rows, acc.buffers, "a")
         a_parts.clear()  # operands held nowhere else (an RNN's saved states, read once) are freed before b
-        b = _joined(b_parts, 1 if transpose_b else 0, rows, acc.buffers, "b")  # is joined (rnn_unroll's peak: 400 ->
-        b_parts.clear()  # see docs/performance.md)
+        b = _joined(b_parts, 1 if transpose_b else 0, rows, acc.buffers, "b")  # is joined (docs/performance.md)
+        b_parts.clear()
     _add_product_to_total(acc, _operand(a, transpose_a), _operand(b, transpose_b))
 
 
@@ -361,7 +361,7 @@ def _accumulate_sum_kernel(acc, x, *, axis, keepdims):
 
 
 def _total_matmul_kernel(acc, init, *, transpose_a, transpose_b, shape=None):
-    if acc.rows:
+    if acc.pending or acc.rows:  # (rows: terms copied into the join buffers' rows)
         _flush_matmul(acc, transpose_a, transpose_b)
     _settled(acc)
     return _with_init(acc, init, shape)
