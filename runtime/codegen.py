@@ -127,15 +127,17 @@ class CodeGen:
         return self.bind(value, key)
 
     # --- graphs --------------------------------------------------------------------------------
-    def emit_graph(self, graph: Graph, indent: int, input_names, result_names=None) -> list:
+    def emit_graph(self, graph: Graph, indent: int, input_names, result_names=None, owned_inputs: int = 0) -> list:
         """Emit the nodes of `graph` with its inputs bound to `input_names`. If `result_names` is given,
-        assign the outputs to those names; return the output expressions."""
+        assign the outputs to those names; return the output expressions. The first `owned_inputs` names are
+        the graph's own (a while body's loop variables, rebound at the end of each iteration): they are deleted
+        at their last use, as the values the graph defines are."""
         for placeholder, name in zip(graph.inputs, input_names):
             self.alias(placeholder, name)
         for value, stack, index in getattr(graph, "slab_rows", ()):  # passes/loop_saved_slabs.py
             self.row_targets[id(value)] = f"{self.var(stack)}.row({self.var(index)})"
         start = len(self.lines)
-        dies_after = _deaths(graph)
+        dies_after = _deaths(graph, graph.inputs[:owned_inputs])
         for node in graph.nodes:
             self.emit_node(node, indent)
             dead = [self.vars[id(t)] for t in dies_after.get(id(node), ())]
@@ -148,7 +150,22 @@ class CodeGen:
                 self.line(indent, f"{', '.join(r for r, _ in pairs)} = {', '.join(o for _, o in pairs)}")
             elif len(self.lines) == start:
                 self.line(indent, "pass")
+            if owned_inputs:
+                self._drop_result_temporaries(graph, result_names, indent)
         return outputs
+
+    def _drop_result_temporaries(self, graph: Graph, result_names, indent: int) -> None:
+        """After a while body's results are bound to its loop variables, delete the body's own names for them:
+        else each value is held twice, and the next iteration's `del` of its loop variable frees nothing."""
+        own = {id(t) for node in graph.nodes if node.op is not const_op for t in node.outputs}
+        names = []
+        for t in graph.outputs:
+            name = self.vars.get(id(t))
+            if id(t) in own and (t._shape != () or t.dtype.name == "variant") and name.isidentifier() \
+                    and name not in result_names and name not in names:
+                names.append(name)
+        if names:
+            self.line(indent, f"del {', '.join(names)}")
 
     def emit_node(self, node, indent: int) -> None:
         op = node.op
@@ -183,25 +200,25 @@ class CodeGen:
             self.vars[id(tensor)] = self.bind(value, node.name, share=False)
 
 
-def _deaths(graph: Graph) -> dict:
-    """id(node) -> the array values defined in `graph` whose last use is that node. Scalars (rank 0) are
-    left alone: they are small, and a `del` would cost more than it saves. Variant handles are rank 0 too but
-    hold containers (a TensorArray, a gradient stack: every step's arrays of a recurrent loop), so they go."""
+def _deaths(graph: Graph, owned_inputs=()) -> dict:
+    """id(node) -> the array values defined in `graph` (or among its `owned_inputs`) whose last use is that
+    node. Scalars (rank 0) are left alone: they are small, and a `del` would cost more than it saves. Variant
+    handles are rank 0 too but hold containers (a TensorArray, a gradient stack: every step's arrays of a
+    recurrent loop), so they go. An owned input goes too: a while body's loop variable (an RNN's incoming
+    gradient) would otherwise stay alive until the iteration's end, beside its successor and the flushes of
+    the loop's accumulators (4 KiB of rnn_unroll's peak)."""
     last_use = {}
     for node in graph.nodes:
         for t in node.inputs:
             last_use[id(t)] = node
     keep = {id(t) for t in graph.outputs}
     dies: dict = {}
-    for node in graph.nodes:
-        if node.op is const_op:
+    for t in [*owned_inputs, *(t for node in graph.nodes if node.op is not const_op for t in node.outputs)]:
+        user = last_use.get(id(t))
+        if user is None or id(t) in keep or (t._shape == () and t.dtype.name != "variant") \
+                or t.dtype.name == "resource":
             continue
-        for t in node.outputs:
-            user = last_use.get(id(t))
-            if user is None or id(t) in keep or (t._shape == () and t.dtype.name != "variant") \
-                    or t.dtype.name == "resource":
-                continue
-            dies.setdefault(id(user), []).append(t)
+        dies.setdefault(id(user), []).append(t)
     return dies
 
 

@@ -18,6 +18,7 @@ from .passes.loop_accumulation import accumulate_in_batches
 from .passes.loop_blas_region import open_blas_regions
 from .passes.loop_reads import hoist_variable_reads
 from .passes.loop_saved_slabs import plan_saved_slabs
+from .passes.loop_saved_slices import recompute_saved_slices
 from .passes.loop_swapped_products import swap_thin_products
 from .passes.pool_filter_gradient import fuse_pool_filter_gradients
 from .passes.prune import prune
@@ -48,6 +49,7 @@ PIPELINE = [
     ("pruning", prune),  # drop nodes nothing uses; side effects stay, in program order
     ("loop_invariant_motion", licm),  # compute loop-invariant values once, before the loop
     ("stack_release", release_stacks),  # a backward loop frees what the forward loop saved as it reads it
+    ("loop_saved_slices", recompute_saved_slices),  # xs[t] saved with t: the backward loop slices xs again
     ("fusion", fuse_elementwise),  # runs of elementwise ops become one block that reuses buffers
     ("elementwise_tuning", mark_for_tuning),  # fused blocks call the faster of equivalent ufuncs (same bits)
     ("loop_saved_slabs", plan_saved_slabs),  # what a forward loop saves: rows of buffers kept across calls

@@ -262,7 +262,7 @@ def test_a_flush_thread_error_reaches_the_caller(monkeypatch):
     fn, args = _loop(TERMS["a^T b"][0]), (tf.constant(XS), tf.constant(DZ))
     compiled = _compiled(fn, args)
 
-    def failing(total, a, b):
+    def failing(total, a, b, buffers=None):
         raise MemoryError("no memory for the product")
 
     monkeypatch.setattr(loop_accumulate, "THREAD_MIN_WORK", 0)

@@ -158,9 +158,11 @@ def test_lstm_step_peak_memory_is_at_most_numpy_and_below_the_stacks_kept():
     kept(*work.args)
     numpy_peak = _peak(lambda: work.numpy_fn(*work.numpy_args))
     released_peak = _peak(lambda: released(*work.args))
-    # the saved values go one step at a time: seven (batch, hidden) float32 arrays a step
+    # the saved values go one step at a time: seven (batch, hidden) float32 arrays a step. Kept, they are all
+    # alive at the backward loop's end with its largest flush (3.4 steps' worth above the released peak here;
+    # 5.5 while the flushes joined their operands into fresh arrays, not into loop_accumulate's join buffers)
     assert released_peak <= numpy_peak
-    assert released_peak < _peak(lambda: kept(*work.args)) - 4 * 7 * batch * hidden * 4
+    assert released_peak < _peak(lambda: kept(*work.args)) - 3 * 7 * batch * hidden * 4
     _assert_close(released(*work.args), work.numpy_fn(*work.numpy_args), rtol=2e-4)
 
 

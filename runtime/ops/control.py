@@ -202,7 +202,7 @@ def _emit_while(cg, node, indent):
         cg.line(indent + 1, f"if {counter} >= {limit}:", node)
         cg.line(indent + 2, "break")
         cg.line(indent + 1, f"{counter} += 1", node)
-    results = cg.emit_graph(body, indent + 1, loop_vars + extra, loop_vars)
+    results = cg.emit_graph(body, indent + 1, loop_vars + extra, loop_vars, owned_inputs=n_vars)
     # The names the body's last iteration bound to its variant results (a TensorArray, a gradient stack) still
     # hold them after the loop: drop them, or the container (every step's arrays) outlives the loop variable
     # it became, which the code after the loop deletes at its last use.

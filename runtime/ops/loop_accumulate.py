@@ -9,13 +9,21 @@ reference) in an accumulator and the products run as a few large GEMMs: one per 
 the first is added to the total a block of columns at a time, through a small buffer. A reduce_sum's pending
 operands are added elementwise and reduced once. After the loop, the total is added to the initial value.
 
+A flush joins its operands into buffers the compiled function keeps across calls (`JoinPool`, one per accumulator
+node), not into fresh arrays: the joins of a backward loop's first flushes are live at the call's peak, when
+everything the forward loop saved is still alive (rnn_unroll: 363 KiB a call against hand-written numpy's 260,
+with fresh joins; see docs/performance.md).
+
 The accumulator is a loop variable made fresh before each run of the loop (like the gradient stacks), so
-concurrent and re-entrant calls never share one. The ops are optimizer-internal: never traced by users,
-never differentiated (the pass runs on graphs that are only compiled)."""
+concurrent and re-entrant calls never share one; its join buffers are checked out of the pool for the run.
+The ops are optimizer-internal: never traced by users, never differentiated (the pass runs on graphs that are
+only compiled)."""
 
 from __future__ import annotations
 
 import itertools
+import sys
+import threading
 
 import numpy as np
 
@@ -44,6 +52,9 @@ THREAD_MIN_WORK = 1 << 22
 # 8 steps of 32x512, 0.5 of its 20 ms of one-core time; rnn_unroll's 16 steps of 16x64 stay on the caller's).
 SUM_THREAD_MIN_ELEMENTS = 1 << 16
 
+# Join buffers a pool keeps for later calls (more are made while that many are in use: concurrent calls).
+POOL_BUFFERS = 4
+
 _uids = itertools.count()
 
 
@@ -65,17 +76,77 @@ def new_accumulator_uid() -> int:
     return next(_uids)
 
 
+class JoinBuffers:
+    """Flat arrays one accumulator joins its pending operands into (`a`, `b`) and adds a product through
+    (`block`), grown to the largest size a flush asked for and kept by a `JoinPool` for the next call. The 2-D
+    views of them a flush asks for are kept too (a loop's flushes ask for the same few shapes every call: making
+    a view each time cost rnn_unroll 5% of its call)."""
+
+    __slots__ = ("a", "b", "block", "views")
+
+    def __init__(self):
+        self.a = self.b = self.block = None
+        self.views: dict = {}
+
+    def view(self, which: str, rows: int, columns: int, dtype):
+        """A C-contiguous (rows, columns) array of `dtype` in buffer `which` (reallocated when too small)."""
+        key = (which, rows, columns, dtype)
+        view = self.views.get(key)
+        if view is None:
+            flat = getattr(self, which)
+            if flat is None or flat.dtype != dtype or flat.size < rows * columns:
+                flat = np.empty(rows * columns, dtype)
+                setattr(self, which, flat)
+                self.views = {k: v for k, v in self.views.items() if k[0] != which}  # views of the old one go
+            view = self.views[key] = flat[:rows * columns].reshape(rows, columns)
+        return view
+
+    @property
+    def nbytes(self) -> int:
+        return sum(x.nbytes for x in (self.a, self.b, self.block) if x is not None)
+
+
+class JoinPool:
+    """The join buffers of one accumulator node, kept across calls of its compiled function. A run of the loop
+    takes buffers no one else holds (`sys.getrefcount`: a running accumulator, on any thread, holds its own), so
+    concurrent and re-entrant calls never share one; the joins never escape a flush (its products are new arrays
+    or are added to the total), so nothing else can hold them."""
+
+    def __init__(self):
+        self.buffers: list = []
+        self._lock = threading.Lock()
+
+    def take(self) -> JoinBuffers:
+        with self._lock:  # between the check and the caller's reference no other thread may claim the buffers
+            for buffers in self.buffers:
+                if sys.getrefcount(buffers) <= 3:  # the list, the loop's name and getrefcount's argument
+                    return buffers
+            buffers = JoinBuffers()
+            if len(self.buffers) < POOL_BUFFERS:
+                self.buffers.append(buffers)
+            return buffers
+
+    @property
+    def nbytes(self) -> int:
+        return sum(b.nbytes for b in self.buffers)
+
+    def __repr__(self):
+        return f"JoinPool({len(self.buffers)} buffers, {self.nbytes} bytes)"
+
+
 class Accumulator:
     """The terms of one loop's sum not yet added (`pending`), and the sum of those that were (`total`)."""
 
-    __slots__ = ("total", "pending", "rows", "limit", "future")
+    __slots__ = ("total", "pending", "rows", "limit", "future", "buffers", "staged")
 
-    def __init__(self):
+    def __init__(self, buffers=None):
         self.total = None
         self.pending = []
         self.rows = 0
         self.limit = 0  # the pending rows that make the next flush due
         self.future = None  # the last flush handed to the flush thread
+        self.buffers = buffers  # JoinBuffers the flushes join into (None: fresh arrays)
+        self.staged = None  # (a rows, b rows) the operands are copied into as they come, False, or None: undecided
 
 
 def _in_background(acc, work, task, *args) -> None:
@@ -109,8 +180,8 @@ def _due(acc) -> bool:
     return True
 
 
-def _new_kernel(*, uid):
-    return Accumulator()
+def _new_kernel(*, uid, pool=None):
+    return Accumulator(None if pool is None else pool.take())
 
 
 def _operand(x, transposed):
@@ -118,12 +189,18 @@ def _operand(x, transposed):
 
 
 def _flush_matmul(acc, transpose_a, transpose_b):
-    terms, acc.pending, acc.rows = acc.pending, [], 0
+    if acc.staged:
+        rows, acc.rows = acc.rows, 0
+        a, b = acc.staged
+        _add_product_to_total(acc, a[:rows].T, b[:rows])  # the rows a join would have made, in the same layout
+        return
+    terms, rows, acc.pending, acc.rows = acc.pending, acc.rows, [], 0
     columns = terms[0][1].shape[0 if transpose_b else 1]
-    _in_background(acc, sum(a.size for a, _ in terms) * columns, _add_products, terms, transpose_a, transpose_b)
+    _in_background(acc, sum(a.size for a, _ in terms) * columns, _add_products, terms, rows, transpose_a,
+                   transpose_b)
 
 
-def _add_products(acc, terms, transpose_a, transpose_b):
+def _add_products(acc, terms, rows, transpose_a, transpose_b):
     if len(terms) == 1:
         (a, b), = terms
         terms.clear()
@@ -132,15 +209,30 @@ def _add_products(acc, terms, transpose_a, transpose_b):
         terms.clear()  # the kept operands are now held by the two lists alone (the caller's list is this one)
         a = _adjacent_rows(a_parts, b_parts) if transpose_a else None
         if a is None:
-            a = np.concatenate(a_parts, axis=0 if transpose_a else 1)
+            a = _joined(a_parts, 0 if transpose_a else 1, rows, acc.buffers, "a")
         a_parts.clear()  # operands held nowhere else (an RNN's saved states, read once) are freed before b
-        b = np.concatenate(b_parts, axis=1 if transpose_b else 0)  # is joined (rnn_unroll's peak: 400 -> see
-        b_parts.clear()  # docs/performance.md)
-    a, b = _operand(a, transpose_a), _operand(b, transpose_b)
+        b = _joined(b_parts, 1 if transpose_b else 0, rows, acc.buffers, "b")  # is joined (docs/performance.md)
+        b_parts.clear()
+    _add_product_to_total(acc, _operand(a, transpose_a), _operand(b, transpose_b))
+
+
+def _add_product_to_total(acc, a, b):
     if acc.total is None:
         acc.total = loop_matmul(a, b)  # a fresh array: the first product becomes the total
     else:
-        _add_product(acc.total, a, b)
+        _add_product(acc.total, a, b, acc.buffers)
+
+
+def _joined(parts, axis, rows, buffers, which):
+    """np.concatenate(parts, axis) (2-D parts whose `axis` sums to `rows`), into the accumulator's join buffer
+    `which` when it has buffers: the same bits as a fresh concatenation (the parts are one node's values, one
+    dtype)."""
+    if buffers is None:
+        return np.concatenate(parts, axis=axis)
+    other = parts[0].shape[1 - axis]
+    out = buffers.view(which, rows, other, parts[0].dtype) if axis == 0 else \
+        buffers.view(which, other, rows, parts[0].dtype)
+    return np.concatenate(parts, axis=axis, out=out)
 
 
 def _adjacent_rows(a_parts, b_parts):
@@ -170,7 +262,7 @@ def _adjacent_rows(a_parts, b_parts):
     return np.lib.stride_tricks.as_strided(start, (rows * len(a_parts), columns), start.strides, writeable=False)
 
 
-def _add_product(total, a, b):
+def _add_product(total, a, b, buffers=None):
     """total += a @ b, the product computed a block of columns at a time into one small buffer: the full
     product would be a temporary as large as the total (256 KiB for an LSTM's recurrent weight gradient),
     alive at the top of the call's memory, where the backward loop starts."""
@@ -179,7 +271,8 @@ def _add_product(total, a, b):
         np.add(total, loop_matmul(a, b), out=total)
         return
     width = max(1, min(columns, PARTIAL_BYTES // (rows * total.itemsize)))
-    block = np.empty((rows, width), total.dtype)
+    block = np.empty((rows, width), total.dtype) if buffers is None else \
+        buffers.view("block", rows, width, total.dtype)
     for start in range(0, columns, width):
         stop = min(columns, start + width)
         part = block if stop - start == width else np.empty((rows, stop - start), total.dtype)
@@ -188,11 +281,40 @@ def _add_product(total, a, b):
 
 
 def _accumulate_matmul_kernel(acc, a, b, *, transpose_a, transpose_b):
-    acc.pending.append((a, b))
-    acc.rows += a.shape[0 if transpose_a else 1]
+    rows, k = acc.rows, a.shape[0 if transpose_a else 1]
+    staged = acc.staged
+    if staged is None:
+        staged = acc.staged = _staging(acc, a, b, k, transpose_a, transpose_b)
+    if staged:
+        a_rows, b_rows = staged
+        if rows + k > len(a_rows):  # (steps of one known shape always fit: the flush is due at FLUSH_ROWS)
+            _flush_matmul(acc, transpose_a, transpose_b)
+            rows = 0
+        a_rows[rows:rows + k] = a
+        b_rows[rows:rows + k] = b
+    else:
+        acc.pending.append((a, b))
+    acc.rows = rows + k
     if _due(acc):
         _flush_matmul(acc, transpose_a, transpose_b)
     return acc
+
+
+def _staging(acc, a, b, k, transpose_a, transpose_b):
+    """Rows of the accumulator's join buffers to copy each iteration's operands into as they come, or False
+    (the operands are kept by reference and joined at the flush). Copied, the operands die with their iteration:
+    rnn_unroll's backward loop held a flush's 16 steps of states and gradients (128 KiB, at its peak) only
+    for the join that copied them anyway. For `a^T @ b` (the contracted rows leading both operands: the rows
+    copied in are the rows of the join) with operands a join would copy (smaller than ADJACENT_MIN_BYTES;
+    larger ones may lie one after another and join as a view), and flushes small enough to run on the caller's
+    thread (THREAD_MIN_WORK), so no flush reads the rows while the next iterations write them."""
+    if acc.buffers is None or not transpose_a or transpose_b or a.ndim != 2 or b.ndim != 2 \
+            or a.dtype != b.dtype or a.dtype.char not in "fd" or a.nbytes >= ADJACENT_MIN_BYTES:
+        return False
+    capacity = FLUSH_ROWS + k  # the rows pending when the flush is due are fewer
+    if capacity * a.shape[1] * b.shape[1] >= THREAD_MIN_WORK:
+        return False
+    return acc.buffers.view("a", capacity, a.shape[1], a.dtype), acc.buffers.view("b", capacity, b.shape[1], b.dtype)
 
 
 def _flush_sum(acc, axis, keepdims):
@@ -239,7 +361,7 @@ def _accumulate_sum_kernel(acc, x, *, axis, keepdims):
 
 
 def _total_matmul_kernel(acc, init, *, transpose_a, transpose_b, shape=None):
-    if acc.pending:
+    if acc.pending or acc.rows:  # (rows: terms copied into the join buffers' rows)
         _flush_matmul(acc, transpose_a, transpose_b)
     _settled(acc)
     return _with_init(acc, init, shape)

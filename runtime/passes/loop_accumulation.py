@@ -20,6 +20,7 @@ from ..ops.array import fill_op
 from ..ops.control import while_op
 from ..ops.linalg import matmul_op
 from ..ops.loop_accumulate import (
+    JoinPool,
     accumulate_matmul_op,
     accumulate_sum_op,
     accumulated_matmul_op,
@@ -105,7 +106,8 @@ def _rewrite_loop(graph, loop):
         is_matmul = term.op is matmul_op
         attrs = ({"transpose_a": term.attrs["transpose_a"], "transpose_b": term.attrs["transpose_b"]} if is_matmul
                  else {"axis": _axes(term.attrs["axis"]), "keepdims": term.attrs["keepdims"]})
-        new = make_node(graph, loop_accumulator_op, [], {"uid": new_accumulator_uid()}, [(VARIANT, ())],
+        new = make_node(graph, loop_accumulator_op, [], {"uid": new_accumulator_uid(), "pool": JoinPool()},
+                        [(VARIANT, ())],
                         "loop_accumulator", term.location)
         before.append(new)
         holder = _add_loop_var(loop, new.outputs[0], f"{term.name}_accumulator")
