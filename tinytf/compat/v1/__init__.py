@@ -189,3 +189,11 @@ from .wrap_function import wrap_function  # noqa: E402,F401
 # isort: split
 # TF1's deprecated probability API (helper v1dist): tf.compat.v1.distributions (distributions/)
 from . import distributions  # noqa: E402,F401
+
+# isort: split
+# The last names of TF 2.21's tf.compat.v1 (helper v1rest): TF1's data.experimental classes (data_v1.py)
+from . import data_v1 as _data_v1  # noqa: E402
+
+for _name, _value in _data_v1.EXPERIMENTAL.items():
+    setattr(data.experimental, _name, _value)
+del _name, _value
