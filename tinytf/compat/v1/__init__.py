@@ -197,3 +197,18 @@ from . import data_v1 as _data_v1  # noqa: E402
 for _name, _value in _data_v1.EXPERIMENTAL.items():
     setattr(data.experimental, _name, _value)
 del _name, _value
+# TF1's lookup tables, initialized in a Session by tables_initializer (lookup_v1.py)
+from . import lookup_v1 as _lookup_v1  # noqa: E402
+
+for _name, _value in _lookup_v1.NAMES.items():
+    setattr(globals()["lookup"], _name, _value)
+del _name, _value
+# TF1's loss scaling and its optimizer wrapper (mixed_precision_v1.py), where TF exports them
+from . import mixed_precision_v1 as _mixed_precision_v1  # noqa: E402
+
+for _name, _value in _mixed_precision_v1.NAMES.items():
+    setattr(globals()["mixed_precision"], _name, _value)
+    setattr(train.experimental, _name, _value)
+    if _name in _mixed_precision_v1.EXPERIMENTAL:
+        setattr(globals()["mixed_precision"].experimental, _name, _value)
+del _name, _value
