@@ -212,3 +212,11 @@ for _name, _value in _mixed_precision_v1.NAMES.items():
     if _name in _mixed_precision_v1.EXPERIMENTAL:
         setattr(globals()["mixed_precision"].experimental, _name, _value)
 del _name, _value
+# TF1's strategy classes (distribute_v1.py)
+from . import distribute_v1 as _distribute_v1  # noqa: E402
+
+for _name, _value in _distribute_v1.NAMES.items():
+    setattr(globals()["distribute"], _name, _value)
+for _name, _value in _distribute_v1.EXPERIMENTAL.items():
+    setattr(globals()["distribute"].experimental, _name, _value)
+del _name, _value
