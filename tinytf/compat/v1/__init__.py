@@ -220,3 +220,9 @@ for _name, _value in _distribute_v1.NAMES.items():
 for _name, _value in _distribute_v1.EXPERIMENTAL.items():
     setattr(globals()["distribute"].experimental, _name, _value)
 del _name, _value
+# tf.compat.v1.test's own functions: TF1's gradient checker, graph comparison, stubs (test_v1.py)
+from . import test_v1 as _test_v1  # noqa: E402
+
+for _name in _test_v1.NAMES:
+    setattr(globals()["test"], _name, getattr(_test_v1, _name))
+del _name
