@@ -226,3 +226,9 @@ from . import test_v1 as _test_v1  # noqa: E402
 for _name in _test_v1.NAMES:
     setattr(globals()["test"], _name, getattr(_test_v1, _name))
 del _name
+# TF1's image and audio summaries and the summary helpers TF 2.21 keeps in tf.compat.v1.summary (summary_media.py)
+from . import summary_media as _summary_media  # noqa: E402
+
+for _name in _summary_media.NAMES:
+    setattr(summary, _name, getattr(_summary_media, _name))
+del _name
