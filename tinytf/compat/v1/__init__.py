@@ -232,3 +232,11 @@ from . import summary_media as _summary_media  # noqa: E402
 for _name in _summary_media.NAMES:
     setattr(summary, _name, getattr(_summary_media, _name))
 del _name
+from .ragged_placeholder import placeholder as _ragged_placeholder  # noqa: E402
+
+globals()["ragged"].placeholder = _ragged_placeholder
+from . import graph_freeze as _graph_freeze  # noqa: E402
+
+for _name in _graph_freeze.NAMES:
+    setattr(globals()["graph_util"], _name, getattr(_graph_freeze, _name))
+del _name
