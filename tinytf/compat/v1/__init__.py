@@ -240,3 +240,13 @@ from . import graph_freeze as _graph_freeze  # noqa: E402
 for _name in _graph_freeze.NAMES:
     setattr(globals()["graph_util"], _name, getattr(_graph_freeze, _name))
 del _name
+# TF1's opt-outs (they keep tinytf's one, v2, behaviour and say so) and autograph's TF1 signatures
+from ...quantization import fake_quant_with_min_max_vars_per_channel_gradient  # noqa: E402,F401
+from . import v1_switch_offs as _switch_offs  # noqa: E402
+
+for _name in _switch_offs.NAMES:
+    globals()[_name] = getattr(_switch_offs, _name)
+del _name
+globals()["experimental"].output_all_intermediates = _switch_offs.output_all_intermediates
+globals()["autograph"].to_code = _switch_offs.to_code
+globals()["autograph"].to_graph = _switch_offs.to_graph
