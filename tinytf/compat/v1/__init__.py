@@ -250,3 +250,13 @@ del _name
 globals()["experimental"].output_all_intermediates = _switch_offs.output_all_intermediates
 globals()["autograph"].to_code = _switch_offs.to_code
 globals()["autograph"].to_graph = _switch_offs.to_graph
+# tf.compat.v1.profiler: its option builder (profiler_options.py); TF1's tfprof profile/advise/Profiler are not here
+import sys as _sys  # noqa: E402
+import types as _types  # noqa: E402
+
+from .profiler_options import ProfileOptionBuilder as _ProfileOptionBuilder  # noqa: E402
+
+profiler = _types.ModuleType(f"{__name__}.profiler", "tf.compat.v1.profiler: ProfileOptionBuilder (TF1's tfprof "
+                                                     "options); TF1's profile/advise/Profiler are not in tinytf.")
+profiler.ProfileOptionBuilder = _ProfileOptionBuilder
+_sys.modules[profiler.__name__] = profiler
