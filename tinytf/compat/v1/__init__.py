@@ -260,3 +260,16 @@ profiler = _types.ModuleType(f"{__name__}.profiler", "tf.compat.v1.profiler: Pro
                                                      "options); TF1's profile/advise/Profiler are not in tinytf.")
 profiler.ProfileOptionBuilder = _ProfileOptionBuilder
 _sys.modules[profiler.__name__] = profiler
+# its protocol buffers, made at first use (profiler_protos.py)
+from . import profiler_protos as _profiler_protos  # noqa: E402
+
+
+def _profiler_getattr(name):
+    if name in _profiler_protos.NAMES:
+        value = _profiler_protos.get(name)
+        setattr(profiler, name, value)
+        return value
+    raise AttributeError(f"module {profiler.__name__!r} has no attribute {name!r}")
+
+
+profiler.__getattr__ = _profiler_getattr
