@@ -1,7 +1,8 @@
 """tf.compat.v1.profiler's protocol buffers: GraphNodeProto, MultiGraphNodeProto, AdviceProto (tfprof's results)
 and OpLogProto (the op log tfprof reads), with the field names and numbers of TF's tfprof_output.proto and
 tfprof_log.proto, so their serialized bytes are TF's. They are made at first use from descriptors written here
-(TensorShapeProto and DataType come from tensorboard's copies of TF's framework protos)."""
+(TensorShapeProto and DataType come from tensorboard's copies of TF's framework protos), in a descriptor pool of
+their own."""
 
 from __future__ import annotations
 
@@ -83,17 +84,16 @@ def _message(proto, spec):
 
 @functools.lru_cache(maxsize=None)
 def _classes() -> dict:
+    """The message classes, from a descriptor pool of their own: TF's protos use the same full names, and a
+    process that imports TensorFlow too must not see a clash in the default pool."""
     from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
     from tensorboard.compat.proto import tensor_shape_pb2, types_pb2
 
-    pool = descriptor_pool.Default()
+    pool = descriptor_pool.DescriptorPool()
+    for dependency in (tensor_shape_pb2, types_pb2):
+        pool.AddSerializedFile(dependency.DESCRIPTOR.serialized_pb)
     for file_name, deps, messages in (("tinytf/tfprof_output.proto", [tensor_shape_pb2, types_pb2], _OUTPUT),
                                       ("tinytf/tfprof_log.proto", [], _LOG)):
-        try:
-            pool.FindFileByName(file_name)
-            continue
-        except KeyError:
-            pass
         file_proto = descriptor_pb2.FileDescriptorProto(name=file_name, package=_PACKAGE, syntax="proto3")
         file_proto.dependency.extend(d.DESCRIPTOR.name for d in deps)
         for spec in messages:
