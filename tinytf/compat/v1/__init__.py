@@ -189,3 +189,87 @@ from .wrap_function import wrap_function  # noqa: E402,F401
 # isort: split
 # TF1's deprecated probability API (helper v1dist): tf.compat.v1.distributions (distributions/)
 from . import distributions  # noqa: E402,F401
+
+# isort: split
+# The last names of TF 2.21's tf.compat.v1 (helper v1rest): TF1's data.experimental classes (data_v1.py)
+from . import data_v1 as _data_v1  # noqa: E402
+
+for _name, _value in _data_v1.EXPERIMENTAL.items():
+    setattr(data.experimental, _name, _value)
+del _name, _value
+# TF1's lookup tables, initialized in a Session by tables_initializer (lookup_v1.py)
+from . import lookup_v1 as _lookup_v1  # noqa: E402
+
+for _name, _value in _lookup_v1.NAMES.items():
+    setattr(globals()["lookup"], _name, _value)
+del _name, _value
+# TF1's loss scaling and its optimizer wrapper (mixed_precision_v1.py), where TF exports them
+from . import mixed_precision_v1 as _mixed_precision_v1  # noqa: E402
+
+for _name, _value in _mixed_precision_v1.NAMES.items():
+    setattr(globals()["mixed_precision"], _name, _value)
+    setattr(train.experimental, _name, _value)
+    if _name in _mixed_precision_v1.EXPERIMENTAL:
+        setattr(globals()["mixed_precision"].experimental, _name, _value)
+del _name, _value
+# TF1's strategy classes (distribute_v1.py)
+from . import distribute_v1 as _distribute_v1  # noqa: E402
+
+for _name, _value in _distribute_v1.NAMES.items():
+    setattr(globals()["distribute"], _name, _value)
+for _name, _value in _distribute_v1.EXPERIMENTAL.items():
+    setattr(globals()["distribute"].experimental, _name, _value)
+del _name, _value
+# tf.compat.v1.test's own functions: TF1's gradient checker, graph comparison, stubs (test_v1.py)
+from . import test_v1 as _test_v1  # noqa: E402
+
+for _name in _test_v1.NAMES:
+    setattr(globals()["test"], _name, getattr(_test_v1, _name))
+del _name
+# TF1's image and audio summaries and the summary helpers TF 2.21 keeps in tf.compat.v1.summary (summary_media.py)
+from . import summary_media as _summary_media  # noqa: E402
+
+for _name in _summary_media.NAMES:
+    setattr(summary, _name, getattr(_summary_media, _name))
+del _name
+from .ragged_placeholder import placeholder as _ragged_placeholder  # noqa: E402
+
+globals()["ragged"].placeholder = _ragged_placeholder
+from . import graph_freeze as _graph_freeze  # noqa: E402
+
+for _name in _graph_freeze.NAMES:
+    setattr(globals()["graph_util"], _name, getattr(_graph_freeze, _name))
+del _name
+# TF1's opt-outs (they keep tinytf's one, v2, behaviour and say so) and autograph's TF1 signatures
+from ...quantization import fake_quant_with_min_max_vars_per_channel_gradient  # noqa: E402,F401
+from . import v1_switch_offs as _switch_offs  # noqa: E402
+
+for _name in _switch_offs.NAMES:
+    globals()[_name] = getattr(_switch_offs, _name)
+del _name
+globals()["experimental"].output_all_intermediates = _switch_offs.output_all_intermediates
+globals()["autograph"].to_code = _switch_offs.to_code
+globals()["autograph"].to_graph = _switch_offs.to_graph
+# tf.compat.v1.profiler: its option builder (profiler_options.py); TF1's tfprof profile/advise/Profiler are not here
+import sys as _sys  # noqa: E402
+import types as _types  # noqa: E402
+
+from .profiler_options import ProfileOptionBuilder as _ProfileOptionBuilder  # noqa: E402
+
+profiler = _types.ModuleType(f"{__name__}.profiler", "tf.compat.v1.profiler: ProfileOptionBuilder (TF1's tfprof "
+                                                     "options); TF1's profile/advise/Profiler are not in tinytf.")
+profiler.ProfileOptionBuilder = _ProfileOptionBuilder
+_sys.modules[profiler.__name__] = profiler
+# its protocol buffers, made at first use (profiler_protos.py)
+from . import profiler_protos as _profiler_protos  # noqa: E402
+
+
+def _profiler_getattr(name):
+    if name in _profiler_protos.NAMES:
+        value = _profiler_protos.get(name)
+        setattr(profiler, name, value)
+        return value
+    raise AttributeError(f"module {profiler.__name__!r} has no attribute {name!r}")
+
+
+profiler.__getattr__ = _profiler_getattr

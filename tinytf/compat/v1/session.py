@@ -26,6 +26,7 @@ from ...config import check_graphs, optimizer_options
 from ...queue.session_state import running as _running
 from . import default_session
 from .graph import Graph, get_default_graph
+from .ragged_placeholder import expand_ragged_feeds
 from .session_tensors import TensorHandle, kept_handle
 from .sparse_feeds import SparseTensor, expand_sparse_feeds
 
@@ -57,6 +58,8 @@ class Session:
         `feed_dict` maps placeholders (or their names) to values."""
         if feed_dict and any(key.__class__ is SparseTensor for key in feed_dict):
             feed_dict = expand_sparse_feeds(feed_dict)  # a sparse_placeholder fed whole: its three parts
+        if feed_dict and any(key.__class__.__name__ == "RaggedTensor" for key in feed_dict):
+            feed_dict = expand_ragged_feeds(feed_dict)  # a ragged.placeholder fed whole: its placeholders
         previous = _running.session
         _running.session = self  # the queues its ops touch use this Session's contents (queue/session_state.py)
         try:
