@@ -4,6 +4,7 @@ tf.function (where Keras 3.15 itself fails). TF's numbers: conformance/keras_gap
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import tinytf as tf
 
@@ -42,3 +43,20 @@ def test_dequantized_values_are_close_to_the_kernel():
     quantized, scale, zero = q(kernel, block_size=16, value_range=(-128, 127))
     groups = (quantized.numpy().astype("float32").reshape(4, 16, 8) - zero.numpy()[:, None]) * scale.numpy()[:, None]
     np.testing.assert_allclose(groups.reshape(64, 8), kernel, atol=scale.numpy().max())
+
+
+def test_quantization_configs_round_trip_and_check_their_arguments():
+    Q = tf.keras.quantizers
+    int8 = Q.Int8QuantizationConfig()
+    assert int8.mode == "int8" and isinstance(int8.activation_quantizer, Q.AbsMaxQuantizer)
+    again = Q.Int8QuantizationConfig.from_config(int8.get_config())
+    assert again.get_config() == int8.get_config()
+    int4 = Q.Int4QuantizationConfig(Q.AbsMaxQuantizer(value_range=(-8, 7)), block_size=None)
+    assert Q.Int4QuantizationConfig.from_config(int4.get_config()).weight_quantizer.value_range == (-8, 7)
+    gptq = Q.GPTQConfig(dataset=["text"], tokenizer=len, weight_bits=8, group_size=-1)
+    assert gptq.get_config()["dataset"] is None and gptq.dtype_policy_string() == "gptq/8/-1"
+    assert tf.keras.dtype_policies.get(gptq.dtype_policy_string() + "_from_float32").weight_bits == 8
+    with pytest.raises(ValueError, match="sub-channel"):
+        Q.Int4QuantizationConfig(Q.AbsMaxQuantizer(value_range=(-8, 7)), block_size=64)
+    with pytest.raises(ValueError, match="hessian_damping"):
+        Q.GPTQConfig(None, None, hessian_damping=-0.1)
