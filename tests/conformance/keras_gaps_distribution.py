@@ -114,3 +114,22 @@ def p_keras_gaps_distribution_scope_and_fit(tf):
 
 
 _ = np
+
+
+@program
+def p_keras_gaps_distribution_docstrings(tf):
+    # ModelParallel's and LayoutMap's docstring examples, with 8 named devices (the docstring assumes 8)
+    D = tf.keras.distribution
+    devices = [f"gpu:{i}" for i in range(8)]
+    device_mesh = D.DeviceMesh(shape=(2, 4), axis_names=("batch", "model"), devices=devices)
+    layout_map = D.LayoutMap(device_mesh)
+    layout_map[".*dense.*kernel"] = (None, "model")
+    layout_map[".*dense.*bias"] = ("model",)
+    layout_map[".*conv2d.*kernel"] = (None, None, None, "model")
+    layout_map[".*conv2d.*bias"] = ("model",)
+    distribution = D.ModelParallel(layout_map=layout_map, batch_dim_name="batch")
+    keys = ["dense_1.kernel", "dense_1.bias", "dense_2.kernel", "dense_2.bias", "my_model/conv2d_123/kernel",
+            "my_model/conv2d_123/bias", "my_model/conv3d_1/kernel", "my_model/conv3d_1/bias"]
+    wider = D.DeviceMesh(shape=(1, 8), axis_names=("batch", "model"), devices=devices)
+    return {"layouts": {k: _layout(layout_map[k]) for k in keys}, "replicas": distribution.num_model_replicas,
+            "wider": [repr(wider), wider.devices.tolist()]}

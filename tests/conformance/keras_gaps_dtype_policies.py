@@ -89,3 +89,21 @@ def p_keras_gaps_dtype_policy_map(tf):
     restored = P.DTypePolicyMap.from_config(config)
     out["restored"] = [restored.name, restored["x"].name, type(restored["x"]).__name__]
     return out
+
+
+@program
+def p_keras_gaps_dtype_policy_map_docstring(tf):
+    # DTypePolicyMap's docstring example
+    dtype_policies = tf.keras.dtype_policies
+    bfloat16 = dtype_policies.DTypePolicy("bfloat16")
+    float16 = dtype_policies.DTypePolicy("float16")
+    float32 = dtype_policies.DTypePolicy("float32")
+    policy_map = dtype_policies.DTypePolicyMap(default_policy=float32)
+    policy_map["encoder/layer_0/dense"] = bfloat16
+    policy_map["encoder/.*"] = float16
+    policy_map["decoder"] = bfloat16
+    names = [policy_map["encoder/layer_0/dense"].name, policy_map["encoder/attention/query"].name,
+             policy_map["decoder/attention"].name]
+    policy_map["encoder/attention/.*"] = bfloat16
+    return {"names": names,
+            "ambiguous": outcome(lambda: policy_map["encoder/attention/query"], "matches multiple dtype policy")}
