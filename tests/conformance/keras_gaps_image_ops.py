@@ -206,3 +206,22 @@ def p_keras_gaps_linalg_jvp(tf):
     out, tangent, aux = ops.linalg.jvp(f, (x, y), (tf.ones_like(x), tf.eye(2)), has_aux=True)
     return {"docstring": val([primals, tangents]), "nested": val([out, tangent, aux]),
             "same_as_top_level": ops.linalg.jvp is ops.jvp}
+
+
+@program
+def p_keras_gaps_image_ops_in_functional_models(tf):
+    keras = tf.keras
+    image = keras.ops.image
+    volumes = keras.Input((4, 4, 4, 1))
+    patches = keras.Model(volumes, image.extract_patches_3d(volumes, 2))
+    first, second = keras.Input((6, 6, 1)), keras.Input((6, 6, 1))
+    similarity = keras.Model([first, second], image.ssim(first, second, filter_size=3))
+    pictures = keras.Input((5, 6, 2))
+    edges = keras.Model(pictures, image.sobel_edges(pictures))
+    x = data((2, 6, 6, 1), seed=13)
+    return {"patches_config": patches.get_config()["layers"][1]["config"],
+            "patches_shape": list(patches.output.shape),
+            "patches": val(patches(data((1, 4, 4, 4, 1), seed=14))[0, 0, 0]),
+            "ssim_config": similarity.get_config()["layers"][2]["class_name"],
+            "ssim": val(similarity([x, x * 0.5 + 0.25])),
+            "edges_shape": list(edges.output.shape)}
