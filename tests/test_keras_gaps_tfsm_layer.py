@@ -71,3 +71,19 @@ def test_in_a_functional_model_and_errors(exported):
         keras.layers.TFSMLayer.from_config(layer.get_config())
     again = keras.layers.TFSMLayer.from_config(layer.get_config(), safe_mode=False)
     np.testing.assert_allclose(again(np.ones((1, 3), "float32")), layer(np.ones((1, 3), "float32")))
+
+
+def test_weights_are_the_endpoints_variables_so_fit_trains_them(tmp_path):
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, kernel_initializer="zeros")])
+    path = str(tmp_path / "linear")
+    model.export(path, verbose=False)
+    layer = keras.layers.TFSMLayer(path)
+    layer.trainable_weights[1].assign([1.5])  # the bias: the endpoint sees it, as in Keras on TF
+    np.testing.assert_allclose(layer(np.zeros((1, 2), "float32")).numpy(), [[1.5]])
+    wrapper = keras.Sequential([keras.Input((2,)), layer])
+    wrapper.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+    x = np.random.default_rng(3).normal(size=(32, 2)).astype("float32")
+    y = x @ np.array([[2.0], [-1.0]], "float32")
+    history = wrapper.fit(x, y, epochs=30, verbose=0)
+    assert history.history["loss"][-1] < 0.01 * history.history["loss"][0]
+    np.testing.assert_allclose(layer.get_weights()[0], [[2.0], [-1.0]], atol=0.05)

@@ -1,8 +1,8 @@
-"""keras.layers.TFSMLayer (a SavedModel reloaded as a layer) against Keras 3.15 on TF 2.21: a model.export()
-artifact called through its "serve" endpoint eagerly, in tf.function and inside a Functional model; the
-"serving_default" signature (a dict of outputs); a training endpoint from an ExportArchive; the weights it
-tracks (count, trainability, shapes; names differ, see below); its config; and Keras' errors for an unknown
-endpoint and for from_config in safe mode."""
+"""keras.layers.TFSMLayer (a SavedModel reloaded as a layer; its weights are the loaded variables) against Keras 3.15
+on TF 2.21: a model.export() artifact called through its "serve" endpoint eagerly, in tf.function and inside a
+Functional model; the "serving_default" signature (a dict of outputs); a training endpoint from an ExportArchive;
+the weights it tracks (names, trainability, shapes); its config; and Keras' errors for an unknown endpoint and for
+from_config in safe mode."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ def _exported(tf, folder):
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4, name="dense"),
                               keras.layers.BatchNormalization(name="norm"), keras.layers.Dense(2, name="head")])
     fixed_weights(model, seed=3)
+    norm = model.get_layer("norm")  # a positive moving variance: fixed_weights' values would make it NaN
+    norm.moving_variance.assign(np.linspace(0.5, 2.0, 4).astype("float32"))
     path = os.path.join(folder, "artifact")
     model.export(path, verbose=False)
     return model, path
@@ -37,9 +39,9 @@ def p_keras_gaps_tfsm_layer_serve(tf):
         wrapped = keras.Model(inputs, keras.layers.Dense(1, kernel_initializer="ones")(layer(inputs)))
         signature = keras.layers.TFSMLayer(path, call_endpoint="serving_default")
         by_signature = signature(tf.constant(x))
-        # tinytf's export names the saved variables by their short names ("kernel"); TF by their paths
-        # ("sequential/dense/kernel"), so the weights' names are not compared
-        return {"call": val(direct), "graph": val(traced), "model": val(model(x)),
+        # the saved variables carry their Keras paths ("sequential/dense/kernel"), the weights those with "_"
+        return {"names": [w.name for w in layer.weights], "call": val(direct), "graph": val(traced),
+                "model": val(model(x)),
                 "functional": val(wrapped.predict(x, verbose=0)),
                 "signature_keys": sorted(by_signature), "signature": val(list(by_signature.values())[0]),
                 "weights": [[w.trainable, list(w.shape)] for w in layer.weights],
@@ -61,6 +63,7 @@ def p_keras_gaps_tfsm_layer_training_endpoint(tf):
         model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(3, name="dense"),
                                   keras.layers.BatchNormalization(name="norm")])
         fixed_weights(model, seed=5)
+        model.get_layer("norm").moving_variance.assign(np.linspace(0.5, 2.0, 3).astype("float32"))
         archive = keras.export.ExportArchive()
         archive.track(model)
         spec = [tf.TensorSpec((None, 3), tf.float32)]

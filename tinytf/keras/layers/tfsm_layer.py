@@ -1,8 +1,9 @@
 """keras.layers.TFSMLayer: a SavedModel (model.export(), tf.saved_model.save) reloaded as a layer, as Keras 3.15
 builds it: the call endpoint ("serve" by default; an attribute of the loaded object or one of its signatures)
 becomes call(), an optional training endpoint serves training=True, and the variables the endpoints capture
-become the layer's weights (trainable ones first), named as saved with "/" turned into "_". Like Keras, the
-weights are new variables made from the saved values: the endpoints keep reading the loaded variables.
+become the layer's weights (trainable ones first), named as saved with "/" turned into "_". As in Keras on TF
+(whose Keras Variable wraps the loaded tf.Variable), a weight IS the variable the endpoints read: assigning it or
+training it changes what the layer computes.
 Deserializing one loads an external SavedModel, so from_config refuses it in safe mode with Keras' message."""
 
 from __future__ import annotations
@@ -53,6 +54,17 @@ def _variables_used_by(fns):
     return trainable, other
 
 
+_KERAS_CLASSES: dict = {}
+
+
+def _keras_class(cls):
+    """KerasVariable mixed into a loaded variable's class (made once per class)."""
+    if cls not in _KERAS_CLASSES:
+        _KERAS_CLASSES[cls] = type(KerasVariable.__name__, (KerasVariable, cls),
+                                   {"__module__": KerasVariable.__module__})
+    return _KERAS_CLASSES[cls]
+
+
 class TFSMLayer(Layer):
     """Reload a Keras model/layer saved via SavedModel / ExportArchive; call it like any layer."""
 
@@ -74,12 +86,17 @@ class TFSMLayer(Layer):
         self.built = True
 
     def _add_existing_weight(self, weight):
-        """A new weight holding `weight`'s value, outside the layer's name scope (Keras names it as saved)."""
+        """Track the loaded variable itself as a Keras weight, named as saved with "/" as "_" (outside the layer's
+        name scope, as Keras names it): it becomes a KerasVariable in place, so the endpoints keep reading it."""
         name = weight.name.replace("/", "_")
-        value = _tf.convert_to_tensor(weight.read_value() if hasattr(weight, "read_value") else weight)
-        variable = KerasVariable(value, name=name, path=name, trainable=weight.trainable,
-                                 dtype=value.dtype.name)
-        (self._trainable_own if weight.trainable else self._non_trainable_own).append(variable)
+        if not isinstance(weight, KerasVariable):
+            dtype = weight.dtype
+            weight.__class__ = _keras_class(type(weight))
+            weight.dtype = dtype  # KerasVariable keeps its own dtype apart (for autocasting)
+            weight._autocast, weight._keras_aggregation, weight.regularizer = True, "none", None
+        weight._name = weight._short_name = name
+        weight.path = name
+        (self._trainable_own if weight.trainable else self._non_trainable_own).append(weight)
 
     def call(self, inputs, training=False, **kwargs):
         if training and self.call_training_endpoint:
