@@ -124,6 +124,11 @@ class ConcreteFunction:
     def variables(self) -> list:
         return [c.outer for c in _captures(self.graph) if c.kind == "resource"]
 
+    @property
+    def trainable_variables(self) -> list:
+        """The captured variables that are trainable (TF's ConcreteFunction.trainable_variables)."""
+        return [v for v in self.variables if getattr(v, "trainable", False)]
+
     # --- calling -----------------------------------------------------------------------------------------
     def _captured(self):
         values = self._capture_values

@@ -85,3 +85,8 @@ __all__ += ["legacy"]
 from . import visualization  # noqa: E402
 
 __all__ += ["visualization"]
+
+# keras.distribution: meshes, layouts and the current distribution (distribution/, helper kerasgaps)
+from . import distribution  # noqa: E402
+
+__all__ += ["distribution"]

@@ -2,8 +2,10 @@
 (`abs_max_quantize`, `AbsMaxQuantizer`), int4 nibble packing, fake quantization with a straight-through
 gradient, and the float8 scaling helpers, written with tinytf ops so they run eagerly and inside tf.function.
 
-Not here: the QuantizationConfig classes (Int8/Int4/Float8/GPTQ/AWQ configs belong with `layer.quantize`, which
-tinytf's layers do not have) and float8 dtypes (tinytf has none, so `quantize_and_dequantize` takes the
+abs_max_quantize_grouped_with_zero_point is in quantizers_grouped.py; the QuantizationConfig classes (what Keras'
+`layer.quantize` takes; tinytf's layers have no quantize) in quantization_config.py.
+
+Not here: float8 dtypes (tinytf has none, so `quantize_and_dequantize` takes the
 16/32/64-bit float quantized dtypes and refuses float8 names)."""
 
 from __future__ import annotations
@@ -253,6 +255,18 @@ def get(identifier, **kwargs):
     raise ValueError(f"Could not interpret quantizer identifier: {identifier}")
 
 
-__all__ = ["Quantizer", "AbsMaxQuantizer", "abs_max_quantize", "compute_float8_amax_history", "compute_float8_scale",
+from .quantization_config import (  # noqa: E402
+    AWQConfig,
+    Float8QuantizationConfig,
+    GPTQConfig,
+    Int4QuantizationConfig,
+    Int8QuantizationConfig,
+    QuantizationConfig,
+)
+from .quantizers_grouped import abs_max_quantize_grouped_with_zero_point  # noqa: E402
+
+__all__ = ["AWQConfig", "Float8QuantizationConfig", "GPTQConfig", "Int4QuantizationConfig", "Int8QuantizationConfig",
+           "QuantizationConfig", "Quantizer", "AbsMaxQuantizer", "abs_max_quantize",
+           "abs_max_quantize_grouped_with_zero_point", "compute_float8_amax_history", "compute_float8_scale",
            "deserialize", "fake_quant_with_min_max_vars", "get", "pack_int4", "quantize_and_dequantize", "serialize",
            "unpack_int4"]

@@ -123,7 +123,9 @@ class LoadedFunction:
             + f"\n\n Expected these arguments to match one of the following {len(self._concretes)} option(s):\n\n"
             + "\n\n".join(options))
 
+    @property
     def concrete_functions(self) -> list:
+        """The saved traces, a list attribute as on TF's RestoredFunction (Keras' TFSMLayer reads it)."""
         return list(self._concretes)
 
     def get_concrete_function(self, *args, **kwargs):

@@ -208,7 +208,7 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
             node.children.add(node_id=child, local_name=name)
         if isinstance(obj_, Variable):
             key = _path_key(saver, node_id)
-            node.attributes.add(name=trackable.VALUE_ATTRIBUTE, full_name=obj_.name.removesuffix(":0"),
+            node.attributes.add(name=trackable.VALUE_ATTRIBUTE, full_name=_saved_name(obj_),
                                 checkpoint_key=key)
             variables[key] = obj_._array  # written as is: no copy of a value the save only reads
         elif is_saved_table(obj_) and hasattr(obj_, "_checkpoint_state"):  # a MutableHashTable's entries
@@ -341,13 +341,21 @@ def _asset_file_def(saver, meta, asset) -> int:
     return index
 
 
+def _saved_name(variable) -> str:
+    """The name a variable is saved under: a Keras variable's path (Keras 3 on TF names the tf.Variable behind
+    it by its path, "sequential/dense/kernel", so a reloaded model's variables carry those names), else its
+    own name."""
+    path = getattr(variable, "path", None)
+    return path if isinstance(path, str) and path else variable.name.removesuffix(":0")
+
+
 def _describe(saver, obj, node, graph, meta=None):
     """Fill one SavedObject: its kind and what the kind records."""
     if isinstance(obj, Variable):
         node.variable.dtype = dtype_enum(obj.dtype)
         node.variable.shape.CopyFrom(shape_proto(obj._shape))
         node.variable.trainable = bool(obj.trainable)
-        node.variable.name = obj.name.removesuffix(":0")
+        node.variable.name = _saved_name(obj)
     elif isinstance(obj, Function):
         concretes = list(obj._concrete)
         if not concretes and obj.input_signature is not None:

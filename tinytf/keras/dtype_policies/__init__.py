@@ -1,16 +1,31 @@
-"""keras.dtype_policies: DTypePolicy (FloatDTypePolicy its alias), and get/serialize/deserialize. The
-quantized policies (int8, float8, int4, GPTQ, AWQ) need Keras' quantized kernels and are not here."""
+"""keras.dtype_policies: DTypePolicy (FloatDTypePolicy its alias), the quantized policies (quantized.py: int8,
+float8, int4, GPTQ, AWQ; tinytf's layers refuse them, having no quantized kernels), DTypePolicyMap
+(policy_map.py), and get/serialize/deserialize."""
 
 from __future__ import annotations
 
 from .dtype_policy import DTypePolicy, FloatDTypePolicy, dtype_policy, standardize_dtype
+from .policy_map import DTypePolicyMap
+from .quantized import (
+    QUANTIZATION_MODES,
+    AWQDTypePolicy,
+    GPTQDTypePolicy,
+    Int4DTypePolicy,
+    QuantizedDTypePolicy,
+    QuantizedFloat8DTypePolicy,
+    quantized_policy_from_name,
+)
 
-_CLASSES = {"DTypePolicy": DTypePolicy, "FloatDTypePolicy": FloatDTypePolicy}
+_CLASSES = {cls.__name__: cls for cls in (DTypePolicy, FloatDTypePolicy, QuantizedDTypePolicy,
+                                           QuantizedFloat8DTypePolicy, Int4DTypePolicy, GPTQDTypePolicy,
+                                           AWQDTypePolicy, DTypePolicyMap)}
 
 
 def serialize(policy) -> dict:
     """Keras 3's serialized form: {"module": "keras", "class_name": "DTypePolicy", "config": {...}}."""
-    return {"module": "keras", "class_name": type(policy).__name__, "config": policy.get_config(),
+    # Keras exports DTypePolicy as keras.DTypePolicy, the others only under keras.dtype_policies
+    module = "keras" if type(policy) in (DTypePolicy, FloatDTypePolicy) else "keras.dtype_policies"
+    return {"module": module, "class_name": type(policy).__name__, "config": policy.get_config(),
             "registered_name": None}
 
 
@@ -32,6 +47,8 @@ def get(identifier):
     if isinstance(identifier, dict):
         return deserialize(identifier)
     if isinstance(identifier, str):
+        if identifier.startswith(QUANTIZATION_MODES):
+            return quantized_policy_from_name(identifier)
         return DTypePolicy(identifier)
     try:
         return DTypePolicy(standardize_dtype(identifier))
@@ -40,4 +57,5 @@ def get(identifier):
                          f"Received: dtype={identifier}") from None
 
 
-__all__ = ["DTypePolicy", "FloatDTypePolicy", "deserialize", "get", "serialize"]
+__all__ = ["AWQDTypePolicy", "DTypePolicy", "DTypePolicyMap", "FloatDTypePolicy", "GPTQDTypePolicy", "Int4DTypePolicy",
+           "QuantizedDTypePolicy", "QuantizedFloat8DTypePolicy", "deserialize", "get", "serialize"]

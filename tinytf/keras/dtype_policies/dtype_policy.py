@@ -125,7 +125,8 @@ def set_dtype_policy(policy) -> None:
             raise ValueError("Invalid `policy` argument. Expected the string name of a policy (such as "
                              "'mixed_float16') or a `DTypePolicy` instance. Received: policy="
                              f"{policy} (of type {type(policy)})")
-        policy = DTypePolicy(policy)
+        from .quantized import QUANTIZATION_MODES, quantized_policy_from_name
+        policy = quantized_policy_from_name(policy) if policy.startswith(QUANTIZATION_MODES) else DTypePolicy(policy)
     _global_state["policy"] = policy
 
 

@@ -227,3 +227,8 @@ __all__ += ["ContrastLimitedAdaptiveHistogramEqualization"]
 from .wrapper import Wrapper, deserialize, serialize  # noqa: E402
 
 __all__ += ["Wrapper", "deserialize", "serialize"]
+
+# a SavedModel's endpoint as a layer (tfsm_layer.py)
+from .tfsm_layer import TFSMLayer  # noqa: E402
+
+__all__ += ["TFSMLayer"]

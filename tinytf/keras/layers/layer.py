@@ -104,6 +104,16 @@ def _shape_tuple(x):
     return tuple(shape.as_list()) if hasattr(shape, "as_list") else tuple(shape)
 
 
+
+def _unquantized(policy, layer):
+    """The policy, unless it quantizes: tinytf's layers have no int8/int4/float8/GPTQ/AWQ kernels, so computing
+    such a layer in float would silently give other numbers than Keras."""
+    if policy.quantization_mode is not None:
+        raise NotImplementedError(f"Layer '{layer.name}' ({type(layer).__name__}) was given the quantized dtype policy "
+                                  f"{policy.name!r}: tinytf's layers have no quantized kernels (quantization mode "
+                                  f"{policy.quantization_mode!r}).")
+    return policy
+
 class Layer:
     """Base class of layers: override `build(input_shape)` to make weights and `call(inputs)` to compute."""
 
@@ -118,7 +128,7 @@ class Layer:
             raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: "
                              f"{ {k: kwargs[k] for k in sorted(unknown)} }")
         self.name = _checked_name(name, type(self).__name__)
-        self._dtype_policy = dtype_policies.get(dtype)  # None: the global policy (keras.config.dtype_policy)
+        self._dtype_policy = _unquantized(dtype_policies.get(dtype), self)  # None: the global policy
         self._dtype_name = self._dtype_policy.compute_dtype
         self._trainable = bool(trainable)
         self.autocast = autocast
@@ -183,7 +193,7 @@ class Layer:
 
     @dtype_policy.setter
     def dtype_policy(self, value) -> None:
-        self._dtype_policy = dtype_policies.get(value)
+        self._dtype_policy = _unquantized(dtype_policies.get(value), self)
         self._dtype_name = self._dtype_policy.compute_dtype
 
     @property

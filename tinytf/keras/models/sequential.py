@@ -4,8 +4,11 @@ before the first call; otherwise it builds on the first call."""
 
 from __future__ import annotations
 
+import numpy as np
+
 import tinytf as _tf
 from tinytf.runtime.tensor import Tensor
+from tinytf.variables import Variable
 
 from .. import naming
 from ..layers.layer import Layer, _PathScope
@@ -118,6 +121,20 @@ class Sequential(Model):
             self._input_layer = InputLayer(batch_shape=tuple(input_shape), dtype=dtype)
         self._maybe_rebuild()
         self.built = True
+
+    def _convert_input(self, value):
+        """Keras 3's Sequential.input_dtype is its Input's dtype: float inputs are cast to it, not to the model's
+        compute dtype (a float64 Input keeps float64 data float64 under the float32 policy)."""
+        input_dtype = self._input_layer._inbound_nodes[0].outputs.dtype if self._input_layer is not None else None
+        if input_dtype is None or not _tf.as_dtype(input_dtype).is_floating:
+            return super()._convert_input(value)
+        if isinstance(value, Variable):
+            value = value.read_value()
+        elif isinstance(value, (np.ndarray, np.generic)):
+            value = _tf.convert_to_tensor(value)
+        if isinstance(value, Tensor) and self.autocast and value.dtype.is_floating and value.dtype.name != input_dtype:
+            value = _tf.cast(value, input_dtype)
+        return value
 
     def call(self, inputs, training=None, mask=None):
         if mask is not None:  # an explicit mask rides on the input into the first layer (Keras 3)

@@ -1,6 +1,7 @@
 """keras.ops.image: the image functions tinytf's ops can compose (resize, rgb_to_grayscale, rgb_to_hsv,
 hsv_to_rgb, gaussian_blur, extract_patches, pad_images, crop_images), with Keras 3's signatures and data_format
-handling."""
+handling; the resampling functions come from image_warp.py, ssim / sobel_edges / extract_patches_3d from
+image_measures.py."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import numpy as np
 import tinytf as tf
 
 from .core import cast, convert_to_tensor
+from .image_measures import extract_patches_3d, sobel_edges, ssim
+from .image_warp import affine_transform, elastic_transform, map_coordinates, perspective_transform, scale_and_translate
 from .nn import _data_format, _from_channels_last, _to_channels_last
 from .symbolic import export_all
 
@@ -206,6 +209,7 @@ def _margins(first, second, target, size, first_name, second_name, target_name):
     return int(first), int(second)
 
 
-__all__ = ["crop_images", "extract_patches", "gaussian_blur", "hsv_to_rgb", "pad_images", "resize", "rgb_to_grayscale",
-           "rgb_to_hsv"]
+__all__ = ["affine_transform", "crop_images", "elastic_transform", "extract_patches", "extract_patches_3d",
+           "gaussian_blur", "hsv_to_rgb", "map_coordinates", "pad_images", "perspective_transform", "resize",
+           "rgb_to_grayscale", "rgb_to_hsv", "scale_and_translate", "sobel_edges", "ssim"]
 export_all(globals(), __all__)

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import tinytf as tf
 
-from .core import cast, convert_to_tensor
+from .core import (
+    cast,
+    convert_to_tensor,
+    jvp,  # noqa: F401 - Keras 3 exports it as keras.ops.linalg.jvp too (already symbolic-aware)
+)
 from .dtype_rules import result_type
 from .numpy import _float_input
 from .symbolic import export_all

@@ -20,6 +20,12 @@ def _extract_patches(config: dict) -> dict:
             "data_format": data_format}
 
 
+def _extract_patches_3d(config: dict) -> dict:
+    """Keras' extract_patches_3d makes an int size a triple before it builds its ExtractPatches."""
+    size = config.get("size")
+    return _extract_patches({**config, "size": (size, size, size) if isinstance(size, int) else size})
+
+
 def _multi_hot(config: dict) -> dict:
     if config.get("num_classes") is None:
         raise ValueError("Argument `num_classes` must be specified.")
@@ -36,7 +42,7 @@ def _pad(config: dict) -> dict:
     return config
 
 
-CONFIG_RULES = {"pad": _pad, "extract_patches": _extract_patches, "extract_patches_3d": _extract_patches,
+CONFIG_RULES = {"pad": _pad, "extract_patches": _extract_patches, "extract_patches_3d": _extract_patches_3d,
                 "multi_hot": _multi_hot}
 
 # Classes whose get_config is only their arguments (Keras' ExtractPatches leaves the name out)
