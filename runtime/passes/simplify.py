@@ -1,7 +1,8 @@
 """Algebraic simplification: rewrites that remove work.
 
 Bit-for-bit: x*1, 1*x, x+0, 0+x, x-0, x/1 (when the constant does not broadcast x to a bigger shape),
--(-x), identity, cast to the same dtype, transpose of transpose, reshape of reshape, transposes folded
+-(-x), identity, cast to the same dtype, a sum/mean/max/min over no axis of a scalar (a Mean metric's
+update sums its scalar loss), transpose of transpose, reshape of reshape, transposes folded
 into matmul flags, and a cond whose predicate is a constant (the taken branch is spliced in).
 Within rounding: a scalar times a matmul scales the smaller matmul operand instead of the product."""
 
@@ -15,6 +16,7 @@ from ..ops.control import cond_op
 from ..ops.core import identity_op
 from ..ops.linalg import matmul_op
 from ..ops.math import add_op, cast_op, multiply_op, negative_op, real_div_op, subtract_op
+from ..ops.reduce import reduce_max_op, reduce_mean_op, reduce_min_op, reduce_sum_op
 from ..shapes import num_elements
 from .driver import rewrite_graph
 from .rewrite import const_value, make_node, splice, use_counts
@@ -123,6 +125,26 @@ def _scale_matmul_operand(graph, node, nodes, uses):
     return None
 
 
+def _scalar_reduction(graph, node, nodes, uses):
+    """reduce_*(x) of a scalar x over every (no) axis is x: the same value and dtype."""
+    source = node.inputs[0]
+    if source._shape != () or node.attrs.get("axis") not in (None, ()) or source.dtype is not node.outputs[0].dtype:
+        return None
+    return source
+
+
+def _first_of(*rules):
+    """The rule trying `rules` in turn: the first replacement wins."""
+    def rule(graph, node, nodes, uses):
+        for each in rules:
+            replacement = each(graph, node, nodes, uses)
+            if replacement is not None:
+                return replacement
+        return None
+
+    return rule
+
+
 def _same_shape(a, b):
     return a is not None and b is not None and len(a) == len(b) and all(x == y for x, y in zip(a, b))
 
@@ -212,4 +234,8 @@ _RULES = {
     transpose_op: _transpose,
     matmul_op: _matmul_flags,
     **STACKED_REDUCTION_RULES,  # the sum of a TensorArray's stack, and its gradient, without the stacked array
+    reduce_sum_op: _first_of(_scalar_reduction, STACKED_REDUCTION_RULES[reduce_sum_op]),
+    reduce_mean_op: _scalar_reduction,
+    reduce_max_op: _scalar_reduction,
+    reduce_min_op: _scalar_reduction,
 }
