@@ -105,3 +105,55 @@ def test_reductions_of_a_scalar_leave_the_graph_and_keep_its_value():
     if tf.config.optimizer.get_experimental_options().get("disable_all"):  # TINYTF_PASSES=none: nothing removed
         return
     assert code.count("np.add.reduce") == 1 and "reduce_mean" not in code and "np.max" not in code
+
+
+@pytest.mark.parametrize("dtype", [tf.float16, tf.float32, tf.float64])
+def test_reduce_mean_rendered_inline_gives_the_kernel_bits(dtype):
+    """With the reduced dimensions known (the batch may not be), the generated code divides the sum by the count
+    itself; eager runs the kernel: both give np.mean's bits."""
+    x = (RNG.standard_normal((6, 3, 5)) * 50).astype(dtype.as_numpy_dtype)
+    f = tf.function(lambda t: (tf.reduce_mean(t, axis=-1), tf.reduce_mean(t, axis=[1, 2], keepdims=True),
+                               tf.reduce_mean(t[:, :1], axis=1), tf.reduce_mean(t)))
+    spec = tf.TensorSpec([None, 3, 5], dtype)
+    code = f.get_concrete_function(spec).code
+    assert "/ 5.0" in code and "/ 15.0" in code  # the batch's mean (unknown count) stays the kernel's
+    for got in (f(tf.constant(x)), f.get_concrete_function(spec)(tf.constant(x))):
+        expected = (np.mean(x, axis=-1, dtype=x.dtype), np.mean(x, axis=(1, 2), keepdims=True, dtype=x.dtype),
+                    np.mean(x[:, :1], axis=1, dtype=x.dtype), np.mean(x, dtype=x.dtype))
+        for g, e in zip(got, expected):
+            assert g.dtype == dtype and g.shape == e.shape
+            np.testing.assert_array_equal(g.numpy(), e)
+
+
+def test_broadcast_to_the_shape_a_value_has_leaves_the_graph():
+    @tf.function
+    def f(s, m):
+        return tf.broadcast_to(s, []) * 2.0, tf.broadcast_to(m, [2, 3]) + 1.0, tf.broadcast_to(s, [2])
+
+    s, m = tf.constant(1.5), tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3))
+    got = f(s, m)
+    assert got[0].numpy() == 3.0 and got[2].numpy().tolist() == [1.5, 1.5]
+    np.testing.assert_array_equal(got[1].numpy(), np.arange(6, dtype=np.float32).reshape(2, 3) + 1)
+    code = f.get_concrete_function(s, m).code
+    if not tf.config.optimizer.get_experimental_options().get("disable_all"):
+        assert code.count("np.broadcast_to(") == 1  # only the one that changes the shape
+
+
+def test_a_mean_metric_weighted_by_batch_size_in_a_relaxed_step_matches_numpy():
+    """A Keras fit whose batch size varies (7 samples, batches of 2) traces its step with the batch unknown:
+    the loss tracker's count and total then come from the batch's shape at run time."""
+    keras = tf.keras
+    rng = np.random.default_rng(3)
+    x, y = rng.standard_normal((7, 3)).astype(np.float32), rng.integers(0, 4, 7).astype(np.int32)
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4)])
+    model.compile(optimizer=keras.optimizers.SGD(0.0), loss=keras.losses.SparseCategoricalCrossentropy(
+        from_logits=True), metrics=["accuracy"])  # learning rate 0: the weights stay, numpy can follow
+    kernel, bias = [w.astype(np.float64) for w in model.get_weights()]
+    history = model.fit(x, y, batch_size=2, epochs=1, shuffle=False, verbose=0).history
+    logits = x.astype(np.float64) @ kernel + bias
+    logp = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
+    losses = -logp[np.arange(7), y]
+    batch_means = [losses[i:i + 2].mean() for i in range(0, 7, 2)]
+    expected_loss = sum(m * len(losses[i:i + 2]) for m, i in zip(batch_means, range(0, 7, 2))) / 7
+    assert abs(history["loss"][0] - expected_loss) < 1e-5
+    assert abs(history["accuracy"][0] - np.mean(np.argmax(logits, axis=1) == y)) < 1e-6

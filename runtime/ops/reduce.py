@@ -134,6 +134,22 @@ def _mean(x, *, axis, keepdims):
 _EXACT_COUNT = {np.float16: 1 << 11, np.float32: 1 << 24, np.float64: 1 << 53}
 
 
+def _render_mean(node):
+    """The kernel's fast case inline when the reduced dimensions are known (the others may not be): the sum,
+    divided by the count written as a Python number (a weak scalar: the division stays in the dtype); a count
+    of 1 divides by nothing. Otherwise the kernel, which handles empty inputs, integers and huge counts."""
+    shape, axis, kind = node.inputs[0]._shape, node.attrs["axis"], node.inputs[0].dtype.np.type
+    if shape is None or kind not in _EXACT_COUNT:
+        return None
+    axes = range(len(shape)) if axis is None else [normalize_axis(a, len(shape)) for a in
+                                                   ((axis,) if isinstance(axis, int) else axis)]
+    reduced = [shape[a] for a in axes]
+    count = 0 if None in reduced else math.prod(reduced)
+    if not 0 < count <= _EXACT_COUNT[kind]:
+        return None
+    return _SUM_CODE if count == 1 else f"({_SUM_CODE} / {float(count)!r})"
+
+
 def _prod(x, *, axis, keepdims):
     return np.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
@@ -167,7 +183,7 @@ def _all(x, *, axis, keepdims):
 
 
 reduce_sum_op, reduce_sum = _reduction("sum", _sum, "number", render=_render_sum)
-reduce_mean_op, reduce_mean = _reduction("mean", _mean, "number")
+reduce_mean_op, reduce_mean = _reduction("mean", _mean, "number", render=_render_mean)
 reduce_prod_op, reduce_prod = _reduction("prod", _prod, "number")
 # no render: generated code calls the kernel, which handles empty inputs
 reduce_max_op, reduce_max = _reduction("max", _max, "numeric")

@@ -23,7 +23,7 @@ from . import data_adapter
 from .compile_metrics import CompiledMetric, CompileMetrics
 from .dataset_epochs import RAN_OUT_OF_DATA
 from .state_snapshot import restore, snapshot
-from .step_functions import StepFunctions
+from .step_functions import BatchRelaxed, StepFunctions
 
 
 def _begin_the_step_that_found_the_end(source, on_batch_begin, last_step) -> None:
@@ -375,6 +375,8 @@ class Trainer:
                 if batch_template is not template:
                     template, function = batch_template, single.for_template(batch_template, relax)
                 yield step, step, function, leaves
+                if type(function) is BatchRelaxed and function.traced:  # its trace serves any batch: no wrapper
+                    function = function.function
             return
         multi = self._multi_step_function(kind)
         templates, leaves, first = [], [], 0
