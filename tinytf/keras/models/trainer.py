@@ -45,6 +45,17 @@ def _capped_epochs(epochs):
     return epochs
 
 
+def _finalizes(optimizer) -> bool:
+    """Whether the optimizer's end-of-fit hook may do anything: the base class's only with use_ema; any other
+    (a wrapper, a subclass's own) is called. Listing the trainable weights for it walks the whole model, which a
+    short fit notices."""
+    method = getattr(type(optimizer), "finalize_variable_values", None)
+    if method is None:
+        return False
+    return method is not optimizers_module.Optimizer.finalize_variable_values or bool(
+        getattr(optimizer, "use_ema", False))
+
+
 def _validates_at(epoch: int, validation_freq) -> bool:
     """validation_freq=2: every second epoch; validation_freq=[1, 5]: after those (1-based) epochs."""
     if isinstance(validation_freq, int):
@@ -526,9 +537,8 @@ class Trainer:
             logs = epoch_logs
             if self.stop_training:
                 break
-        finalize = getattr(self.optimizer, "finalize_variable_values", None)
-        if finalize is not None and epochs > 0:  # use_ema: the weights take their moving averages (Keras 3)
-            finalize(self.trainable_weights)
+        if epochs > 0 and _finalizes(self.optimizer):  # use_ema: the weights take their moving averages (Keras 3)
+            self.optimizer.finalize_variable_values(self.trainable_weights)
         callback_list.on_train_end(logs)
         self.history = history
         history.params = {"verbose": verbose, "epochs": epochs, "steps": train.steps}
