@@ -33,7 +33,7 @@ def test_generated_code_reads_like_numpy():
     assert cf.code[cf.code.index("def affine"):] == (
         "def affine(x, y):\n"
         "    add = (x * const) + y\n"
-        "    reduce_sum = np.sum(add, axis=0, keepdims=False, dtype=add.dtype)\n"
+        "    reduce_sum = np.add.reduce(add, axis=0, keepdims=False, dtype=add.dtype)\n"
         "    del add\n"
         "    return (reduce_sum,)\n")
 
@@ -50,7 +50,7 @@ def test_unoptimized_code_has_one_line_per_node():
         "    multiply = x * const\n"
         "    add = multiply + y\n"
         "    del multiply\n"
-        "    reduce_sum = np.sum(add, axis=0, keepdims=False, dtype=add.dtype)\n"
+        "    reduce_sum = np.add.reduce(add, axis=0, keepdims=False, dtype=add.dtype)\n"
         "    del add\n"
         "    return (reduce_sum,)\n")
 

@@ -293,6 +293,8 @@ def _where_zero(mask, value):
 
 
 def _divide_no_nan(x, y):
+    if x.shape == () == y.shape:  # two scalars (a Mean metric's total / count, every step): no masks
+        return x / y if y != 0 else x.dtype.type(0)
     zero = y == 0
     return _where_zero(zero, x / np.where(zero, 1, y))
 

@@ -1,8 +1,9 @@
 """Algebraic simplification: rewrites that remove work.
 
 Bit-for-bit: x*1, 1*x, x+0, 0+x, x-0, x/1 (when the constant does not broadcast x to a bigger shape),
--(-x), identity, cast to the same dtype, transpose of transpose, reshape of reshape, transposes folded
-into matmul flags, and a cond whose predicate is a constant (the taken branch is spliced in).
+-(-x), identity, cast to the same dtype, broadcast_to the shape x has, a sum/mean/max/min of a scalar over no
+axis (a Mean metric's update sums its scalar loss), transpose of transpose, reshape of reshape, transposes
+folded into matmul flags, and a cond whose predicate is a constant (the taken branch is spliced in).
 Within rounding: a scalar times a matmul scales the smaller matmul operand instead of the product."""
 
 from __future__ import annotations
@@ -10,11 +11,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Graph
-from ..ops.array import reshape_op, transpose_op
+from ..ops.array import broadcast_to_op, reshape_op, transpose_op
 from ..ops.control import cond_op
 from ..ops.core import identity_op
 from ..ops.linalg import matmul_op
 from ..ops.math import add_op, cast_op, multiply_op, negative_op, real_div_op, subtract_op
+from ..ops.reduce import reduce_max_op, reduce_mean_op, reduce_min_op, reduce_sum_op
 from ..shapes import num_elements
 from .driver import rewrite_graph
 from .rewrite import const_value, make_node, splice, use_counts
@@ -123,6 +125,35 @@ def _scale_matmul_operand(graph, node, nodes, uses):
     return None
 
 
+def _broadcast_to_own_shape(graph, node, nodes, uses):
+    """broadcast_to(x, shape) where x has that shape, fully known, is x (a metric broadcasts its sample weight,
+    the batch size, to the shape of its scalar value every step)."""
+    source = node.inputs[0]
+    shape = source._shape
+    return source if shape is not None and None not in shape and tuple(shape) == tuple(node.attrs["shape"]) \
+        else None
+
+
+def _scalar_reduction(graph, node, nodes, uses):
+    """reduce_*(x) of a scalar x over every (no) axis is x: the same value and dtype."""
+    source = node.inputs[0]
+    if source._shape != () or node.attrs.get("axis") not in (None, ()) or source.dtype is not node.outputs[0].dtype:
+        return None
+    return source
+
+
+def _first_of(*rules):
+    """The rule trying `rules` in turn: the first replacement wins."""
+    def rule(graph, node, nodes, uses):
+        for each in rules:
+            replacement = each(graph, node, nodes, uses)
+            if replacement is not None:
+                return replacement
+        return None
+
+    return rule
+
+
 def _same_shape(a, b):
     return a is not None and b is not None and len(a) == len(b) and all(x == y for x, y in zip(a, b))
 
@@ -212,4 +243,9 @@ _RULES = {
     transpose_op: _transpose,
     matmul_op: _matmul_flags,
     **STACKED_REDUCTION_RULES,  # the sum of a TensorArray's stack, and its gradient, without the stacked array
+    broadcast_to_op: _broadcast_to_own_shape,
+    reduce_sum_op: _first_of(_scalar_reduction, STACKED_REDUCTION_RULES[reduce_sum_op]),
+    reduce_mean_op: _scalar_reduction,
+    reduce_max_op: _scalar_reduction,
+    reduce_min_op: _scalar_reduction,
 }

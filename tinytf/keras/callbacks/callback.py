@@ -144,7 +144,9 @@ def _fan_out(name):
     def hook(self, *args, **kwargs):
         # Keras passes every hook its logs (a dict, {} when there are none), so plain functions set on a
         # LambdaCallback can take (batch, logs) or (logs) as Keras documents
-        readers = self.readers(name)
+        readers = self._readers.get(name)  # (readers() inline: fit calls two hooks per step)
+        if readers is None:
+            readers = self.readers(name)
         if not readers:
             return
         args = list(args)

@@ -46,14 +46,22 @@ def refuse_numpy_strings(value) -> None:
             raise ValueError(f"Invalid dtype: {leaf.dtype.name}")
 
 
+def batch_dtype(array):
+    """The tensor dtype of `array`'s slices when they can be wrapped as they are (numeric arrays: found once),
+    else None."""
+    if isinstance(array, SparseRows) or array.dtype.kind not in "biufc" or array.ndim == 0:
+        return None
+    return to_tensor(array[:0]).dtype
+
+
 def batch_wrapper(array):
     """How slices of `array` become tensors. A numeric array's slices are wrapped as they are (its dtype
     found once); others (strings, objects) go through the general conversion per batch."""
     if isinstance(array, SparseRows):
         return _keep_sparse
-    if array.dtype.kind not in "biufc" or array.ndim == 0:
+    dtype = batch_dtype(array)
+    if dtype is None:
         return to_tensor
-    dtype = to_tensor(array[:0]).dtype
     return lambda part: EagerTensor(part, dtype)
 
 
@@ -201,18 +209,19 @@ class ArrayBatches:
         parts = batch_tuple(self.x, self.y, self.sample_weight)
         template = template_of(parts)
         arrays = nest.flatten(parts)
-        wrappers = [batch_wrapper(a) for a in arrays]
-        pairs = list(zip(wrappers, arrays))
         size = self.batch_size
-        if self.shuffle:
-            order = epoch_order(self.num_samples)
-            for start in range(0, self.num_samples, size):
-                index = order[start:start + size]
+        order = epoch_order(self.num_samples) if self.shuffle else None
+        indices = (slice(start, start + size) if order is None else order[start:start + size]
+                   for start in range(0, self.num_samples, size))
+        dtypes = [batch_dtype(a) for a in arrays]
+        if any(dtype is None for dtype in dtypes):  # strings, objects, sparse rows: their conversion per batch
+            pairs = [(batch_wrapper(a), a) for a in arrays]
+            for index in indices:
                 yield template, [wrap(a[index]) for wrap, a in pairs]
-        else:
-            for start in range(0, self.num_samples, size):
-                stop = start + size
-                yield template, [wrap(a[start:stop]) for wrap, a in pairs]
+            return
+        typed = list(zip(arrays, dtypes))  # numeric arrays: each slice wrapped as it is, no call per slice
+        for index in indices:
+            yield template, [EagerTensor(a[index], dtype) for a, dtype in typed]
 
 
 def _class_weights(y, class_weight, sample_weight):

@@ -23,7 +23,7 @@ from . import data_adapter
 from .compile_metrics import CompiledMetric, CompileMetrics
 from .dataset_epochs import RAN_OUT_OF_DATA
 from .state_snapshot import restore, snapshot
-from .step_functions import StepFunctions
+from .step_functions import BatchRelaxed, StepFunctions
 
 
 def _begin_the_step_that_found_the_end(source, on_batch_begin, last_step) -> None:
@@ -43,6 +43,17 @@ def _capped_epochs(epochs):
         warnings.warn(f"Limiting epochs to {cap}", stacklevel=3)
         return cap
     return epochs
+
+
+def _finalizes(optimizer) -> bool:
+    """Whether the optimizer's end-of-fit hook may do anything: the base class's only with use_ema; any other
+    (a wrapper, a subclass's own) is called. Listing the trainable weights for it walks the whole model, which a
+    short fit notices."""
+    method = getattr(type(optimizer), "finalize_variable_values", None)
+    if method is None:
+        return False
+    return method is not optimizers_module.Optimizer.finalize_variable_values or bool(
+        getattr(optimizer, "use_ema", False))
 
 
 def _validates_at(epoch: int, validation_freq) -> bool:
@@ -375,6 +386,8 @@ class Trainer:
                 if batch_template is not template:
                     template, function = batch_template, single.for_template(batch_template, relax)
                 yield step, step, function, leaves
+                if type(function) is BatchRelaxed and function.traced:  # its trace serves any batch: no wrapper
+                    function = function.function
             return
         multi = self._multi_step_function(kind)
         templates, leaves, first = [], [], 0
@@ -524,9 +537,8 @@ class Trainer:
             logs = epoch_logs
             if self.stop_training:
                 break
-        finalize = getattr(self.optimizer, "finalize_variable_values", None)
-        if finalize is not None and epochs > 0:  # use_ema: the weights take their moving averages (Keras 3)
-            finalize(self.trainable_weights)
+        if epochs > 0 and _finalizes(self.optimizer):  # use_ema: the weights take their moving averages (Keras 3)
+            self.optimizer.finalize_variable_values(self.trainable_weights)
         callback_list.on_train_end(logs)
         self.history = history
         history.params = {"verbose": verbose, "epochs": epochs, "steps": train.steps}
