@@ -265,8 +265,8 @@ def _dropout_select(keep, x):
     if bits is None or x.ndim == 0 or keep.shape != x.shape:
         return np.where(keep, x, x.dtype.type(0))
     unsigned, signed = bits
-    mask = np.negative(keep.view(np.uint8), dtype=signed)  # True (1) -> -1: every bit set
-    return np.bitwise_and(x.view(unsigned), mask.view(unsigned)).view(x.dtype)
+    mask = np.negative(keep.view(np.uint8), dtype=signed).view(unsigned)  # True (1) -> -1: every bit set
+    return np.bitwise_and(x.view(unsigned), mask, out=mask).view(x.dtype)  # into the mask: one array a call
 
 
 def _infer_dropout_select(keep, x):
