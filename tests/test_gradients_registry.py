@@ -310,7 +310,11 @@ CASES.update({
     "max_pool2d_grad": [Case(lambda x, g: _pool_op("max_pool2d_grad")(
         tf.stop_gradient(x), tf.stop_gradient(_pool_op("max_pool2d")(x)), g), (1, 3, 3, 2), (1, 3, 3, 2))],
     "dropout_select": [Case(lambda x: _op("dropout_select")(tf.constant([[True, False, True], [False, True, True]]),
-                                                            x * x), (2, 3))],
+                                                            x * x), (2, 3)),
+                       Case(lambda x: _op("dropout_select", {"scale": 1.25, "scale_first": True})(
+                           tf.constant([[True, False, True], [False, True, True]]), x * x), (2, 3)),
+                       Case(lambda x: _op("dropout_select", {"scale": 2.0, "scale_first": False})(
+                           tf.constant([[True, False, True], [False, True, True]]), x * x), (2, 3))],
     "max_pool2d_take": [Case(lambda x, d: _pool_op("max_pool2d_take")(tf.stop_gradient(x), d), (1, 3, 3, 2),
                              (1, 3, 3, 2))],
     "sparse_softmax_cross_entropy_backprop": [Case(

@@ -48,8 +48,13 @@ def _mask(condition, like):
 # --- dropout --------------------------------------------------------------------------------------------------
 @gradient(dropout_select_op)
 def _dropout_select_grad(record, g):
-    # where's gradient: the kept elements' gradient, zeros for the dropped ones; none for the mask
-    return None, apply(dropout_select_op, (record.inputs[0], g), {})
+    # where's gradient: the kept elements' gradient, zeros for the dropped ones; none for the mask. With a scale,
+    # the two ops' gradients in reverse order: where(keep, x * s, 0) gives where(keep, g, 0) * s and back
+    scale = record.attrs.get("scale")
+    if scale is None:
+        return None, apply(dropout_select_op, (record.inputs[0], g), {})
+    attrs = {"scale": scale, "scale_first": not record.attrs.get("scale_first", True)}
+    return None, apply(dropout_select_op, (record.inputs[0], g), attrs)
 
 
 # --- activations --------------------------------------------------------------------------------------------

@@ -720,9 +720,18 @@ def _max_pool_grad(n, const):  # tinytf (x, y, g) is TF's MaxPoolGrad(orig_input
     return "MaxPoolGrad", list(n.refs[:3]), attrs
 
 
-def _dropout_select(n, const):  # tf.nn.dropout's where(keep, x, zeros_like(x))
+def _dropout_select(n, const):  # tf.nn.dropout's where(keep, x, zeros_like(x)), with its scale's Mul when it has one
     zeros = const.node("ZerosLike", "ZerosLike", [n.refs[1]], _t(n, 1))
-    return "SelectV2", [n.refs[0], n.refs[1], zeros], _t(n, 1)
+    scale = n.attrs.get("scale")
+    if scale is None:
+        return "SelectV2", [n.refs[0], n.refs[1], zeros], _t(n, 1)
+    dtype = n.inputs[1].dtype
+    factor = const("scale", np.asarray(scale, dtype.np), dtype)
+    if n.attrs.get("scale_first", True):
+        scaled = const.node("Mul", "Mul", [n.refs[1], factor], _t(n, 1))
+        return "SelectV2", [n.refs[0], scaled, zeros], _t(n, 1)
+    kept = const.node("SelectV2", "SelectV2", [n.refs[0], n.refs[1], zeros], _t(n, 1))
+    return "Mul", [kept, factor], _t(n, 1)
 
 
 def _max_pool_relu_grad(n, const):  # the relu_pool_gradient pass's fusion, as the two ops it replaced
