@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import tinytf as tf
-from autograph.parsing import SourceUnavailableError, parse_function
+from tinytf.autograph.parsing import SourceUnavailableError, parse_function
 
 
 def body_text(fn):

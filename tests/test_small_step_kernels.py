@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import tinytf as tf
-from runtime.ops.math import _divide_no_nan
-from runtime.ops.reduce import _mean, _sum
+from tinytf.runtime.ops.math import _divide_no_nan
+from tinytf.runtime.ops.reduce import _mean, _sum
 
 RNG = np.random.default_rng(7)
 

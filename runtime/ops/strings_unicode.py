@@ -65,7 +65,10 @@ def _record(error: UnicodeDecodeError):
     return "\ufffd", error.end
 
 
-codecs.register_error("tinytf_record_spans", _record)
+# codecs' error handlers are process-wide: a name of this module's own, so that a second copy of the module
+# (imported under another package name) cannot replace the handler that records into this copy's `_local`
+_HANDLER = f"tinytf_record_spans_{id(_local):x}"
+codecs.register_error(_HANDLER, _record)
 
 
 def _without_bom(data: bytes, codec: str):
@@ -84,7 +87,7 @@ def decode_string(data: bytes, codec: str, errors: str, replacement: int, replac
     """The code points of `data` and the byte offset where each starts (lists of ints)."""
     body, codec, skipped = _without_bom(data, codec)
     spans = _local.spans = []
-    text = body.decode(codec, "tinytf_record_spans")
+    text = body.decode(codec, _HANDLER)
     if spans and errors == "strict":
         raise InvalidArgumentError("Invalid formatting on input string")
     points, offsets = [], []
