@@ -140,3 +140,50 @@ def test_without_a_requested_dtype_mixed_symbolic_dtypes_still_fail():
 
     with pytest.raises((TypeError, tf.errors.InvalidArgumentError)):
         pack(tf.constant(1), tf.constant(2, tf.int64))
+
+
+def _sparse():
+    return tf.SparseTensor(indices=[[0, 0], [1, 1]], values=[1, 2], dense_shape=[3, 3])
+
+
+def sparse_rank_grows(n):
+    v = _sparse()
+    i = 0
+    while i < n:
+        tf.autograph.experimental.set_loop_options(shape_invariants=[(v, tf.TensorShape(None))])
+        v = tf.sparse.expand_dims(v)
+        i += 1
+    return v
+
+
+def sparse_rank_grows_without_invariant(n):
+    v = _sparse()
+    i = 0
+    while i < n:
+        v = tf.sparse.expand_dims(v)
+        i += 1
+    return v
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_shape_invariant_of_a_sparse_loop_variable_relaxes_its_components(n):
+    got = tf.function(sparse_rank_grows)(tf.constant(n))
+    expected = np.array([[1, 0, 0], [0, 2, 0], [0, 0, 0]]).reshape([3, 3] + [1] * n)
+    np.testing.assert_array_equal(tf.sparse.to_dense(got).numpy(), expected)
+    np.testing.assert_array_equal(tf.sparse.to_dense(sparse_rank_grows(n)).numpy(), expected)
+
+
+def test_sparse_loop_variable_without_invariant_keeps_its_shapes():
+    with pytest.raises(ValueError, match=SHAPE_ERROR):
+        tf.function(sparse_rank_grows_without_invariant)(tf.constant(1))
+
+
+def test_tf_while_loop_spreads_a_composite_invariant_over_its_components():
+    @tf.function
+    def loop(n):
+        return tf.while_loop(lambda i, v: i < n, lambda i, v: (i + 1, tf.sparse.expand_dims(v)), [0, _sparse()],
+                             shape_invariants=[tf.TensorShape([]), tf.TensorShape(None)])[1]
+
+    got = loop(tf.constant(2))
+    assert got.dense_shape.numpy().tolist() == [3, 3, 1, 1]
+    np.testing.assert_array_equal(got.values.numpy(), [1, 2])

@@ -12,11 +12,7 @@ import collections
 
 import numpy as np
 
-from . import KNOWN_DIFFERENCES, outcome, program
-
-KNOWN_DIFFERENCES["agtf_loop_with_variable_type_composite"] = (
-    "a shape invariant given for a SparseTensor loop variable is not spread over its components: tinytf keeps "
-    "the components' shapes, so tf.sparse.expand_dims in the loop is a shape error (TF relaxes them)")
+from . import outcome, program
 
 # The library under test (tensorflow or tinytf), bound by each program: the functions below read `tf` as a
 # module global, as TF's test files do, because AutoGraph resolves directives such as
