@@ -330,19 +330,29 @@ def _first_line(error) -> str:
     return text.strip().splitlines()[0] if text.strip() else ""
 
 
+def _identity(value):
+    """What names a loop variable in shape_invariants: the object, or for a composite (a SparseTensor, which
+    the loop's state handling may rebuild around the same tensors) the identities of its components."""
+    if nest.is_composite(value):
+        return tuple(id(c) for c in value._to_components())
+    return id(value)
+
+
 def _invariants(opts, original, flat):
     """Per loop-variable leaf shape invariants from set_loop_options(shape_invariants=[(var, shape)])."""
     given = opts.get("shape_invariants")
     if not given:
         return None
-    by_id = {id(var): shape for var, shape in given}
+    by_id = {_identity(var): shape for var, shape in given}
     original_leaves = [leaf for value in original for leaf in nest.flatten(value)]
     hidden = len(flat) - len(original_leaves)
     out = []
     for i, leaf in enumerate(flat):
-        chosen = by_id.get(id(original_leaves[i - hidden])) if i >= hidden else None
+        chosen = by_id.get(_identity(original_leaves[i - hidden])) if i >= hidden else None
         if nest.is_composite(leaf):
-            out.append(shapes.TensorShape(None))  # composites carry their own static facts
+            # composites carry their own static facts, unless an invariant is given for one (TF relaxes its
+            # components then: a SparseTensor whose rank grows in the loop)
+            out.append(None if chosen is None else shapes.TensorShape(shapes.as_shape(chosen)))
         else:
             out.append(shapes.TensorShape(leaf._shape if chosen is None else shapes.as_shape(chosen)))
     return out

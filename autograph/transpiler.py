@@ -47,8 +47,11 @@ PASSES = [DirectivesConverter, BreakConverter, ContinueConverter, ReturnConverte
 class ConversionContext:
     """What the converters share while converting one function."""
 
-    def __init__(self, node, filename: str, function_name: str, freevars):
+    def __init__(self, node, filename: str, function_name: str, freevars, namespace=None):
         self.filename = filename
+        # The names the function reads from outside (its globals and closure cells), to resolve a call's target
+        # while converting, as TF does for directives: {} when converting source without a live function.
+        self.namespace = namespace or {}
         self.function_name = function_name
         self.freevars = tuple(freevars)
         self.namer = Namer(names_in(node) | {AG_NAME, FACTORY_NAME} | set(freevars))
@@ -114,7 +117,7 @@ def _convert(fn) -> Converted:
         node = gast.FunctionDef(name=name, args=node.args, body=[gast.Return(value=node.body, lineno=node.lineno)],
                                 decorator_list=[], returns=None, type_comment=None, type_params=[],
                                 lineno=node.lineno)
-    ctx = ConversionContext(node, filename, fn.__name__, fn.__code__.co_freevars)
+    ctx = ConversionContext(node, filename, fn.__name__, fn.__code__.co_freevars, _namespace(fn))
     _check_supported(ctx, node)
     user_functions = {(n.lineno, n.name) for n in gast.walk(node) if isinstance(n, gast.FunctionDef)}
     node.decorator_list = []
@@ -125,6 +128,17 @@ def _convert(fn) -> Converted:
             node = converter(ctx).visit(node)
     node.name = ctx.namer.new(f"tf__{name}")
     return _load(ctx, node, user_functions)
+
+
+def _namespace(fn) -> dict:
+    """fn's globals overlaid with the values of its closure cells (an empty cell is left out)."""
+    namespace = dict(getattr(fn, "__globals__", {}))
+    for name, cell in zip(fn.__code__.co_freevars, getattr(fn, "__closure__", None) or ()):
+        try:
+            namespace[name] = cell.cell_contents
+        except ValueError:
+            namespace.pop(name, None)
+    return namespace
 
 
 def _check_supported(ctx, node):

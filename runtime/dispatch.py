@@ -213,7 +213,7 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None) -> Tensor:
             value = _read_tensor_likes(value)
             symbolic = _list_contents(value)[1]
         if symbolic:
-            return _stack_nested(value, dtype or packed_dtype(value))
+            return _stack_nested(value, dtype or packed_dtype(value), cast_tensors=dtype is not None)
     if dtype is None and dtype_hint is not None and not isinstance(value, (np.ndarray, np.generic)):
         try:
             array, dtype = to_numpy(value, dtypes.as_dtype(dtype_hint))
@@ -229,13 +229,19 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None) -> Tensor:
     return EagerTensor(array, dtype)
 
 
-def _stack_nested(value, dtype):
-    """A nested list mixing symbolic tensors and Python numbers becomes one tensor, as tf.stack of its parts."""
+def _stack_nested(value, dtype, cast_tensors=False):
+    """A nested list mixing symbolic tensors and Python numbers becomes one tensor, as tf.stack of its parts.
+    With `cast_tensors` (a dtype the caller asked for), a tensor of another dtype is cast to it, as TF's graph
+    conversion does: tf.concat((int32_vector, [int64_scalar]), 0) is int32, as it is eagerly."""
     if isinstance(value, (list, tuple)):
-        parts = [_stack_nested(v, dtype) for v in value]
+        parts = [_stack_nested(v, dtype, cast_tensors) for v in value]
         if not parts:
             raise ValueError("tf.stack needs at least one value")
         return apply(stack_op, parts, {"axis": 0})
+    if cast_tensors and isinstance(value, Tensor) and value.dtype is not dtype:
+        from .ops.math import cast  # ops.math imports this module
+
+        return cast(value, dtype)
     return convert_to_tensor(value, dtype)
 
 

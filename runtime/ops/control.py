@@ -384,14 +384,31 @@ def _expanding(fn):
 
 
 def _component_invariants(structure, invariants):
-    """Shape invariants given per leaf, spread over components (a composite's components have none)."""
+    """Shape invariants given per leaf, spread over components (a composite's components have none, unless one
+    is given for the composite)."""
     leaves = nest.flatten(structure)
     if len(leaves) != len(invariants) or not any(nest.is_composite(leaf) for leaf in leaves):
         return invariants
     out = []
     for leaf, invariant in zip(leaves, invariants):
-        out.extend([_NO_INVARIANT] * len(leaf._to_components()) if nest.is_composite(leaf) else [invariant])
+        if not nest.is_composite(leaf):
+            out.append(invariant)
+        elif invariant is _NO_INVARIANT:
+            out.extend([_NO_INVARIANT] * len(leaf._to_components()))
+        else:
+            out.extend(_relaxed_components(leaf, invariant))
     return out
+
+
+def _relaxed_components(leaf, invariant):
+    """The component invariants of a composite given a shape invariant, as TF's type specs relax them: each
+    component keeps its rank, a dimension only where the invariant fixes it (a fully known invariant keeps the
+    composite's own facts). SparseTensor with TensorShape(None): indices [None, None], values [None],
+    dense_shape [None]."""
+    components = leaf._to_components()
+    if invariant is not None and None not in invariant:
+        return [_NO_INVARIANT] * len(components)
+    return [None if c._shape is None else (None,) * len(c._shape) for c in components]
 
 
 def _call_cond(cond, values, single):
