@@ -13,6 +13,7 @@ import numpy as np
 
 import tinytf as tf
 from tinytf.keras.layers.preprocessing.image_elastic import elastic_transform as _elastic_batch
+from tinytf.keras.layers.preprocessing.image_elastic import fold_index, sample_nodes
 from tinytf.keras.layers.preprocessing.image_geometric_more import homography_matrix
 from tinytf.runtime.ops.image_transform import image_projective_transform_v3
 
@@ -112,34 +113,6 @@ def perspective_transform(images, start_points, end_points, interpolation="bilin
     return _restore(_projective(x, transform, interpolation, "constant", fill_value), single, data_format)
 
 
-def _nodes(coordinate, order):
-    """(index, weight) pairs along one axis: the rounded coordinate (order 0), or floor and floor + 1."""
-    if order == 0:
-        rounded = coordinate if coordinate.dtype.is_integer else tf.round(coordinate)
-        return [(tf.cast(rounded, "int32"), tf.constant(1, coordinate.dtype))]
-    lower = tf.floor(coordinate)
-    upper_weight = coordinate - lower
-    index = tf.cast(lower, "int32")
-    return [(index, 1 - upper_weight), (index + 1, upper_weight)]
-
-
-def _fold(index, size, fill_mode):
-    """Keras' process_coordinates: an index brought into [0, size) and whether it was inside (constant)."""
-    if fill_mode == "constant":
-        return tf.clip_by_value(index, 0, size - 1), (index >= 0) & (index < size)
-    if fill_mode == "nearest":
-        return tf.clip_by_value(index, 0, size - 1), None
-    if fill_mode == "wrap":
-        return tf.math.floormod(index, size), None
-    index = tf.abs(index)
-    folded = tf.math.floormod(index, 2 * size)
-    under = folded < size
-    index = tf.where(under, folded, 2 * size - folded)
-    if fill_mode == "reflect":
-        index = tf.where(under, index, index - 1)
-    return index, None
-
-
 def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value=0):
     """inputs (rank R) interpolated at coordinates (R, *out): nearest (order 0) or linear (order 1) in every
     axis, points outside handled by fill_mode (note "mirror" and "reflect" differ at the far edge)."""
@@ -159,7 +132,8 @@ def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value
     axes = []
     for axis, coordinate in enumerate(tf.unstack(coordinates, axis=0)):
         size = inputs.shape[axis]
-        axes.append([(*_fold(index, size, fill_mode), weight) for index, weight in _nodes(coordinate, order)])
+        axes.append([(*fold_index(index, size, fill_mode), weight)
+                     for index, weight in sample_nodes(coordinate, order)])
     total = None
     for corner in itertools.product(*axes):
         indices, valid, weights = zip(*corner)

@@ -21,18 +21,21 @@ _LAYER_FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
 _OP_FILL_MODES = ("constant", "nearest", "wrap", "reflect")  # Keras' op refuses "mirror" at call time
 
 
-def _nodes(coordinate, order):
-    """(index, weight) pairs of one axis: the rounded coordinate (order 0) or its floor and ceiling (order 1)."""
+def sample_nodes(coordinate, order):
+    """(index, weight) pairs along one axis: the rounded coordinate (order 0; integers as they are) or its
+    floor and floor + 1 (order 1)."""
     if order == 0:
-        return [(_tf.cast(_tf.round(coordinate), "int32"), _tf.constant(1, coordinate.dtype))]
+        rounded = coordinate if coordinate.dtype.is_integer else _tf.round(coordinate)
+        return [(_tf.cast(rounded, "int32"), _tf.constant(1, coordinate.dtype))]
     lower = _tf.floor(coordinate)
     upper_weight = coordinate - lower
     index = _tf.cast(lower, "int32")
     return [(index, 1 - upper_weight), (index + 1, upper_weight)]
 
 
-def _fixed_index(index, size, fill_mode):
-    """Keras' process_coordinates: an index folded into [0, size) by the fill mode, and whether it was inside."""
+def fold_index(index, size, fill_mode):
+    """Keras' process_coordinates: an index brought into [0, size) by the fill mode, and whether it was inside
+    (constant). "mirror" folds at the edges; "reflect" shifts the far side by one."""
     if fill_mode == "constant":
         return _tf.clip_by_value(index, 0, size - 1), (index >= 0) & (index < size)
     if fill_mode == "nearest":
@@ -43,7 +46,9 @@ def _fixed_index(index, size, fill_mode):
     folded = _tf.math.floormod(index, 2 * size)
     under = folded < size
     index = _tf.where(under, folded, 2 * size - folded)
-    return _tf.where(under, index, index - 1), None  # reflect: the far side shifted by one
+    if fill_mode == "reflect":
+        index = _tf.where(under, index, index - 1)
+    return index, None
 
 
 def map_coordinates(images, y_coordinates, x_coordinates, order, fill_mode, fill_value):
@@ -52,7 +57,8 @@ def map_coordinates(images, y_coordinates, x_coordinates, order, fill_mode, fill
     image; the arithmetic per value is the same). Sizes may be tensors (unknown until run time)."""
     shape = _tf.shape(images)
     sizes = [int(images.shape[axis]) if images.shape[axis] is not None else shape[axis] for axis in (1, 2)]
-    axes = [[(*_fixed_index(index, size, fill_mode), weight) for index, weight in _nodes(coordinate, order)]
+    folding = "reflect" if fill_mode == "mirror" else fill_mode  # the layer folds both with the shift
+    axes = [[(*fold_index(index, size, folding), weight) for index, weight in sample_nodes(coordinate, order)]
             for coordinate, size in zip((y_coordinates, x_coordinates), sizes)]
     batch_index = _tf.broadcast_to(_tf.reshape(_tf.range(shape[0]), [-1, 1, 1]), _tf.shape(y_coordinates))
     total = None
