@@ -15,6 +15,8 @@ import weakref
 
 import numpy as np
 
+from .legacy_output_properties import LegacyOutputProperties
+
 _HANDLES: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # string handle -> Iterator
 _COUNTER = itertools.count()
 
@@ -54,7 +56,7 @@ def _structure_spec(output_types, output_shapes, output_classes=None):
     return up_to(output_types, output_shapes)
 
 
-class Iterator:
+class Iterator(LegacyOutputProperties):
     """An iterator over datasets whose elements a TF1 graph reads (see the module docstring)."""
 
     def __init__(self, element_spec, dataset=None, initializable: bool = True, handle=None):
@@ -84,24 +86,6 @@ class Iterator:
     @property
     def element_spec(self):
         return self._element_spec
-
-    @property
-    def output_types(self):
-        from .data import get_output_types
-
-        return get_output_types(self)
-
-    @property
-    def output_shapes(self):
-        from .data import get_output_shapes
-
-        return get_output_shapes(self)
-
-    @property
-    def output_classes(self):
-        from .data import get_output_classes
-
-        return get_output_classes(self)
 
     # --- ops ---------------------------------------------------------------------------------------------
     @property

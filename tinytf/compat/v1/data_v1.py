@@ -13,6 +13,7 @@ from ...data.dataset import DatasetV2
 from ...data.readers import TextLineDataset as _TextLineV2
 from ...data.readers import TFRecordDataset as _TFRecordV2
 from ...data.record_sources import FixedLengthRecordDataset as _FixedLengthV2
+from .legacy_output_properties import LegacyOutputProperties
 
 
 def _v1(result):
@@ -22,7 +23,7 @@ def _v1(result):
     return result
 
 
-class DatasetV1(DatasetV2):
+class DatasetV1(LegacyOutputProperties, DatasetV2):
     """TF1's Dataset: TF2's methods (each result a V1 dataset) plus TF1's iterators and output_* properties."""
 
     def make_one_shot_iterator(self):
@@ -36,24 +37,6 @@ class DatasetV1(DatasetV2):
         from .data import make_initializable_iterator
 
         return make_initializable_iterator(self, shared_name)
-
-    @property
-    def output_types(self):
-        from .data import get_output_types
-
-        return get_output_types(self)
-
-    @property
-    def output_shapes(self):
-        from .data import get_output_shapes
-
-        return get_output_shapes(self)
-
-    @property
-    def output_classes(self):
-        from .data import get_output_classes
-
-        return get_output_classes(self)
 
     def map_with_legacy_function(self, map_func, num_parallel_calls=None, deterministic=None):
         """TF traces `map_func` as a TF1 graph function (no AutoGraph); tinytf's map gives the same elements."""
