@@ -3,13 +3,12 @@ the incoming value of a recurrence dies before the iteration ends, not beside it
 `del` is there, variables passed through or swapped into another variable's place are kept, the results match
 eager and numpy, and the peak memory of a loop over large values drops by one of them."""
 
-import gc
-import tracemalloc
 
 import numpy as np
 from ways import traced_with
 
 import tinytf as tf
+from tinytf.bench.run import peak_bytes as _peak
 
 rng = np.random.default_rng(5)
 
@@ -80,14 +79,6 @@ def chain(x, w):
     return tf.while_loop(lambda i, h: i < 4, body, (tf.constant(0), x))[1]
 
 
-def _peak(fn):
-    gc.collect()
-    tracemalloc.start()
-    try:
-        fn()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
 
 
 def test_the_old_value_is_gone_before_the_iteration_ends():

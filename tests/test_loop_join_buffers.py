@@ -3,14 +3,13 @@ operands into buffers its compiled function keeps across calls instead of fresh 
 as fresh joins for every transposition, a lower traced peak per call, the buffers reused by the next call, a
 pool's buffers never shared by two running loops (threads), and eager == graph == no passes."""
 
-import gc
-import tracemalloc
 
 import numpy as np
 import pytest
 from ways import in_threads, traced_with
 
 import tinytf as tf
+from tinytf.bench.run import peak_bytes as _peak
 from tinytf.runtime.ops.loop_accumulate import POOL_BUFFERS, JoinPool
 
 rng = np.random.default_rng(11)
@@ -63,14 +62,6 @@ def _without_join_buffers(compiled):
     return compiled
 
 
-def _peak(fn) -> int:
-    gc.collect()
-    tracemalloc.start()
-    try:
-        fn()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
 
 
 @pytest.mark.parametrize("name", sorted(TERMS))

@@ -3,13 +3,12 @@ its backward loop saves only `t`; the backward loop slices `xs` again. Checked: 
 bits as with the pass off, eager and unoptimized results, gradients against finite differences, the stacks'
 memory, and loops outside the pattern left alone."""
 
-import gc
-import tracemalloc
 
 import numpy as np
 from ways import traced_with
 
 import tinytf as tf
+from tinytf.bench.run import peak_bytes as _peak
 from tinytf.runtime.ops.control import while_op
 from tinytf.runtime.ops.gradient_stack import stack_push_op
 from tinytf.runtime.ops.strided_slice import strided_slice_op
@@ -86,14 +85,6 @@ def test_gradients_match_finite_differences():
         np.testing.assert_allclose(grad, numeric, rtol=2e-3, atol=2e-3)
 
 
-def _peak(fn):
-    gc.collect()
-    tracemalloc.start()
-    try:
-        fn()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
 
 
 def test_no_view_per_step_is_kept():

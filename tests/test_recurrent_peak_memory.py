@@ -2,24 +2,12 @@
 (tracemalloc: what the call allocates; buffers the compiled function keeps across calls are not per call) is at
 most that of the eager run and of hand-written numpy. Measured after warm-up calls, as `tinytf bench` does."""
 
-import gc
-import tracemalloc
 
 import pytest
 from ways import traced_with
 
 from benchmarks import workloads
-
-
-def _peak(fn) -> int:
-    gc.collect()
-    tracemalloc.start()
-    try:
-        fn()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
+from tinytf.bench.run import peak_bytes as _peak
 
 WORKLOADS = {
     "rnn_unroll": workloads.rnn_unroll,  # the sizes `tinytf bench` runs

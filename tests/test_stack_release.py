@@ -4,8 +4,6 @@ recurrent model's peak memory stays at or below hand-written numpy's. Checked fo
 every pass off and numpy, for which stacks it releases and which it must leave whole (a persistent tape read
 twice, nested loops, second derivatives), and for the peak memory it saves."""
 
-import gc
-import tracemalloc
 
 import numpy as np
 import pytest
@@ -13,6 +11,7 @@ from ways import traced_with
 
 import tinytf as tf
 from benchmarks import workloads
+from tinytf.bench.run import peak_bytes as _peak
 from tinytf.runtime.ops.gradient_stack import stack_read_op, stack_take_op
 
 rng = np.random.default_rng(3)
@@ -138,14 +137,6 @@ def test_a_stack_read_out_of_another_stack_is_left_whole():
     _assert_close(compiled(*args), nested(*args), rtol=1e-10)
 
 
-def _peak(fn):
-    gc.collect()
-    tracemalloc.start()
-    try:
-        fn()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
 
 
 def test_lstm_step_peak_memory_is_at_most_numpy_and_below_the_stacks_kept():
