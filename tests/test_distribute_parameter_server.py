@@ -642,3 +642,12 @@ def test_per_worker_dataset_from_a_dataset_or_a_distributed_dataset():
         for source in (tf.data.Dataset.range(3), strategy.experimental_distribute_dataset(tf.data.Dataset.range(3))):
             iterator = iter(coordinator.create_per_worker_dataset(source))
             assert [int(coordinator.schedule(take, args=(iterator,)).fetch()) for _ in range(2)] == [0, 1]
+
+
+def test_a_stopped_server_runs_no_closure_it_already_read():
+    # a request read just as the server stops (or a connection accepted then) must not run: the coordinator
+    # would take its result from a task the user stopped (test_a_lost_worker_... saw index 1 under load)
+    (server,) = tf.test.create_local_cluster(1, 0)[0]
+    server.stop()
+    status, error = server._answer(("run", ("pickled", b"")))
+    assert status == "error" and "has stopped" in str(error)

@@ -105,6 +105,9 @@ class Server:
         self._threads: list = []
         self._connections: list = []
         self._stopped = threading.Event()
+        # stop() and the accepting thread agree under it: a connection accepted as the server stops is closed,
+        # not served (a client's connect completes in the kernel before accept() returns it)
+        self._connections_lock = threading.Lock()
         if start:
             self.start()
 
@@ -159,7 +162,8 @@ class Server:
         """Close the listening socket and the open connections, and wait for the serving threads (tinytf's)."""
         if self._socket is None or self._stopped.is_set():
             return
-        self._stopped.set()
+        with self._connections_lock:
+            self._stopped.set()
         with _lock:
             _running.pop(f"{_canonical_host(self._host)}:{self._port}", None)
         try:  # wakes the accept() of the serving thread
@@ -189,8 +193,12 @@ class Server:
                 conn, _ = self._socket.accept()
             except OSError:
                 return
+            with self._connections_lock:
+                if self._stopped.is_set():
+                    conn.close()
+                    return
+                self._connections.append(conn)
             conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            self._connections.append(conn)
             thread = threading.Thread(target=self._serve, args=(conn,), daemon=True,
                                       name=f"tinytf-server-{self._port}-conn")
             self._threads.append(thread)
@@ -228,6 +236,8 @@ class Server:
             return ("error", describe_error(e))
 
     def _run(self, payload):
+        if self._stopped.is_set():  # a request already read when the server stopped: the task is gone
+            raise UnavailableError(None, None, f"tf.distribute.Server {self.target} has stopped")
         how, what = payload
         if how == "pickled":
             fn, args, kwargs = pickle.loads(what)
